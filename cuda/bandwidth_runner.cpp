@@ -1,0 +1,95 @@
+// CUDA runners of bandwidth: cudaMemcpyAsync from pageable (malloc) or pinned
+// (cudaHostAlloc) host memory, and device to device.
+#include <cstring>
+#include <vector>
+
+#include "runners.h"
+#include "timed_runner.h"
+#include "workloads/bandwidth.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+
+using bandwidth::Direction;
+using bandwidth::HostMemory;
+
+class BandwidthRunner : public TimedRunner {
+ public:
+  BandwidthRunner(bandwidth::Problem& p, Direction d, HostMemory m)
+      : p_(p), dir_(d), mem_(m), bytes_(p.bytes) {}
+
+  void upload() override {
+    device_ = device_alloc(bytes_, "bandwidth device buffer");
+    if (dir_ == Direction::d2d) device2_ = device_alloc(bytes_, "bandwidth d2d destination");
+    if (mem_ == HostMemory::pinned) {
+      pinned_ = pinned_alloc(bytes_, "bandwidth pinned host buffer");
+      host_ = pinned_.get();
+      std::memset(host_, 0, bytes_);
+    } else if (mem_ == HostMemory::pageable) {
+      pageable_.assign(p_.source.size(), 0);
+      host_ = pageable_.data();
+    }
+    if (dir_ == Direction::h2d) {
+      std::memcpy(host_, p_.source.data(), bytes_);
+    } else {  // the transfer starts on the device
+      check(cudaMemcpy(device_.get(), p_.source.data(), bytes_, cudaMemcpyHostToDevice),
+            "cudaMemcpy", "bandwidth source");
+    }
+  }
+
+  void download() override {
+    if (dir_ == Direction::d2h) {
+      std::memcpy(p_.result.data(), host_, bytes_);
+      return;
+    }
+    const void* arrived = dir_ == Direction::d2d ? device2_.get() : device_.get();
+    check(cudaMemcpy(p_.result.data(), arrived, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy",
+          "bandwidth result");
+  }
+
+ protected:
+  void enqueue() override {
+    switch (dir_) {
+      case Direction::h2d:
+        check(cudaMemcpyAsync(device_.get(), host_, bytes_, cudaMemcpyHostToDevice, stream()),
+              "cudaMemcpyAsync", "h2d");
+        break;
+      case Direction::d2h:
+        check(cudaMemcpyAsync(host_, device_.get(), bytes_, cudaMemcpyDeviceToHost, stream()),
+              "cudaMemcpyAsync", "d2h");
+        break;
+      case Direction::d2d:
+        check(cudaMemcpyAsync(device2_.get(), device_.get(), bytes_, cudaMemcpyDeviceToDevice,
+                              stream()),
+              "cudaMemcpyAsync", "d2d");
+        break;
+    }
+  }
+
+ private:
+  bandwidth::Problem& p_;
+  Direction dir_;
+  HostMemory mem_;
+  std::size_t bytes_;
+  DevicePtr device_, device2_;
+  PinnedPtr pinned_;
+  std::vector<std::uint32_t> pageable_;
+  void* host_ = nullptr;
+};
+
+}  // namespace
+
+void register_bandwidth_runners() {
+  for (Direction d : {Direction::h2d, Direction::d2h})
+    for (HostMemory m : {HostMemory::pageable, HostMemory::pinned})
+      bandwidth::add_runner({"cuda", d, m, [m](bandwidth::Problem& p, Direction dir) {
+                               return std::make_unique<BandwidthRunner>(p, dir, m);
+                             }});
+  bandwidth::add_runner({"cuda", Direction::d2d, HostMemory::device,
+                         [](bandwidth::Problem& p, Direction dir) {
+                           return std::make_unique<BandwidthRunner>(p, dir, HostMemory::device);
+                         }});
+}
+
+}  // namespace gpucmp::cuda

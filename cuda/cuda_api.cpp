@@ -1,0 +1,132 @@
+#include "cuda_api.h"
+
+#include <cuda_runtime.h>
+
+#include "check.h"
+#include "errors.h"
+#include "nvml_link.h"
+#include "runners.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+
+std::string version_string(int v) {  // 13000 -> "13.0"
+  return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+
+int attribute(cudaDeviceAttr a, int dev) {
+  int v = 0;
+  check(cudaDeviceGetAttribute(&v, a, dev), "cudaDeviceGetAttribute", "device " + std::to_string(dev));
+  return v;
+}
+
+class CudaApi : public Api {
+ public:
+  std::string name() const override { return "cuda"; }
+
+  void list_devices(std::ostream& out) const override {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess) {
+      out << "CUDA: no device (cudaGetDeviceCount: " << describe(err) << ")\n";
+      return;
+    }
+    for (int d = 0; d < count; ++d) {
+      cudaDeviceProp p{};
+      check(cudaGetDeviceProperties(&p, d), "cudaGetDeviceProperties", std::to_string(d));
+      out << "CUDA device " << d << ": " << p.name << " | sm_" << p.major << p.minor << " | "
+          << p.multiProcessorCount << " SMs | " << (p.totalGlobalMem >> 20) << " MiB\n";
+    }
+  }
+
+  void select(const Options& opts) override {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+      why_ = "no CUDA device (cudaGetDeviceCount: " +
+             (err != cudaSuccess ? describe(err) : std::string("0 devices")) + ")";
+      cudaGetLastError();  // clear the sticky-free error state
+      if (opts.cuda_device > 0)
+        throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
+                         " (no CUDA device found)");
+      return;
+    }
+    if (opts.cuda_device >= count)
+      throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) + " (" +
+                       std::to_string(count) + " found; see --list-devices)");
+    device_ = opts.cuda_device;
+    check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
+    describe_device();
+  }
+
+  std::string unavailable() const override { return why_; }
+  DeviceInfo info() const override { return info_; }
+
+  void add_context(ContextList& ctx) const override {
+    ctx.emplace_back("cuda.nvcc_version", GPUCMP_NVCC_VERSION);
+    ctx.emplace_back("cuda.nvcc_flags", GPUCMP_NVCC_FLAGS);
+    int runtime = 0, driver = 0;
+    cudaRuntimeGetVersion(&runtime);
+    ctx.emplace_back("cuda.runtime_version", version_string(runtime));
+    if (cudaDriverGetVersion(&driver) == cudaSuccess && driver)
+      ctx.emplace_back("cuda.driver_api_version", version_string(driver));
+    if (!why_.empty()) return;
+    ctx.emplace_back("cuda.device", info_.name);
+    ctx.emplace_back("cuda.device_index", std::to_string(device_));
+    ctx.emplace_back("cuda.compute_capability",
+                     std::to_string(info_.cc_major) + "." + std::to_string(info_.cc_minor));
+    ctx.emplace_back("cuda.sm_count", std::to_string(info_.compute_units));
+    ctx.emplace_back("cuda.max_sm_clock_mhz", std::to_string(int(info_.max_clock_mhz)));
+    ctx.emplace_back("cuda.driver", info_.driver);
+    ctx.emplace_back("cuda.pci_bus_id", info_.pci_bus_id);
+  }
+
+ private:
+  void describe_device() {
+    cudaDeviceProp p{};
+    check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties",
+          std::to_string(device_));
+    info_.api = "cuda";
+    info_.name = p.name;
+    info_.vendor = "NVIDIA";
+    info_.compute_units = p.multiProcessorCount;
+    info_.cc_major = p.major;
+    info_.cc_minor = p.minor;
+    info_.max_clock_mhz = attribute(cudaDevAttrClockRate, device_) * 1e-3;
+    info_.pci_bus_id = pci_id(p.pciDomainID, p.pciBusID, p.pciDeviceID);
+    info_.fp32_peak_gflops =
+        fp32_fma_peak_gflops(p.multiProcessorCount, p.major, p.minor, info_.max_clock_mhz);
+    const double mem_khz = attribute(cudaDevAttrMemoryClockRate, device_);
+    const double bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device_);
+    info_.dram_peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8.0 * 1e-9;
+    char bus_id[32] = {};
+    cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_);
+    const NvmlFacts nvml = nvml_facts(bus_id);
+    info_.link_peak_gbps = pcie_peak_gbps(nvml.pcie_generation, nvml.pcie_width);
+    int driver = 0;
+    cudaDriverGetVersion(&driver);
+    info_.driver = nvml.driver_version.empty() ? "CUDA " + version_string(driver)
+                                               : nvml.driver_version;
+    info_.peak_note = "FP32: SMs x FP32 lanes/SM of sm_" + std::to_string(p.major) +
+                      std::to_string(p.minor) +
+                      " x 2 (FMA) x max SM clock; DRAM: 2 x memory clock x bus width; link: "
+                      "PCIe gen " + std::to_string(nvml.pcie_generation) + " x" +
+                      std::to_string(nvml.pcie_width) + " per direction (NVML; 0 unknown)";
+  }
+
+  int device_ = 0;
+  std::string why_;
+  DeviceInfo info_;
+};
+
+}  // namespace
+
+std::unique_ptr<Api> make_api() { return std::make_unique<CudaApi>(); }
+
+void register_runners() {
+  register_bandwidth_runners();
+  register_matrixmul_runners();
+}
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,13 @@
+// The CUDA side as the driver sees it.
+#pragma once
+#include <memory>
+
+#include "api.h"
+
+namespace gpucmp::cuda {
+
+std::unique_ptr<Api> make_api();
+// Adds the CUDA runners to every workload (one line per workload).
+void register_runners();
+
+}  // namespace gpucmp::cuda

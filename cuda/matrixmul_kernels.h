@@ -1,0 +1,11 @@
+// Launchers of the CUDA matrixMul kernels (matrixmul.cu).
+#pragma once
+#include <cuda_runtime.h>
+
+namespace gpucmp::cuda {
+
+// Tiled kernel, tile 16 or 32; n must be a multiple of the tile.
+void launch_matrixmul(int tile, float* c, const float* a, const float* b, int n,
+                      cudaStream_t stream);
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,112 @@
+// CUDA runners of matrixMul: the tiled kernels (matrixmul.cu) and cuBLAS SGEMM.
+#include <cublas_v2.h>
+
+#include "errors.h"
+#include "matrixmul_kernels.h"
+#include "runners.h"
+#include "timed_runner.h"
+#include "workloads/matrixmul.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+
+// Device copies of one problem; the tiled and cuBLAS runners differ only in enqueue().
+class MatrixRunner : public TimedRunner {
+ public:
+  explicit MatrixRunner(matrixmul::Problem& p) : p_(p) {}
+  void upload() override {
+    const std::size_t bytes = p_.a.size() * sizeof(float);
+    a_ = device_alloc(bytes, "matrixMul A");
+    b_ = device_alloc(bytes, "matrixMul B");
+    c_ = device_alloc(bytes, "matrixMul C");
+    check(cudaMemcpy(a_.get(), p_.a.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy",
+          "matrixMul A");
+    check(cudaMemcpy(b_.get(), p_.b.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy",
+          "matrixMul B");
+  }
+  void download() override {
+    check(cudaMemcpy(p_.c.data(), c_.get(), p_.c.size() * sizeof(float),
+                     cudaMemcpyDeviceToHost),
+          "cudaMemcpy", "matrixMul C");
+  }
+
+ protected:
+  float* a() const { return static_cast<float*>(a_.get()); }
+  float* b() const { return static_cast<float*>(b_.get()); }
+  float* c() const { return static_cast<float*>(c_.get()); }
+  int n() const { return p_.n; }
+
+ private:
+  matrixmul::Problem& p_;
+  DevicePtr a_, b_, c_;
+};
+
+class TiledMatrixMul : public MatrixRunner {
+ public:
+  TiledMatrixMul(matrixmul::Problem& p, int tile) : MatrixRunner(p), tile_(tile) {}
+
+ protected:
+  void enqueue() override { launch_matrixmul(tile_, c(), a(), b(), n(), stream()); }
+
+ private:
+  int tile_;
+};
+
+const char* cublas_status_name(cublasStatus_t s) {
+  switch (s) {
+    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default: return "CUBLAS_STATUS_(other)";
+  }
+}
+
+void check_cublas(cublasStatus_t s, const char* call) {
+  if (s != CUBLAS_STATUS_SUCCESS)
+    throw ApiError(std::string(call) + " (matrixMul cublas): " + cublas_status_name(s));
+}
+
+// cuBLAS is column-major: row-major C = A B is column-major C^T = B^T A^T, so
+// the call passes B first. Default math mode: plain FP32, no TF32.
+class CublasMatrixMul : public MatrixRunner {
+ public:
+  explicit CublasMatrixMul(matrixmul::Problem& p) : MatrixRunner(p) {
+    check_cublas(cublasCreate(&handle_), "cublasCreate");
+    check_cublas(cublasSetStream(handle_, stream()), "cublasSetStream");
+    check_cublas(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+  }
+  ~CublasMatrixMul() override { cublasDestroy(handle_); }
+  CublasMatrixMul(const CublasMatrixMul&) = delete;
+  CublasMatrixMul& operator=(const CublasMatrixMul&) = delete;
+
+ protected:
+  void enqueue() override {
+    const float one = 1.0f, zero = 0.0f;
+    check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n(), n(), n(), &one, b(), n(),
+                             a(), n(), &zero, c(), n()),
+                 "cublasSgemm");
+  }
+
+ private:
+  cublasHandle_t handle_ = nullptr;
+};
+
+}  // namespace
+
+void register_matrixmul_runners() {
+  for (int tile : {16, 32})
+    matrixmul::add_runner({"cuda", "tile" + std::to_string(tile), tile,
+                           [](matrixmul::Problem& p, int t) {
+                             return std::make_unique<TiledMatrixMul>(p, t);
+                           }});
+  matrixmul::add_runner({"cuda", "cublas", 0, [](matrixmul::Problem& p, int) {
+                           return std::make_unique<CublasMatrixMul>(p);
+                         }});
+}
+
+}  // namespace gpucmp::cuda

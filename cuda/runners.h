@@ -1,0 +1,7 @@
+// Each workload's CUDA runners add themselves to the harness here.
+#pragma once
+
+namespace gpucmp::cuda {
+void register_bandwidth_runners();
+void register_matrixmul_runners();  // the tiled kernels and cuBLAS
+}  // namespace gpucmp::cuda

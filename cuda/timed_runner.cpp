@@ -1,0 +1,26 @@
+#include "timed_runner.h"
+
+#include <chrono>
+
+namespace gpucmp::cuda {
+
+TimedRunner::TimedRunner() : stream_(make_stream()), start_(make_event()), stop_(make_event()) {}
+
+BatchTiming TimedRunner::time_batch(int launches) {
+  const auto t0 = std::chrono::steady_clock::now();
+  check(cudaEventRecord(start_.get(), stream()), "cudaEventRecord", "batch start");
+  for (int i = 0; i < launches; ++i) enqueue();
+  check(cudaGetLastError(), "kernel launch", "timed batch");
+  check(cudaEventRecord(stop_.get(), stream()), "cudaEventRecord", "batch stop");
+  check(cudaEventSynchronize(stop_.get()), "cudaEventSynchronize", "batch stop");
+  const auto t1 = std::chrono::steady_clock::now();
+  float ms = 0;
+  check(cudaEventElapsedTime(&ms, start_.get(), stop_.get()), "cudaEventElapsedTime", "batch");
+  BatchTiming t;
+  t.launches = launches;
+  t.device_s = double(ms) * 1e-3;
+  t.host_s = std::chrono::duration<double>(t1 - t0).count();
+  return t;
+}
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,24 @@
+// Batch timing for every CUDA runner: an event before the first launch and
+// one after the last on the runner's stream, plus host wall clock.
+#pragma once
+#include "handles.h"
+#include "runner.h"
+
+namespace gpucmp::cuda {
+
+class TimedRunner : public Runner {
+ public:
+  TimedRunner();
+  BatchTiming time_batch(int launches) final;
+
+ protected:
+  // Enqueues one launch on stream().
+  virtual void enqueue() = 0;
+  cudaStream_t stream() const { return stream_.get(); }
+
+ private:
+  Stream stream_;
+  Event start_, stop_;
+};
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,39 @@
+// What each programming model (cuda/, opencl/) provides to the driver besides
+// its runners: device listing and choice, device facts, JSON context.
+#pragma once
+#include <map>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "device_info.h"
+#include "options.h"
+
+namespace gpucmp {
+
+using ContextList = std::vector<std::pair<std::string, std::string>>;
+
+class Api {
+ public:
+  virtual ~Api() = default;
+  virtual std::string name() const = 0;
+  virtual void list_devices(std::ostream& out) const = 0;
+  // Chooses the device the options name. Throws UsageError for a device that does
+  // not exist; when the API has no device at all, unavailable() says why.
+  virtual void select(const Options& opts) = 0;
+  // Empty when the selected device is usable; else the one-line reason.
+  virtual std::string unavailable() const = 0;
+  virtual DeviceInfo info() const = 0;
+  // Versions, device, build options: keys are prefixed with the API name.
+  virtual void add_context(ContextList& ctx) const = 0;
+  // Takes the memory and link peaks of `same_gpu`, the same physical device seen
+  // through another API (APIs that cannot query them themselves override this).
+  virtual void adopt_peaks(const DeviceInfo& same_gpu) { (void)same_gpu; }
+};
+
+// The APIs of this build, by name ("cuda", "opencl").
+using ApiSet = std::map<std::string, Api*>;
+
+}  // namespace gpucmp

@@ -1,0 +1,106 @@
+// gpucmp-bench: one Google Benchmark binary, every workload, both APIs.
+#include <benchmark/benchmark.h>
+
+#include <CLI/CLI.hpp>
+#include <cstring>
+#include <iostream>
+#include <memory>
+#include <vector>
+
+#include "context.h"
+#include "errors.h"
+#include "outcome.h"
+#include "workloads/bandwidth.h"
+#include "workloads/matrixmul.h"
+#include "../opencl/opencl_api.h"
+#ifdef GPUCMP_HAVE_CUDA
+#include "../cuda/cuda_api.h"
+#endif
+
+namespace {
+
+using namespace gpucmp;
+
+int usage_error(const std::string& line) {
+  std::cerr << "gpucmp-bench: error: " << line << "\n";
+  return kExitUsage;
+}
+
+std::vector<std::unique_ptr<Workload>> all_workloads() {
+  std::vector<std::unique_ptr<Workload>> w;
+  w.push_back(bandwidth::make_workload());
+  w.push_back(matrixmul::make_workload());
+  return w;
+}
+
+std::vector<std::unique_ptr<Api>> all_apis() {
+  std::vector<std::unique_ptr<Api>> apis;
+#ifdef GPUCMP_HAVE_CUDA
+  apis.push_back(cuda::make_api());
+  cuda::register_runners();
+#endif
+  apis.push_back(opencl::make_api());
+  opencl::register_runners();
+  return apis;
+}
+
+bool wants_help(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options opts;
+  CLI::App app{"gpucmp-bench: CUDA against OpenCL on the same GPU, paired workloads.\n"
+               "Google Benchmark's --benchmark_* options are accepted too."};
+  app.name("gpucmp-bench");
+  add_common_options(app, opts);
+  auto workloads = all_workloads();
+  for (auto& w : workloads) w->add_options(app);
+  if (wants_help(argc, argv)) {
+    std::cout << app.help() << "\nGoogle Benchmark options:\n";
+    char* help_argv[] = {argv[0], const_cast<char*>("--help"), nullptr};
+    int help_argc = 2;
+    benchmark::Initialize(&help_argc, help_argv);  // prints its usage and exits
+    return kExitOk;
+  }
+
+  benchmark::Initialize(&argc, argv);  // takes the --benchmark_* options out of argv
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  }
+
+  auto owned = all_apis();
+  ApiSet apis;
+  for (auto& api : owned) apis[api->name()] = api.get();
+  if (opts.list_devices) {
+    for (auto& api : owned) api->list_devices(std::cout);
+    return kExitOk;
+  }
+
+  try {
+    for (auto& api : owned) api->select(opts);
+    share_device_peaks(apis);
+    for (const auto& [key, value] : collect_context(opts, apis))
+      benchmark::AddCustomContext(key, value);
+    for (auto& w : workloads) w->register_benchmarks(opts, apis);
+  } catch (const UsageError& e) {
+    return usage_error(e.what());
+  }
+  for (auto& api : owned)
+    if (!api->unavailable().empty())
+      std::cerr << "gpucmp-bench: " << api->name() << " benchmarks will be skipped: "
+                << api->unavailable() << "\n";
+
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+
+  outcome().print_paired_summary(std::cerr);
+  for (const auto& line : outcome().failures()) std::cerr << "FAILED: " << line << "\n";
+  return outcome().exit_code();
+}

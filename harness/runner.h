@@ -1,0 +1,28 @@
+// The thin per-API runner of one workload configuration: allocate + upload,
+// enqueue the kernel(s), download. Timing of a batch is written once per API
+// (cuda/timed_runner.h, opencl/timed_runner.h), everything else in harness/.
+#pragma once
+
+namespace gpucmp {
+
+struct BatchTiming {
+  double device_s = 0;  // device timestamps: first launch start .. last launch end
+  double host_s = 0;    // host wall clock around the same batch, incl. synchronisation
+  int launches = 0;
+};
+
+class Runner {
+ public:
+  virtual ~Runner() = default;
+  // Allocate device memory and upload the inputs (not timed).
+  virtual void upload() = 0;
+  // Enqueue `launches` back-to-back launches and wait for them.
+  virtual BatchTiming time_batch(int launches) = 0;
+  // Copy the outputs back to the workload's host buffers (not timed).
+  virtual void download() = 0;
+  // Milliseconds the API spent building this runner's program (OpenCL JIT),
+  // negative when the API builds nothing at run time.
+  virtual double build_ms() const { return -1; }
+};
+
+}  // namespace gpucmp

@@ -1,0 +1,43 @@
+// The result of checking a device output against the CPU reference.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <string>
+
+namespace gpucmp {
+
+struct Validation {
+  bool ok = true;
+  double max_rel_err = 0;  // the largest error, in the workload's stated measure
+  double tolerance = 0;    // ok == every error <= tolerance (NaN fails)
+  std::string where;       // the worst element, e.g. "c[12,40]: got 1.5, want 1.25"
+  std::size_t checked = 0; // how many elements were compared
+
+  // One line: "max_rel_err 3.1e-07 <= 1e-05 over 4096 values (worst c[1,2] ...)".
+  std::string describe() const;
+};
+
+// Checks `count` elements: err(i) is element i's error in the workload's
+// measure, where(i) describes element i (only called for the worst one).
+template <class ErrFn, class WhereFn>
+Validation check_elements(std::size_t count, double tolerance, ErrFn err, WhereFn where) {
+  Validation v;
+  v.tolerance = tolerance;
+  v.checked = count;
+  std::size_t worst = 0;
+  bool found = false;
+  for (std::size_t i = 0; i < count; ++i) {
+    double e = err(i);
+    if (std::isnan(e)) e = INFINITY;
+    if (!found || e > v.max_rel_err) {
+      v.max_rel_err = e;
+      worst = i;
+      found = true;
+    }
+  }
+  v.ok = v.max_rel_err <= tolerance;
+  if (found) v.where = where(worst);
+  return v;
+}
+
+}  // namespace gpucmp

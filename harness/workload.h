@@ -1,0 +1,58 @@
+// A workload is defined once here in harness/ (spec, inputs, reference,
+// tolerance, work counts); cuda/ and opencl/ add thin runners to it.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api.h"
+#include "measure.h"
+#include "options.h"
+
+namespace CLI {
+class App;
+}
+
+namespace gpucmp {
+
+class Workload {
+ public:
+  virtual ~Workload() = default;
+  virtual std::string name() const = 0;
+  // Workload-specific options (sizes), e.g. --mm-n.
+  virtual void add_options(CLI::App&) {}
+  // Registers one benchmark per configuration x runner. Throws UsageError for
+  // bad option values (before anything runs).
+  virtual void register_benchmarks(const Options& opts, const ApiSet& apis) = 0;
+};
+
+// Registers `name` as a manual-time benchmark whose body runs on `api`:
+// skipped when the API has no device, errors handled by run_guarded.
+// `body` gets the state and the API's device facts.
+void register_benchmark(const BenchName& name, const ApiSet& apis, const Options& opts,
+                        std::function<void(benchmark::State&, const DeviceInfo&)> body);
+
+// Keeps the most recently built problem so consecutive benchmarks of one
+// configuration (one per API and variant) share inputs and reference data.
+template <class Key, class Problem>
+class LastProblem {
+ public:
+  template <class Make>
+  Problem& get(const Key& key, Make make) {
+    if (!problem_ || key_ != key) {
+      problem_.reset();  // free the old one first: problems can be GiBs
+      problem_ = std::make_unique<Problem>(make());
+      key_ = key;
+    }
+    return *problem_;
+  }
+
+ private:
+  Key key_{};
+  std::unique_ptr<Problem> problem_;
+};
+
+}  // namespace gpucmp

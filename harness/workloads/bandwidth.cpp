@@ -1,0 +1,137 @@
+#include "bandwidth.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cstdio>
+
+#include "../errors.h"
+#include "../rng.h"
+
+namespace gpucmp::bandwidth {
+
+namespace {
+std::vector<Impl>& impls() {
+  static std::vector<Impl> table;
+  return table;
+}
+constexpr std::uint32_t kPoison = 0xdeadbeefu;
+}  // namespace
+
+const char* to_string(Direction d) {
+  switch (d) {
+    case Direction::h2d: return "h2d";
+    case Direction::d2h: return "d2h";
+    case Direction::d2d: return "d2d";
+  }
+  return "?";
+}
+
+const char* to_string(HostMemory m) {
+  switch (m) {
+    case HostMemory::pageable: return "pageable";
+    case HostMemory::pinned: return "pinned";
+    case HostMemory::mapped: return "mapped";
+    case HostMemory::device: return "device";
+  }
+  return "?";
+}
+
+std::string variant_name(Direction d, HostMemory m) {
+  if (d == Direction::d2d) return "d2d";
+  return std::string(to_string(d)) + "-" + to_string(m);
+}
+
+void add_runner(Impl impl) { impls().push_back(std::move(impl)); }
+
+Problem make_problem(std::size_t bytes) {
+  Problem p;
+  p.bytes = bytes;
+  p.source.resize(bytes / 4);
+  p.result.assign(bytes / 4, kPoison);
+  Rng rng(0x62616e64ULL ^ bytes);
+  for (auto& w : p.source) w = std::uint32_t(rng.next() >> 32);
+  return p;
+}
+
+double counted_bytes(Direction d, std::size_t bytes) {
+  return d == Direction::d2d ? 2.0 * double(bytes) : double(bytes);
+}
+
+std::vector<std::size_t> preset_sizes(SizePreset size) {
+  if (size == SizePreset::quick) return {1u << 10, 1u << 16, 1u << 20, 1u << 24};
+  std::vector<std::size_t> sizes;
+  for (std::size_t b = 1u << 10; b <= (std::size_t(1) << 30); b <<= 1) sizes.push_back(b);
+  return sizes;
+}
+
+Validation validate(const Problem& p) {
+  std::size_t wrong = 0, first = 0;
+  for (std::size_t i = 0; i < p.source.size(); ++i) {
+    if (p.result[i] != p.source[i] && wrong++ == 0) first = i;
+  }
+  Validation v;
+  v.checked = p.source.size();
+  v.tolerance = 0;
+  v.max_rel_err = v.checked ? double(wrong) / double(v.checked) : 0;
+  v.ok = wrong == 0;
+  if (wrong) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "word %zu of %zu differs: got 0x%08x, want 0x%08x", first,
+                  v.checked, p.result[first], p.source[first]);
+    v.where = buf;
+  }
+  return v;
+}
+
+namespace {
+class Bandwidth : public Workload {
+ public:
+  std::string name() const override { return "bandwidth"; }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("--bw-bytes", sizes_,
+                   "bandwidth transfer sizes (e.g. 4K,1M,1G; multiples of 4), overriding --size")
+        ->delimiter(',');
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<std::size_t> sizes;
+    for (const auto& text : sizes_) {
+      const long long b = parse_bytes(text, "--bw-bytes");
+      if (b % 4 != 0) throw UsageError("--bw-bytes '" + text + "': not a multiple of 4 bytes");
+      sizes.push_back(std::size_t(b));
+    }
+    if (sizes.empty()) sizes = preset_sizes(opts.size);
+    for (const Impl& impl : impls())
+      for (std::size_t bytes : sizes) register_one(bytes, impl, opts, apis);
+  }
+
+ private:
+  void register_one(std::size_t bytes, const Impl& impl, const Options& opts,
+                    const ApiSet& apis) {
+    const BenchName name{"bandwidth", impl.api, variant_name(impl.direction, impl.memory),
+                         {{"bytes", std::to_string(bytes)}}};
+    register_benchmark(name, apis, opts, [this, bytes, impl, name, opts](benchmark::State& state,
+                                                                     const DeviceInfo& dev) {
+      Problem& p = problems_.get(bytes, [bytes] { return make_problem(bytes); });
+      auto runner = impl.make(p, impl.direction);
+      Measurement m;
+      m.name = name;
+      m.unit = RateUnit::GBps;
+      m.work_per_launch = counted_bytes(impl.direction, bytes);
+      m.peak = impl.direction == Direction::d2d ? dev.dram_peak_gbps : dev.link_peak_gbps;
+      m.batch_target_ms = opts.batch_target_ms;
+      m.clear_output = [&p] { std::fill(p.result.begin(), p.result.end(), kPoison); };
+      m.validate = [&p] { return validate(p); };
+      measure(state, *runner, m);
+    });
+  }
+
+  std::vector<std::string> sizes_;
+  LastProblem<std::size_t, Problem> problems_;
+};
+}  // namespace
+
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Bandwidth>(); }
+
+}  // namespace gpucmp::bandwidth

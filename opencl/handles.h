@@ -1,0 +1,48 @@
+// RAII for OpenCL objects: one owner, released exactly once.
+#pragma once
+#include <utility>
+
+#include "cl.h"
+
+namespace gpucmp::opencl {
+
+template <class T, cl_int (*Release)(T)>
+class Handle {
+ public:
+  Handle() = default;
+  explicit Handle(T h) : h_(h) {}
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  Handle(Handle&& o) noexcept : h_(std::exchange(o.h_, nullptr)) {}
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      h_ = std::exchange(o.h_, nullptr);
+    }
+    return *this;
+  }
+  ~Handle() { reset(); }
+
+  T get() const { return h_; }
+  operator T() const { return h_; }  // NOLINT: pass straight to cl* calls
+  T* out() {  // for cl* calls that return the object through a pointer
+    reset();
+    return &h_;
+  }
+  void reset() {
+    if (h_) Release(h_);
+    h_ = nullptr;
+  }
+
+ private:
+  T h_ = nullptr;
+};
+
+using Context = Handle<cl_context, clReleaseContext>;
+using Queue = Handle<cl_command_queue, clReleaseCommandQueue>;
+using Buffer = Handle<cl_mem, clReleaseMemObject>;
+using Program = Handle<cl_program, clReleaseProgram>;
+using Kernel = Handle<cl_kernel, clReleaseKernel>;
+using Event = Handle<cl_event, clReleaseEvent>;
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,29 @@
+// set_args(kernel, "name", a, b, c): clSetKernelArg for every argument in order.
+#pragma once
+#include <string>
+
+#include "check.h"
+#include "handles.h"
+
+namespace gpucmp::opencl {
+
+namespace detail {
+inline void set_arg(cl_kernel k, cl_uint i, const Buffer& b, const char* name) {
+  const cl_mem m = b.get();
+  check(clSetKernelArg(k, i, sizeof(cl_mem), &m), "clSetKernelArg",
+        std::string(name) + " argument " + std::to_string(i));
+}
+template <class T>
+void set_arg(cl_kernel k, cl_uint i, const T& v, const char* name) {
+  check(clSetKernelArg(k, i, sizeof(T), &v), "clSetKernelArg",
+        std::string(name) + " argument " + std::to_string(i));
+}
+}  // namespace detail
+
+template <class... Args>
+void set_args(cl_kernel k, const char* name, const Args&... args) {
+  cl_uint i = 0;
+  (detail::set_arg(k, i++, args, name), ...);
+}
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,219 @@
+#include "session.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+#include "check.h"
+#include "errors.h"
+
+namespace gpucmp::opencl {
+
+const std::map<std::string, std::string>& embedded_sources();  // generated
+
+std::vector<cl_platform_id> platforms() {
+  cl_uint count = 0;
+  const cl_int err = clGetPlatformIDs(0, nullptr, &count);
+  if (err == CL_PLATFORM_NOT_FOUND_KHR || count == 0) return {};
+  check(err, "clGetPlatformIDs", "count");
+  std::vector<cl_platform_id> ids(count);
+  check(clGetPlatformIDs(count, ids.data(), nullptr), "clGetPlatformIDs", "list");
+  return ids;
+}
+
+std::vector<cl_device_id> devices(cl_platform_id platform) {
+  cl_uint count = 0;
+  const cl_int err = clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 0, nullptr, &count);
+  if (err == CL_DEVICE_NOT_FOUND || count == 0) return {};
+  check(err, "clGetDeviceIDs", "count");
+  std::vector<cl_device_id> ids(count);
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr),
+        "clGetDeviceIDs", "list");
+  return ids;
+}
+
+std::string platform_info(cl_platform_id p, cl_platform_info what) {
+  std::size_t size = 0;
+  check(clGetPlatformInfo(p, what, 0, nullptr, &size), "clGetPlatformInfo", "size");
+  std::string s(size, '\0');
+  check(clGetPlatformInfo(p, what, size, s.data(), nullptr), "clGetPlatformInfo", "value");
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+std::string device_info(cl_device_id d, cl_device_info what) {
+  std::size_t size = 0;
+  check(clGetDeviceInfo(d, what, 0, nullptr, &size), "clGetDeviceInfo", "size");
+  std::string s(size, '\0');
+  check(clGetDeviceInfo(d, what, size, s.data(), nullptr), "clGetDeviceInfo", "value");
+  while (!s.empty() && s.back() == '\0') s.pop_back();
+  return s;
+}
+
+namespace {
+
+template <class T>
+bool device_value(cl_device_id d, cl_device_info what, T& out) {
+  return clGetDeviceInfo(d, what, sizeof(T), &out, nullptr) == CL_SUCCESS;
+}
+
+bool file_exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+// cl_nv_device_attribute_query (cl_ext.h names them too; spelled out here so
+// older headers work).
+constexpr cl_device_info kNvComputeCapMajor = 0x4000;
+constexpr cl_device_info kNvComputeCapMinor = 0x4001;
+constexpr cl_device_info kNvPciBusId = 0x4008;
+constexpr cl_device_info kNvPciSlotId = 0x4009;
+constexpr cl_device_info kNvPciDomainId = 0x400A;
+
+DeviceInfo describe(cl_platform_id p, cl_device_id d) {
+  DeviceInfo info;
+  info.api = "opencl";
+  info.name = device_info(d, CL_DEVICE_NAME);
+  info.vendor = device_info(d, CL_DEVICE_VENDOR);
+  info.driver = device_info(d, CL_DRIVER_VERSION);
+  cl_uint units = 0, clock = 0;
+  device_value(d, CL_DEVICE_MAX_COMPUTE_UNITS, units);
+  device_value(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, clock);
+  info.compute_units = int(units);
+  info.max_clock_mhz = clock;
+  const bool nvidia = platform_info(p, CL_PLATFORM_NAME).find("NVIDIA") != std::string::npos;
+  cl_uint major = 0, minor = 0, bus = 0, slot = 0, domain = 0;
+  if (nvidia && device_value(d, kNvComputeCapMajor, major) &&
+      device_value(d, kNvComputeCapMinor, minor)) {
+    info.cc_major = int(major);
+    info.cc_minor = int(minor);
+    info.fp32_peak_gflops = fp32_fma_peak_gflops(info.compute_units, info.cc_major,
+                                                 info.cc_minor, info.max_clock_mhz);
+    info.peak_note = "FP32: compute units x FP32 lanes/SM of sm_" + std::to_string(major) +
+                     std::to_string(minor) + " x 2 x CL_DEVICE_MAX_CLOCK_FREQUENCY";
+    if (device_value(d, kNvPciBusId, bus) && device_value(d, kNvPciSlotId, slot)) {
+      device_value(d, kNvPciDomainId, domain);
+      info.pci_bus_id = pci_id(int(domain), int(bus), int(slot));
+    }
+  } else {
+    info.peak_note = "no peak model for this device: pct_peak not reported";
+  }
+  return info;
+}
+
+}  // namespace
+
+std::string nvidia_icd_hint(const std::vector<cl_platform_id>& found) {
+  for (cl_platform_id p : found)
+    if (platform_info(p, CL_PLATFORM_NAME).find("NVIDIA") != std::string::npos) return "";
+  std::vector<std::string> dirs = {"/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu",
+                                   "/usr/lib64", "/usr/lib"};
+  if (const char* ld = std::getenv("LD_LIBRARY_PATH")) {
+    std::stringstream ss(ld);
+    for (std::string dir; std::getline(ss, dir, ':');)
+      if (!dir.empty()) dirs.insert(dirs.begin(), dir);
+  }
+  for (const auto& dir : dirs) {
+    const std::string lib = dir + "/libnvidia-opencl.so.1";
+    if (!file_exists(lib)) continue;
+    return "NVIDIA's OpenCL library " + lib +
+           " is present but no NVIDIA platform is registered with the ICD loader; fix: "
+           "mkdir -p /tmp/icd && echo " + lib +
+           " > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd";
+  }
+  return "";
+}
+
+Session::Session(cl_platform_id platform, cl_device_id device, std::string kernel_dir)
+    : platform_(platform), device_(device), kernel_dir_(std::move(kernel_dir)) {
+  cl_int err = CL_SUCCESS;
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                         cl_context_properties(platform), 0};
+  context_ = Context(clCreateContext(props, 1, &device, nullptr, nullptr, &err));
+  check(err, "clCreateContext", device_info(device, CL_DEVICE_NAME));
+  const cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  queue_ = Queue(clCreateCommandQueueWithProperties(context_, device, qprops, &err));
+  check(err, "clCreateCommandQueueWithProperties", "profiling queue");
+  info_ = describe(platform, device);
+}
+
+const char* Session::common_build_options() { return "-cl-std=CL1.2"; }
+
+std::string Session::source(const std::string& file) const {
+  if (!kernel_dir_.empty()) {
+    const std::string path = kernel_dir_ + "/" + file;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw UsageError("--cl-kernel-dir: cannot read " + path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  const auto& table = embedded_sources();
+  const auto it = table.find(file);
+  if (it == table.end()) throw ApiError("no embedded OpenCL source " + file);
+  return it->second;
+}
+
+const BuiltProgram& Session::program(const std::string& file, const std::string& extra) {
+  const std::string options =
+      std::string(common_build_options()) + (extra.empty() ? "" : " " + extra);
+  const std::string key = file + "|" + options;
+  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+
+  const std::string text = source(file);
+  const char* ptr = text.c_str();
+  const std::size_t len = text.size();
+  cl_int err = CL_SUCCESS;
+  BuiltProgram built;
+  built.options = options;
+  built.program = Program(clCreateProgramWithSource(context_, 1, &ptr, &len, &err));
+  check(err, "clCreateProgramWithSource", file);
+  const auto t0 = std::chrono::steady_clock::now();
+  err = clBuildProgram(built.program, 1, &device_, options.c_str(), nullptr, nullptr);
+  built.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (err != CL_SUCCESS) {
+    std::size_t size = 0;
+    clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+    std::string log(size, '\0');
+    clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(),
+                          nullptr);
+    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+    throw BuildError("OpenCL build of " + file + " (options '" + options + "') failed on " +
+                         info_.name + ": " + error_name(err),
+                     log);
+  }
+  return programs_.emplace(key, std::move(built)).first->second;
+}
+
+namespace {
+std::unique_ptr<Session>& current() {
+  static std::unique_ptr<Session> s;
+  return s;
+}
+}  // namespace
+
+Session& session() {
+  if (!current()) throw Unavailable("no OpenCL device selected");
+  return *current();
+}
+
+void set_session(std::unique_ptr<Session> s) { current() = std::move(s); }
+
+Kernel make_kernel(const BuiltProgram& p, const char* name) {
+  cl_int err = CL_SUCCESS;
+  Kernel k(clCreateKernel(p.program, name, &err));
+  check(err, "clCreateKernel", name);
+  return k;
+}
+
+Buffer make_buffer(cl_mem_flags flags, std::size_t bytes, const std::string& what) {
+  cl_int err = CL_SUCCESS;
+  Buffer b(clCreateBuffer(session().context(), flags, bytes, nullptr, &err));
+  check(err, "clCreateBuffer", what + ", " + std::to_string(bytes) + " bytes");
+  return b;
+}
+
+}  // namespace gpucmp::opencl

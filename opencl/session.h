@@ -1,0 +1,70 @@
+// The OpenCL device gpucmp runs on: platform/device choice, context, profiling
+// queue, kernel sources (embedded or --cl-kernel-dir) and program builds.
+#pragma once
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "device_info.h"
+#include "handles.h"
+#include "options.h"
+
+namespace gpucmp::opencl {
+
+std::vector<cl_platform_id> platforms();  // empty when no ICD is installed
+std::vector<cl_device_id> devices(cl_platform_id platform);
+std::string platform_info(cl_platform_id p, cl_platform_info what);
+std::string device_info(cl_device_id d, cl_device_info what);
+
+// Where NVIDIA's OpenCL library is when the loader did not list an NVIDIA
+// platform, with the exact fix; empty when there is nothing to fix.
+std::string nvidia_icd_hint(const std::vector<cl_platform_id>& found);
+
+struct BuiltProgram {
+  Program program;
+  double build_ms = 0;
+  std::string options;
+};
+
+class Session {
+ public:
+  Session(cl_platform_id platform, cl_device_id device, std::string kernel_dir);
+
+  cl_context context() const { return context_; }
+  cl_command_queue queue() const { return queue_; }
+  cl_device_id device() const { return device_; }
+  cl_platform_id platform() const { return platform_; }
+  const DeviceInfo& info() const { return info_; }
+  DeviceInfo& info() { return info_; }
+
+  // Builds `file` (e.g. "matrixmul.cl") with the common options plus `extra`,
+  // once per process; throws BuildError with the build log on failure.
+  const BuiltProgram& program(const std::string& file, const std::string& extra = "");
+  // The options every program is built with (precise math, OpenCL C 1.2).
+  static const char* common_build_options();
+
+ private:
+  std::string source(const std::string& file) const;
+
+  cl_platform_id platform_;
+  cl_device_id device_;
+  std::string kernel_dir_;
+  Context context_;
+  Queue queue_;
+  DeviceInfo info_;
+  std::map<std::string, BuiltProgram> programs_;
+};
+
+// The session of the device chosen by the OpenCL Api's select(); throws
+// Unavailable when there is none.
+Session& session();
+void set_session(std::unique_ptr<Session> s);
+
+// Creates a kernel `name` of a built program.
+Kernel make_kernel(const BuiltProgram& p, const char* name);
+
+// A device buffer of `bytes` bytes.
+Buffer make_buffer(cl_mem_flags flags, std::size_t bytes, const std::string& what);
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,43 @@
+#include "timed_runner.h"
+
+#include <chrono>
+
+#include "check.h"
+#include "errors.h"
+#include "session.h"
+
+namespace gpucmp::opencl {
+
+cl_event* TimedRunner::record() {
+  events_.emplace_back();
+  return events_.back().out();
+}
+
+double profiled_seconds(cl_event first, cl_event last) {
+  cl_ulong start = 0, end = 0;
+  check(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
+                                nullptr),
+        "clGetEventProfilingInfo", "COMMAND_START");
+  check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
+        "clGetEventProfilingInfo", "COMMAND_END");
+  return double(end - start) * 1e-9;
+}
+
+BatchTiming TimedRunner::time_batch(int launches) {
+  events_.clear();
+  events_.reserve(std::size_t(launches) * 2);
+  cl_command_queue q = session().queue();
+  const auto t0 = std::chrono::steady_clock::now();
+  for (int i = 0; i < launches; ++i) enqueue();
+  check(clFinish(q), "clFinish", "timed batch");
+  const auto t1 = std::chrono::steady_clock::now();
+  BatchTiming t;
+  t.launches = launches;
+  t.host_s = std::chrono::duration<double>(t1 - t0).count();
+  if (events_.empty()) throw ApiError("OpenCL runner enqueued no event to time");
+  t.device_s = profiled_seconds(events_.front(), events_.back());
+  events_.clear();
+  return t;
+}
+
+}  // namespace gpucmp::opencl

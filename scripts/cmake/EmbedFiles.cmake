@@ -1,0 +1,19 @@
+# gpucmp_embed_sources(<target> <namespace> FILES a.cl b.cl ...)
+# Embeds text files into <target> as a table {file name -> contents}, looked up
+# with <namespace>::embedded_source("a.cl"). The files are re-embedded when they change.
+function(gpucmp_embed_sources target ns)
+  cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}_embedded.cpp")
+  set(inputs)
+  foreach(f IN LISTS ARG_FILES)
+    get_filename_component(abs "${f}" ABSOLUTE)
+    list(APPEND inputs "${abs}")
+  endforeach()
+  add_custom_command(
+    OUTPUT "${out}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNS=${ns} "-DINPUTS=${inputs}"
+            -P "${PROJECT_SOURCE_DIR}/scripts/cmake/EmbedFilesScript.cmake"
+    DEPENDS ${inputs} "${PROJECT_SOURCE_DIR}/scripts/cmake/EmbedFilesScript.cmake"
+    COMMENT "Embedding ${ns} sources")
+  target_sources(${target} PRIVATE "${out}")
+endfunction()

@@ -1,6 +1,9 @@
 // gpucmp-bench: one Google Benchmark binary, every workload, both APIs.
 #include <benchmark/benchmark.h>
 
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
 #include <CLI/CLI.hpp>
 #include <cstring>
 #include <iostream>
@@ -44,6 +47,15 @@ std::vector<std::unique_ptr<Api>> all_apis() {
   return apis;
 }
 
+// The OpenCL ICD hint, when NVIDIA's OpenCL is installed but not registered.
+std::string api_hint(const ApiSet& apis, const std::string& name) {
+  ContextList ctx;
+  apis.at(name)->add_context(ctx);
+  for (const auto& [key, value] : ctx)
+    if (key == name + ".icd_hint") return value;
+  return "";
+}
+
 bool wants_help(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) return true;
@@ -68,6 +80,8 @@ int main(int argc, char** argv) {
     return kExitOk;
   }
 
+  spdlog::set_default_logger(spdlog::stderr_color_st("gpucmp"));
+  spdlog::set_pattern("gpucmp-bench: %l: %v");
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* options out of argv
   try {
     app.parse(argc, argv);
@@ -92,10 +106,22 @@ int main(int argc, char** argv) {
   } catch (const UsageError& e) {
     return usage_error(e.what());
   }
-  for (auto& api : owned)
+  std::string none_usable;
+  for (auto& api : owned) {
+    if (api->unavailable().empty()) {
+      spdlog::info("{}: {}", api->name(), api->info().name);
+      none_usable.clear();
+      break;
+    }
+    none_usable += (none_usable.empty() ? "" : "; ") + api->name() + ": " + api->unavailable();
+  }
+  if (!none_usable.empty()) return usage_error("no usable device: " + none_usable);
+  for (auto& api : owned) {
     if (!api->unavailable().empty())
-      std::cerr << "gpucmp-bench: " << api->name() << " benchmarks will be skipped: "
-                << api->unavailable() << "\n";
+      spdlog::warn("{} benchmarks will be skipped: {}", api->name(), api->unavailable());
+    else if (auto hint = api_hint(apis, api->name()); !hint.empty())
+      spdlog::warn("{}", hint);
+  }
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

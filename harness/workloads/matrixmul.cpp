@@ -93,7 +93,8 @@ class MatrixMul : public Workload {
   std::string name() const override { return "matrixMul"; }
 
   void add_options(CLI::App& app) override {
-    app.add_option("--mm-n", sizes_, "matrixMul sizes n (square), overriding --size");
+    app.add_option("--mm-n", sizes_, "matrixMul sizes n (square, comma-separated), overriding --size")
+        ->delimiter(',');
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {

@@ -1,0 +1,36 @@
+#include "bench_process.h"
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+namespace gpucmp::test {
+
+ProcessResult run_bench(const std::string& args, const std::string& env) {
+  const std::string cmd = env + " " + GPUCMP_BENCH_PATH + " " + args + " 2>&1";
+  ProcessResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+std::string temp_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / ("gpucmp-test-" + name);
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir.string();
+}
+
+bool cuda_device_present() {
+  static const bool present =
+      run_bench("--list-devices").output.find("CUDA device 0:") != std::string::npos;
+  return present;
+}
+
+}  // namespace gpucmp::test

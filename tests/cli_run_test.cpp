@@ -1,0 +1,120 @@
+// Whole runs of gpucmp-bench: OpenCL runners on the default device (PoCL
+// without a GPU) at quick sizes, validated; JSON names, counters and context;
+// CUDA rows skipped with one message where there is no GPU.
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "bench_process.h"
+#include "naming.h"
+
+namespace gpucmp::test {
+namespace {
+
+using nlohmann::json;
+
+struct QuickRunResult {
+  ProcessResult process;
+  json report;
+};
+
+// One quick run shared by the tests below (it takes a few seconds).
+const QuickRunResult& quick_run() {
+  static const QuickRunResult run = [] {
+    QuickRunResult r;
+    const std::string out = temp_dir("quick-run") + "/out.json";
+    r.process = run_bench("--size quick --samples 3 --bw-bytes 4K,1M --mm-n 64,128 "
+                          "--benchmark_out=" + out + " --benchmark_out_format=json");
+    std::ifstream in(out);
+    if (in) r.report = json::parse(in, nullptr, false);
+    return r;
+  }();
+  return run;
+}
+
+std::vector<json> rows_of(const std::string& api) {
+  std::vector<json> rows;
+  for (const auto& b : quick_run().report["benchmarks"]) {
+    const auto name = parse_bench_name(b["name"].get<std::string>());
+    if (name && name->api == api) rows.push_back(b);
+  }
+  return rows;
+}
+
+TEST(QuickRun, ExitsZeroAndWritesJson) {
+  const QuickRunResult& r = quick_run();
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.output;
+  ASSERT_TRUE(r.report.is_object()) << "unreadable JSON";
+  ASSERT_TRUE(r.report.contains("benchmarks"));
+}
+
+TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
+  const auto rows = rows_of("opencl");
+  std::set<std::string> workloads, variants;
+  for (const auto& b : rows) {
+    const std::string name = b["name"];
+    EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
+    ASSERT_TRUE(b.contains("max_rel_err")) << name;
+    EXPECT_GE(b["max_rel_err"].get<double>(), 0.0) << name;
+    EXPECT_TRUE(b.contains("GB/s") || b.contains("GFLOP/s")) << name;
+    EXPECT_TRUE(b.contains("first_launch_ms")) << name;
+    const auto parsed = parse_bench_name(name);
+    workloads.insert(parsed->workload);
+    variants.insert(parsed->workload + "/" + parsed->variant);
+  }
+  EXPECT_EQ(workloads, (std::set<std::string>{"bandwidth", "matrixMul"}));
+  for (const char* v : {"bandwidth/h2d-pageable", "bandwidth/h2d-pinned", "bandwidth/h2d-mapped",
+                        "bandwidth/d2h-pageable", "bandwidth/d2h-pinned", "bandwidth/d2h-mapped",
+                        "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32"})
+    EXPECT_TRUE(variants.count(v)) << "missing " << v;
+}
+
+TEST(QuickRun, MatrixMulRatesMatchTheirTime) {
+  for (const auto& b : rows_of("opencl")) {
+    const auto name = parse_bench_name(b["name"].get<std::string>());
+    if (name->workload != "matrixMul" || b.value("error_occurred", false)) continue;
+    const double n = std::stod(name->params.at(0).value);
+    const double seconds = b["real_time"].get<double>() * 1e-6;  // microseconds
+    EXPECT_NEAR(b["GFLOP/s"].get<double>(), 2 * n * n * n / seconds * 1e-9,
+                1e-3 * b["GFLOP/s"].get<double>())
+        << b["name"];
+    if (name->variant.rfind("tile", 0) == 0) EXPECT_TRUE(b.contains("build_ms")) << b["name"];
+  }
+}
+
+TEST(QuickRun, ContextNamesDevicesVersionsAndOptions) {
+  const json& ctx = quick_run().report["context"];
+  for (const char* key : {"gpucmp.revision", "gpucmp.size", "gpucmp.math", "opencl.device",
+                          "opencl.platform_version", "opencl.driver", "opencl.build_options"})
+    EXPECT_TRUE(ctx.contains(key)) << key;
+}
+
+TEST(QuickRun, CudaRowsAreSkippedWithOneMessageWithoutGpu) {
+  if (cuda_device_present()) GTEST_SKIP() << "a CUDA device is usable here";
+  const auto rows = rows_of("cuda");
+#ifdef GPUCMP_HAVE_CUDA
+  ASSERT_FALSE(rows.empty()) << "CUDA benchmarks should still be listed";
+#endif
+  for (const auto& b : rows) {
+    EXPECT_NE(b.value("error_message", "").find("skipped: no CUDA device"), std::string::npos)
+        << b["name"];
+  }
+}
+
+TEST(QuickRun, GpuBothApisRunAndPair) {
+  if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device here";
+  for (const auto& b : rows_of("cuda"))
+    EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << b.value("error_message", "");
+  EXPECT_NE(quick_run().process.output.find("Paired summary (median"), std::string::npos);
+}
+
+TEST(ListDevices, NamesTheOpenClPlatform) {
+  const ProcessResult r = run_bench("--list-devices");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("OpenCL platform 0:"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace gpucmp::test

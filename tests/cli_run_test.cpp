@@ -80,7 +80,9 @@ TEST(QuickRun, MatrixMulRatesMatchTheirTime) {
     EXPECT_NEAR(b["GFLOP/s"].get<double>(), 2 * n * n * n / seconds * 1e-9,
                 1e-3 * b["GFLOP/s"].get<double>())
         << b["name"];
-    if (name->variant.rfind("tile", 0) == 0) EXPECT_TRUE(b.contains("build_ms")) << b["name"];
+    if (name->variant.rfind("tile", 0) == 0) {
+      EXPECT_TRUE(b.contains("build_ms")) << b["name"];
+    }
   }
 }
 

@@ -1,0 +1,17 @@
+# Sourced on a lent GPU machine that has no network (see README "Running on a
+# GPU"): unpacks the .deb files carried in .debs/ (CLBlast, CLI11) into a
+# private prefix and points CMake and the loader at it, then registers NVIDIA's
+# OpenCL ICD. Usage: source scripts/device_setup.sh
+_gpucmp_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+GPUCMP_DEPS_PREFIX="${GPUCMP_DEPS_PREFIX:-/tmp/gpucmp-deps}"
+if [ -d "$_gpucmp_root/.debs" ]; then
+  mkdir -p "$GPUCMP_DEPS_PREFIX"
+  for _deb in "$_gpucmp_root"/.debs/*.deb; do dpkg -x "$_deb" "$GPUCMP_DEPS_PREFIX"; done
+  export CMAKE_PREFIX_PATH="$GPUCMP_DEPS_PREFIX/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+  export LD_LIBRARY_PATH="$GPUCMP_DEPS_PREFIX/usr/lib/x86_64-linux-gnu${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  echo "device_setup: unpacked $(ls "$_gpucmp_root"/.debs/*.deb | wc -l) .deb files into $GPUCMP_DEPS_PREFIX"
+fi
+export GPUCMP_SKIP_SETUP=1  # no apt there: setup.sh would fail
+# shellcheck source=gpu_env.sh
+source "$_gpucmp_root/scripts/gpu_env.sh"
+unset _gpucmp_root _deb

@@ -10,6 +10,12 @@ namespace gpucmp::opencl {
 
 class TimedRunner : public Runner {
  public:
+  // What the device time spans:
+  //   commands: START of the first recorded command .. END of the last (default)
+  //   markers:  markers enqueued before and after the batch, for libraries that
+  //             enqueue commands gpucmp cannot see (CLBlast's helper kernels)
+  enum class Span { commands, markers };
+  explicit TimedRunner(Span span = Span::commands) : span_(span) {}
   BatchTiming time_batch(int launches) final;
 
  protected:
@@ -19,6 +25,7 @@ class TimedRunner : public Runner {
   cl_event* record();
 
  private:
+  Span span_;
   std::vector<Event> events_;
 };
 

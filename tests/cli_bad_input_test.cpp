@@ -75,3 +75,31 @@ TEST(BadInput, OpenClKernelThatFailsToBuildShowsItsLog) {
 
 }  // namespace
 }  // namespace gpucmp::test
+
+namespace gpucmp::test {
+namespace {
+
+// A kernel that builds and runs but gets one entry wrong: the benchmark must be
+// an error naming that entry, and the process must exit 1.
+TEST(Validation, WrongResultIsAnErrorNotANumber) {
+  const std::string dir = temp_dir("wrong-kernel");
+  std::ofstream(dir + "/matrixmul.cl") << R"(
+__kernel void matrixMul(__global float* C, __global const float* A,
+                        __global const float* B, int n) {
+  const int col = get_global_id(0), row = get_global_id(1);
+  float s = 0.0f;
+  for (int k = 0; k < n; ++k) s += A[row * n + k] * B[k * n + col];
+  C[row * n + col] = (row == 3 && col == 5) ? s + 0.25f : s;
+})";
+  const ProcessResult r = run_bench("--cl-kernel-dir " + dir +
+                                    " --benchmark_filter=matrixMul/opencl/tile16 --samples 1 "
+                                    "--mm-n 64");
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_NE(r.output.find("validation failed before timing"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("c[3,5]"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("FAILED: matrixMul/opencl/tile16/n:64"), std::string::npos)
+      << r.output;
+}
+
+}  // namespace
+}  // namespace gpucmp::test

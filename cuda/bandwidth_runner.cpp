@@ -33,8 +33,8 @@ class BandwidthRunner : public TimedRunner {
     if (dir_ == Direction::h2d) {
       std::memcpy(host_, p_.source.data(), bytes_);
     } else {  // the transfer starts on the device
-      check(cudaMemcpy(device_.get(), p_.source.data(), bytes_, cudaMemcpyHostToDevice),
-            "cudaMemcpy", "bandwidth source");
+      copy_and_wait(device_.get(), p_.source.data(), bytes_, cudaMemcpyHostToDevice, stream(),
+                    "bandwidth source");
     }
   }
 
@@ -44,8 +44,8 @@ class BandwidthRunner : public TimedRunner {
       return;
     }
     const void* arrived = dir_ == Direction::d2d ? device2_.get() : device_.get();
-    check(cudaMemcpy(p_.result.data(), arrived, bytes_, cudaMemcpyDeviceToHost), "cudaMemcpy",
-          "bandwidth result");
+    copy_and_wait(p_.result.data(), arrived, bytes_, cudaMemcpyDeviceToHost, stream(),
+                  "bandwidth result");
   }
 
  protected:

@@ -67,4 +67,14 @@ inline Event make_event() {
   return Event(e);
 }
 
+// Copies on the runner's `stream` and waits for it. Uploads and downloads go
+// through the runner's own (non-blocking) stream: a plain cudaMemcpy runs on
+// the legacy stream, which a non-blocking stream does not wait for, and its
+// pageable H2D path may return before the DMA has landed.
+inline void copy_and_wait(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind,
+                          cudaStream_t stream, const std::string& what) {
+  check(cudaMemcpyAsync(dst, src, bytes, kind, stream), "cudaMemcpyAsync", what);
+  check(cudaStreamSynchronize(stream), "cudaStreamSynchronize", what);
+}
+
 }  // namespace gpucmp::cuda

@@ -20,15 +20,12 @@ class MatrixRunner : public TimedRunner {
     a_ = device_alloc(bytes, "matrixMul A");
     b_ = device_alloc(bytes, "matrixMul B");
     c_ = device_alloc(bytes, "matrixMul C");
-    check(cudaMemcpy(a_.get(), p_.a.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy",
-          "matrixMul A");
-    check(cudaMemcpy(b_.get(), p_.b.data(), bytes, cudaMemcpyHostToDevice), "cudaMemcpy",
-          "matrixMul B");
+    copy_and_wait(a_.get(), p_.a.data(), bytes, cudaMemcpyHostToDevice, stream(), "matrixMul A");
+    copy_and_wait(b_.get(), p_.b.data(), bytes, cudaMemcpyHostToDevice, stream(), "matrixMul B");
   }
   void download() override {
-    check(cudaMemcpy(p_.c.data(), c_.get(), p_.c.size() * sizeof(float),
-                     cudaMemcpyDeviceToHost),
-          "cudaMemcpy", "matrixMul C");
+    copy_and_wait(p_.c.data(), c_.get(), p_.c.size() * sizeof(float), cudaMemcpyDeviceToHost,
+                  stream(), "matrixMul C");
   }
 
  protected:

@@ -2,7 +2,7 @@
 # library is present but the ICD loader does not know it (common in
 # containers), keeping the ICDs already registered (PoCL) beside it.
 _gpucmp_nv_lib=""
-for _d in ${LD_LIBRARY_PATH//:/ } /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
+for _d in ${LD_LIBRARY_PATH:+${LD_LIBRARY_PATH//:/ }} /usr/local/nvidia/lib64 /usr/lib/x86_64-linux-gnu /usr/lib64; do
   if [ -e "$_d/libnvidia-opencl.so.1" ]; then _gpucmp_nv_lib="$_d/libnvidia-opencl.so.1"; break; fi
 done
 if [ -n "$_gpucmp_nv_lib" ] && [ -z "${OCL_ICD_VENDORS:-}" ] &&

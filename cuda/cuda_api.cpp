@@ -66,6 +66,7 @@ class CudaApi : public Api {
   void add_context(ContextList& ctx) const override {
     ctx.emplace_back("cuda.nvcc_version", GPUCMP_NVCC_VERSION);
     ctx.emplace_back("cuda.nvcc_flags", GPUCMP_NVCC_FLAGS);
+    ctx.emplace_back("cuda.nvcc_fast_flags", GPUCMP_NVCC_FAST_FLAGS);
     int runtime = 0, driver = 0;
     cudaRuntimeGetVersion(&runtime);
     ctx.emplace_back("cuda.runtime_version", version_string(runtime));
@@ -127,6 +128,8 @@ std::unique_ptr<Api> make_api() { return std::make_unique<CudaApi>(); }
 void register_runners() {
   register_bandwidth_runners();
   register_matrixmul_runners();
+  register_cp_runners();
+  register_mri_runners();
 }
 
 }  // namespace gpucmp::cuda

@@ -4,4 +4,6 @@
 namespace gpucmp::cuda {
 void register_bandwidth_runners();
 void register_matrixmul_runners();  // the tiled kernels and cuBLAS
+void register_cp_runners();
+void register_mri_runners();        // mriq and mrifhd
 }  // namespace gpucmp::cuda

@@ -14,7 +14,9 @@
 #include "errors.h"
 #include "outcome.h"
 #include "workloads/bandwidth.h"
+#include "workloads/cp.h"
 #include "workloads/matrixmul.h"
+#include "workloads/mri.h"
 #include "../opencl/opencl_api.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "../cuda/cuda_api.h"
@@ -33,6 +35,9 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   std::vector<std::unique_ptr<Workload>> w;
   w.push_back(bandwidth::make_workload());
   w.push_back(matrixmul::make_workload());
+  w.push_back(cp::make_workload());
+  w.push_back(mri::make_workload(mri::Kind::q));
+  w.push_back(mri::make_workload(mri::Kind::fhd));
   return w;
 }
 

@@ -65,6 +65,8 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m) {
   state.counters["min_us"] = s.min * 1e6;
   state.counters["max_us"] = s.max * 1e6;
   if (device_total > 0) state.counters["host/device"] = host_total / device_total;
+  if (m.items_per_launch > 0 && !m.time_per_item_counter.empty())
+    state.counters[m.time_per_item_counter] = s.mean / m.items_per_launch * 1e12;
   if (runner.build_ms() >= 0) state.counters["build_ms"] = runner.build_ms();
   outcome().record({m.name, s.mean, pct_peak});
 }

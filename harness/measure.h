@@ -21,6 +21,10 @@ struct Measurement {
   double work_per_launch = 0;  // bytes (GBps) or flop (GFLOPs) one launch does
   double peak = 0;             // device peak in the same unit; 0: unknown
   double batch_target_ms = 20; // a timed sample lasts about this long
+  // Optional: work items one launch processes (e.g. point x atom interactions);
+  // reported as `time_per_item_counter` = picoseconds per item.
+  double items_per_launch = 0;
+  std::string time_per_item_counter;
   std::function<void()> clear_output;    // poisons the host output before each download
   std::function<Validation()> validate;  // checks the downloaded output
 };

@@ -79,6 +79,8 @@ class OpenClApi : public Api {
     ctx.emplace_back("opencl.c_version", device_info(s.device(), CL_DEVICE_OPENCL_C_VERSION));
     ctx.emplace_back("opencl.driver", s.info().driver);
     ctx.emplace_back("opencl.build_options", Session::common_build_options());
+    ctx.emplace_back("opencl.fast_build_options",
+                     std::string(Session::common_build_options()) + " -cl-fast-relaxed-math");
     if (!s.info().pci_bus_id.empty()) ctx.emplace_back("opencl.pci_bus_id", s.info().pci_bus_id);
   }
 
@@ -106,6 +108,8 @@ std::unique_ptr<Api> make_api() { return std::make_unique<OpenClApi>(); }
 void register_runners() {
   register_bandwidth_runners();
   register_matrixmul_runners();
+  register_cp_runners();
+  register_mri_runners();
 }
 
 }  // namespace gpucmp::opencl

@@ -26,6 +26,7 @@ const QuickRunResult& quick_run() {
     QuickRunResult r;
     const std::string out = temp_dir("quick-run") + "/out.json";
     r.process = run_bench("--size quick --samples 3 --bw-bytes 4K,1M --mm-n 64,128 "
+                          "--cp-atoms 1000 "
                           "--benchmark_out=" + out + " --benchmark_out_format=json");
     std::ifstream in(out);
     if (in) r.report = json::parse(in, nullptr, false);
@@ -64,10 +65,13 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     workloads.insert(parsed->workload);
     variants.insert(parsed->workload + "/" + parsed->variant);
   }
-  EXPECT_EQ(workloads, (std::set<std::string>{"bandwidth", "matrixMul"}));
+  EXPECT_EQ(workloads,
+            (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}));
   for (const char* v : {"bandwidth/h2d-pageable", "bandwidth/h2d-pinned", "bandwidth/h2d-mapped",
                         "bandwidth/d2h-pageable", "bandwidth/d2h-pinned", "bandwidth/d2h-mapped",
-                        "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32"})
+                        "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32", "cp/base",
+                        "cp/unrollx8", "cp/unrollx8-fast", "mriq/precise", "mriq/fast",
+                        "mrifhd/precise", "mrifhd/fast"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 
@@ -110,6 +114,18 @@ TEST(QuickRun, GpuBothApisRunAndPair) {
   for (const auto& b : rows_of("cuda"))
     EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << b.value("error_message", "");
   EXPECT_NE(quick_run().process.output.find("Paired summary (median"), std::string::npos);
+}
+
+TEST(QuickRun, ParboilRowsReportTimePerInteraction) {
+  for (const auto& b : rows_of("opencl")) {
+    const auto name = parse_bench_name(b["name"].get<std::string>());
+    if (name->workload == "cp") {
+      EXPECT_GT(b.value("ps_per_interaction", 0.0), 0.0) << b["name"];
+    }
+    if (name->workload == "mriq" || name->workload == "mrifhd") {
+      EXPECT_GT(b.value("ps_per_voxel_k", 0.0), 0.0) << b["name"];
+    }
+  }
 }
 
 TEST(ListDevices, NamesTheOpenClPlatform) {

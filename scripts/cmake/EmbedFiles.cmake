@@ -9,11 +9,13 @@ function(gpucmp_embed_sources target ns)
     get_filename_component(abs "${f}" ABSOLUTE)
     list(APPEND inputs "${abs}")
   endforeach()
+  string(REPLACE ";" "|" inputs_arg "${inputs}")  # one argument on the command line
   add_custom_command(
     OUTPUT "${out}"
-    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNS=${ns} "-DINPUTS=${inputs}"
+    COMMAND ${CMAKE_COMMAND} -DOUT=${out} -DNS=${ns} "-DINPUTS=${inputs_arg}"
             -P "${PROJECT_SOURCE_DIR}/scripts/cmake/EmbedFilesScript.cmake"
     DEPENDS ${inputs} "${PROJECT_SOURCE_DIR}/scripts/cmake/EmbedFilesScript.cmake"
-    COMMENT "Embedding ${ns} sources")
+    COMMENT "Embedding ${ns} sources"
+    VERBATIM)
   target_sources(${target} PRIVATE "${out}")
 endfunction()

@@ -1,4 +1,5 @@
 # Script mode: writes OUT, a C++ file with the contents of INPUTS as raw strings.
+string(REPLACE "|" ";" INPUTS "${INPUTS}")
 set(body "")
 foreach(f IN LISTS INPUTS)
   file(READ "${f}" text)

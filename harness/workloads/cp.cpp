@@ -1,0 +1,141 @@
+#include "cp.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "../errors.h"
+#include "../rng.h"
+
+namespace gpucmp::cp {
+
+namespace {
+std::vector<std::pair<std::string, Factory>>& impls() {
+  static std::vector<std::pair<std::string, Factory>> table;
+  return table;
+}
+
+double reference_point(const Problem& p, int xi, int yi) {
+  const double x = double(p.config.spacing) * xi, y = double(p.config.spacing) * yi;
+  double e = 0;
+  for (int n = 0; n < p.config.atoms; ++n) {
+    const float* a = &p.atoms[4 * std::size_t(n)];
+    const double dx = x - a[0], dy = y - a[1];
+    e += a[3] / std::sqrt(dx * dx + dy * dy + a[2]);
+  }
+  return e;
+}
+}  // namespace
+
+void add_runner(const std::string& api, Factory make) {
+  impls().emplace_back(api, std::move(make));
+}
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"base", Kernel::base, false},
+                                         {"unrollx8", Kernel::unrollx8, false},
+                                         {"unrollx8-fast", Kernel::unrollx8, true}};
+  return v;
+}
+
+Problem make_problem(const Config& c) {
+  Problem p;
+  p.config = c;
+  p.atoms.resize(4 * std::size_t(c.atoms));
+  p.energy.assign(std::size_t(c.nx) * c.ny, 0.0f);
+  Rng rng(0x6370ULL ^ (std::uint64_t(c.atoms) << 32) ^ std::uint64_t(c.nx * 7919 + c.ny));
+  const float plane_z = 10.05f * c.spacing;
+  for (int n = 0; n < c.atoms; ++n) {
+    float* a = &p.atoms[4 * std::size_t(n)];
+    a[0] = rng.uniform(0, c.nx * c.spacing);
+    a[1] = rng.uniform(0, c.ny * c.spacing);
+    const float dz = rng.uniform(0, 20 * c.spacing) - plane_z;
+    a[2] = dz * dz;
+    a[3] = rng.uniform(-1, 1);
+  }
+  return p;
+}
+
+double interactions(const Config& c) { return double(c.nx) * c.ny * c.atoms; }
+
+Validation validate(const Problem& p) {
+  const Config& c = p.config;
+  std::vector<std::size_t> points;
+  if (interactions(c) <= double(1 << 26)) {
+    points.resize(std::size_t(c.nx) * c.ny);
+    for (std::size_t i = 0; i < points.size(); ++i) points[i] = i;
+  } else {
+    Rng rng(0x73616d70ULL);
+    points.resize(1024);
+    for (auto& i : points) i = rng.below(std::uint64_t(c.nx) * c.ny);
+  }
+  std::vector<double> ref(points.size());
+  return check_elements(
+      points.size(), 0.005,
+      [&](std::size_t k) {
+        ref[k] = reference_point(p, int(points[k] % c.nx), int(points[k] / c.nx));
+        return std::fabs(p.energy[points[k]] - ref[k]) / std::max(1.0, std::fabs(ref[k]));
+      },
+      [&](std::size_t k) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "energy[y=%zu,x=%zu]: got %.7g, want %.7g",
+                      points[k] / c.nx, points[k] % c.nx, double(p.energy[points[k]]), ref[k]);
+        return std::string(buf);
+      });
+}
+
+namespace {
+class Cp : public Workload {
+ public:
+  std::string name() const override { return "cp"; }
+
+  void add_options(CLI::App& app) override {
+    app.add_option("--cp-grid", grid_, "cp lattice points per side (multiple of 128)");
+    app.add_option("--cp-atoms", atoms_, "cp number of atoms");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    Config c;
+    if (opts.size == SizePreset::quick) c = Config{128, 128, 2000, 0.1f};
+    if (grid_) c.nx = c.ny = grid_;
+    if (atoms_) c.atoms = atoms_;
+    if (c.nx <= 0 || c.nx % (kBlockX * kUnrollX) != 0 || c.nx > 16384)
+      throw UsageError("--cp-grid " + std::to_string(c.nx) +
+                       ": must be a positive multiple of 128, at most 16384");
+    if (c.atoms <= 0 || c.atoms > 10000000)
+      throw UsageError("--cp-atoms " + std::to_string(c.atoms) + ": must be in 1..10000000");
+    for (const auto& [api, make] : impls())
+      for (const Variant& v : variants()) register_one(c, api, make, v, opts, apis);
+  }
+
+ private:
+  void register_one(const Config& c, const std::string& api, const Factory& make,
+                    const Variant& v, const Options& opts, const ApiSet& apis) {
+    const BenchName name{"cp", api, v.name,
+                         {{"grid", std::to_string(c.nx)}, {"atoms", std::to_string(c.atoms)}}};
+    register_benchmark(name, apis, opts, [=](benchmark::State& state, const DeviceInfo& dev) {
+      Problem& p = problems_.get(c, [c] { return make_problem(c); });
+      auto runner = make(p, v);
+      Measurement m;
+      m.name = name;
+      m.unit = RateUnit::GFLOPs;
+      m.work_per_launch = kFlopPerInteraction * interactions(c);
+      m.peak = dev.fp32_peak_gflops;
+      m.batch_target_ms = opts.batch_target_ms;
+      m.items_per_launch = interactions(c);
+      m.time_per_item_counter = "ps_per_interaction";
+      m.clear_output = [&p] { std::fill(p.energy.begin(), p.energy.end(), NAN); };
+      m.validate = [&p] { return validate(p); };
+      measure(state, *runner, m);
+    });
+  }
+
+  int grid_ = 0, atoms_ = 0;
+  LastProblem<Config, Problem> problems_;
+};
+}  // namespace
+
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Cp>(); }
+
+}  // namespace gpucmp::cp

@@ -1,0 +1,202 @@
+#include "mri.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+
+#include "../errors.h"
+#include "../rng.h"
+
+namespace gpucmp::mri {
+
+namespace {
+
+std::map<Kind, std::vector<std::pair<std::string, Factory>>>& impls() {
+  static std::map<Kind, std::vector<std::pair<std::string, Factory>>> table;
+  return table;
+}
+
+// The reference of voxel i in double from the float inputs.
+std::pair<double, double> reference_voxel(const Problem& p, std::size_t i) {
+  const Dataset& d = p.data;
+  const double two_pi = 6.283185307179586476925286766559;
+  double re = 0, im = 0;
+  for (int k = 0; k < d.numK; ++k) {
+    const double arg = two_pi * (double(d.kx[k]) * d.x[i] + double(d.ky[k]) * d.y[i] +
+                                 double(d.kz[k]) * d.z[i]);
+    const double c = std::cos(arg), s = std::sin(arg);
+    if (p.kind == Kind::q) {
+      const double mag = double(d.phiR[k]) * d.phiR[k] + double(d.phiI[k]) * d.phiI[k];
+      re += mag * c;
+      im += mag * s;
+    } else {
+      const double rR = double(d.phiR[k]) * d.dR[k] + double(d.phiI[k]) * d.dI[k];
+      const double rI = double(d.phiR[k]) * d.dI[k] - double(d.phiI[k]) * d.dR[k];
+      re += rR * c - rI * s;
+      im += rI * c + rR * s;
+    }
+  }
+  return {re, im};
+}
+
+}  // namespace
+
+const char* workload_name(Kind k) { return k == Kind::q ? "mriq" : "mrifhd"; }
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"precise", false}, {"fast", true}};
+  return v;
+}
+
+void add_runner(Kind kind, const std::string& api, Factory make) {
+  impls()[kind].emplace_back(api, std::move(make));
+}
+
+Dataset generate(Kind kind, int numK, int edge) {
+  Dataset d;
+  d.numK = numK;
+  d.numX = edge * edge * edge;
+  Rng rng(0x6d7269ULL ^ (std::uint64_t(numK) << 20) ^ std::uint64_t(edge));
+  const float half = 0.5f * float(edge);
+  for (auto* v : {&d.kx, &d.ky, &d.kz}) {
+    v->resize(std::size_t(numK));
+    for (auto& k : *v) k = rng.uniform(-half, half);
+  }
+  for (auto* v : {&d.x, &d.y, &d.z}) v->resize(std::size_t(d.numX));
+  for (int i = 0; i < d.numX; ++i) {
+    d.x[i] = float(i % edge) / float(edge) - 0.5f;
+    d.y[i] = float((i / edge) % edge) / float(edge) - 0.5f;
+    d.z[i] = float(i / (edge * edge)) / float(edge) - 0.5f;
+  }
+  std::vector<std::vector<float>*> phis = {&d.phiR, &d.phiI};
+  if (kind == Kind::fhd) phis.insert(phis.end(), {&d.dR, &d.dI});
+  for (auto* v : phis) {
+    v->resize(std::size_t(numK));
+    for (auto& f : *v) f = rng.uniform(-1, 1);
+  }
+  d.origin = "generated " + std::to_string(edge) + "^3, numK " + std::to_string(numK);
+  return d;
+}
+
+double tolerance(bool fast_math) { return fast_math ? 2e-3 : 1e-4; }
+
+double flops(Kind kind, int numK, int numX) {
+  const double per_pair = kind == Kind::q ? 12 : 16, per_k = kind == Kind::q ? 3 : 6;
+  return per_pair * double(numK) * numX + per_k * numK;
+}
+
+Validation validate(const Problem& p, bool fast_math) {
+  const Dataset& d = p.data;
+  std::vector<std::size_t> voxels;
+  if (double(d.numK) * d.numX <= double(1 << 25)) {
+    voxels.resize(std::size_t(d.numX));
+    for (std::size_t i = 0; i < voxels.size(); ++i) voxels[i] = i;
+  } else {
+    Rng rng(0x766f78ULL);
+    voxels.resize(2048);
+    for (auto& i : voxels) i = rng.below(std::uint64_t(d.numX));
+  }
+  // Real and imaginary parts are checked as 2 x voxels values.
+  std::vector<double> ref(2 * voxels.size());
+  double max_ref = 0;
+  for (std::size_t v = 0; v < voxels.size(); ++v) {
+    const auto [re, im] = reference_voxel(p, voxels[v]);
+    ref[2 * v] = re;
+    ref[2 * v + 1] = im;
+    max_ref = std::max({max_ref, std::fabs(re), std::fabs(im)});
+  }
+  const auto got = [&](std::size_t k) {
+    return double(k % 2 ? p.out_i[voxels[k / 2]] : p.out_r[voxels[k / 2]]);
+  };
+  return check_elements(
+      ref.size(), tolerance(fast_math),
+      [&](std::size_t k) {
+        const double scale = std::max(max_ref, 20 * std::fabs(ref[k]));
+        return scale > 0 ? std::fabs(got(k) - ref[k]) / scale : std::fabs(got(k) - ref[k]);
+      },
+      [&](std::size_t k) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s[%zu]: got %.7g, want %.7g (max|ref| %.4g)",
+                      k % 2 ? "imag" : "real", voxels[k / 2], got(k), ref[k], max_ref);
+        return std::string(buf);
+      });
+}
+
+namespace {
+
+class Mri : public Workload {
+ public:
+  explicit Mri(Kind kind) : kind_(kind) {}
+  std::string name() const override { return workload_name(kind_); }
+
+  void add_options(CLI::App& app) override {
+    const std::string w = name();
+    app.add_option("--" + w + "-input", input_,
+                   w + ": Parboil input file to use instead of the generated datasets");
+    app.add_option("--" + w + "-output", output_,
+                   w + ": write Parboil's output layout after each validated precise run");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<Dataset> sets;
+    if (!input_.empty()) {
+      sets.push_back(read_parboil_input(input_, kind_));
+    } else if (opts.size == SizePreset::quick) {
+      sets.push_back(generate(kind_, 512, 16));
+    } else {  // Parboil's "small" (32^3) and "large" (64^3) shapes
+      sets.push_back(generate(kind_, 3072, 32));
+      sets.push_back(generate(kind_, 2048, 64));
+    }
+    for (auto& d : sets) {
+      auto data = std::make_shared<const Dataset>(std::move(d));
+      for (const auto& [api, make] : impls()[kind_])
+        for (const Variant& v : variants()) register_one(data, api, make, v, opts, apis);
+    }
+  }
+
+ private:
+  void register_one(const std::shared_ptr<const Dataset>& data, const std::string& api,
+                    const Factory& make, const Variant& v, const Options& opts,
+                    const ApiSet& apis) {
+    const BenchName name{name_of(kind_), api, v.name,
+                         {{"numK", std::to_string(data->numK)},
+                          {"numX", std::to_string(data->numX)}}};
+    const Kind kind = kind_;
+    const std::string output = output_;
+    register_benchmark(name, apis, opts, [=](benchmark::State& state, const DeviceInfo& dev) {
+      Problem p;
+      p.kind = kind;
+      p.data = *data;
+      p.out_r.assign(std::size_t(data->numX), 0.0f);
+      p.out_i.assign(std::size_t(data->numX), 0.0f);
+      auto runner = make(p, v);
+      Measurement m;
+      m.name = name;
+      m.unit = RateUnit::GFLOPs;
+      m.work_per_launch = flops(kind, data->numK, data->numX);
+      m.peak = dev.fp32_peak_gflops;
+      m.batch_target_ms = opts.batch_target_ms;
+      m.items_per_launch = double(data->numK) * data->numX;
+      m.time_per_item_counter = "ps_per_voxel_k";
+      m.clear_output = [&p] {
+        std::fill(p.out_r.begin(), p.out_r.end(), NAN);
+        std::fill(p.out_i.begin(), p.out_i.end(), NAN);
+      };
+      m.validate = [&p, v] { return validate(p, v.fast_math); };
+      measure(state, *runner, m);
+      if (!output.empty() && !v.fast_math) write_parboil_output(output, p.out_r, p.out_i);
+    });
+  }
+  static std::string name_of(Kind k) { return workload_name(k); }
+
+  Kind kind_;
+  std::string input_, output_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(Kind kind) { return std::make_unique<Mri>(kind); }
+
+}  // namespace gpucmp::mri

@@ -1,0 +1,149 @@
+// Parboil's binary MRI input and output files.
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+
+#include "../errors.h"
+#include "mri.h"
+
+namespace gpucmp::mri {
+
+namespace {
+
+constexpr std::int64_t kMaxCount = 1 << 28;
+
+class Reader {
+ public:
+  explicit Reader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
+    if (!in_) throw UsageError(path + ": cannot open for reading");
+    in_.seekg(0, std::ios::end);
+    size_ = std::int64_t(in_.tellg());
+    in_.seekg(0);
+  }
+  std::int32_t count(const char* field) {
+    std::int32_t v = 0;
+    read(&v, sizeof v, field);
+    if (v <= 0 || v > kMaxCount)
+      throw UsageError(path_ + ": field '" + field + "' = " + std::to_string(v) +
+                       ": must be in 1.." + std::to_string(kMaxCount));
+    return v;
+  }
+  std::vector<float> floats(std::int32_t n, const char* field) {
+    std::vector<float> v(std::size_t(n), 0.0f);
+    read(v.data(), v.size() * sizeof(float), field);
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!std::isfinite(v[i]))
+        throw UsageError(path_ + ": field '" + field + "'[" + std::to_string(i) +
+                         "] is not a finite number");
+    return v;
+  }
+  // Checks the file size against the layout the counts imply, before reading
+  // the arrays: `fields` are the (name, bytes) that follow the counts.
+  void expect_layout(const std::vector<std::pair<const char*, std::int64_t>>& fields,
+                     const std::string& layout) {
+    std::int64_t bytes = std::int64_t(in_.tellg());
+    for (const auto& [field, size] : fields) {
+      if (size_ < bytes + size)
+        throw UsageError(path_ + ": truncated in field '" + field + "': the file ends at byte " +
+                         std::to_string(size_) + ", the field spans bytes " +
+                         std::to_string(bytes) + ".." + std::to_string(bytes + size) + " (" +
+                         layout + ")");
+      bytes += size;
+    }
+    if (size_ > bytes)
+      throw UsageError(path_ + ": oversized: " + std::to_string(size_) + " bytes, but " +
+                       layout + " needs " + std::to_string(bytes) + " (" +
+                       std::to_string(size_ - bytes) + " extra after the last field)");
+  }
+
+ private:
+  void read(void* dst, std::size_t bytes, const char* field) {
+    const std::int64_t at = std::int64_t(in_.tellg());
+    in_.read(static_cast<char*>(dst), std::streamsize(bytes));
+    if (std::size_t(in_.gcount()) != bytes)
+      throw UsageError(path_ + ": truncated in field '" + field + "': the file ends at byte " +
+                       std::to_string(size_) + ", the field spans bytes " + std::to_string(at) +
+                       ".." + std::to_string(at + std::int64_t(bytes)));
+  }
+  std::string path_;
+  std::ifstream in_;
+  std::int64_t size_ = 0;
+};
+
+class Writer {
+ public:
+  explicit Writer(const std::string& path) : path_(path), out_(path, std::ios::binary) {
+    if (!out_) throw UsageError(path + ": cannot open for writing");
+  }
+  void count(std::int32_t v) { write(&v, sizeof v); }
+  void floats(const std::vector<float>& v) { write(v.data(), v.size() * sizeof(float)); }
+  ~Writer() = default;
+
+ private:
+  void write(const void* src, std::size_t bytes) {
+    out_.write(static_cast<const char*>(src), std::streamsize(bytes));
+    if (!out_) throw UsageError(path_ + ": write failed");
+  }
+  std::string path_;
+  std::ofstream out_;
+};
+
+}  // namespace
+
+Dataset read_parboil_input(const std::string& path, Kind kind) {
+  Reader r(path);
+  Dataset d;
+  d.numK = r.count("numK");
+  d.numX = r.count("numX");
+  const std::int64_t k = 4 * std::int64_t(d.numK), x = 4 * std::int64_t(d.numX);
+  std::vector<std::pair<const char*, std::int64_t>> layout = {
+      {"kx", k}, {"ky", k}, {"kz", k}, {"x", x}, {"y", x}, {"z", x}, {"phiR", k}, {"phiI", k}};
+  if (kind == Kind::fhd) layout.insert(layout.end(), {{"dR", k}, {"dI", k}});
+  r.expect_layout(layout, std::string(workload_name(kind)) + " input with numK=" +
+                              std::to_string(d.numK) + ", numX=" + std::to_string(d.numX));
+  d.kx = r.floats(d.numK, "kx");
+  d.ky = r.floats(d.numK, "ky");
+  d.kz = r.floats(d.numK, "kz");
+  d.x = r.floats(d.numX, "x");
+  d.y = r.floats(d.numX, "y");
+  d.z = r.floats(d.numX, "z");
+  d.phiR = r.floats(d.numK, "phiR");
+  d.phiI = r.floats(d.numK, "phiI");
+  if (kind == Kind::fhd) {
+    d.dR = r.floats(d.numK, "dR");
+    d.dI = r.floats(d.numK, "dI");
+  }
+  d.origin = path;
+  return d;
+}
+
+void write_parboil_input(const std::string& path, const Dataset& d, Kind kind) {
+  Writer w(path);
+  w.count(d.numK);
+  w.count(d.numX);
+  for (const auto* v : {&d.kx, &d.ky, &d.kz, &d.x, &d.y, &d.z, &d.phiR, &d.phiI}) w.floats(*v);
+  if (kind == Kind::fhd) {
+    w.floats(d.dR);
+    w.floats(d.dI);
+  }
+}
+
+void write_parboil_output(const std::string& path, const std::vector<float>& re,
+                          const std::vector<float>& im) {
+  Writer w(path);
+  w.count(std::int32_t(re.size()));
+  w.floats(re);
+  w.floats(im);
+}
+
+std::pair<std::vector<float>, std::vector<float>> read_parboil_output(const std::string& path) {
+  Reader r(path);
+  const std::int32_t n = r.count("numX");
+  r.expect_layout({{"real", 4 * std::int64_t(n)}, {"imaginary", 4 * std::int64_t(n)}},
+                  "output with numX=" + std::to_string(n));
+  auto re = r.floats(n, "real");
+  auto im = r.floats(n, "imaginary");
+  return {std::move(re), std::move(im)};
+}
+
+}  // namespace gpucmp::mri

@@ -14,7 +14,7 @@ namespace {
 class CpRunner : public TimedRunner {
  public:
   CpRunner(cp::Problem& p, const cp::Variant& v)
-      : p_(p), unrollx8_(v.kernel == cp::Kernel::unrollx8), k_(cp_kernels(v.fast_math)) {}
+      : p_(p), unrollx8_(v.kernel == cp::Kernel::unrollx8), k_(cp_kernels(v.math == cp::Math::fast)) {}
 
   void upload() override {
     atoms_ = device_alloc(p_.atoms.size() * sizeof(float), "cp atoms");

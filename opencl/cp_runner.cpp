@@ -13,12 +13,21 @@ namespace gpucmp::opencl {
 
 namespace {
 
+const char* build_options(cp::Math math) {
+  switch (math) {
+    case cp::Math::precise: return "";
+    case cp::Math::ieee: return "-cl-fp32-correctly-rounded-divide-sqrt";
+    case cp::Math::fast: return "-cl-fast-relaxed-math";
+  }
+  return "";
+}
+
 class CpRunner : public TimedRunner {
  public:
   CpRunner(cp::Problem& p, const cp::Variant& v)
       : p_(p),
         unrollx8_(v.kernel == cp::Kernel::unrollx8),
-        program_(session().program("cp.cl", v.fast_math ? "-cl-fast-relaxed-math" : "")),
+        program_(session().program("cp.cl", build_options(v.math))),
         kernel_(make_kernel(program_, unrollx8_ ? "cp_unrollx8" : "cp_base")) {}
 
   void upload() override {

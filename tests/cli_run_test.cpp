@@ -70,7 +70,7 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
   for (const char* v : {"bandwidth/h2d-pageable", "bandwidth/h2d-pinned", "bandwidth/h2d-mapped",
                         "bandwidth/d2h-pageable", "bandwidth/d2h-pinned", "bandwidth/d2h-mapped",
                         "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32", "cp/base",
-                        "cp/unrollx8", "cp/unrollx8-fast", "mriq/precise", "mriq/fast",
+                        "cp/unrollx8", "cp/unrollx8-ieee", "cp/unrollx8-fast", "mriq/precise", "mriq/fast",
                         "mrifhd/precise", "mrifhd/fast"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }

@@ -33,9 +33,10 @@ void add_runner(const std::string& api, Factory make) {
 }
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base", Kernel::base, false},
-                                         {"unrollx8", Kernel::unrollx8, false},
-                                         {"unrollx8-fast", Kernel::unrollx8, true}};
+  static const std::vector<Variant> v = {{"base", Kernel::base, Math::precise},
+                                         {"unrollx8", Kernel::unrollx8, Math::precise},
+                                         {"unrollx8-ieee", Kernel::unrollx8, Math::ieee},
+                                         {"unrollx8-fast", Kernel::unrollx8, Math::fast}};
   return v;
 }
 

@@ -49,10 +49,17 @@ constexpr double kFlopPerInteraction = 7;
 double interactions(const Config& c);
 
 enum class Kernel { base, unrollx8 };
+// Math of a variant. The APIs' defaults differ for 1.0f / sqrtf(x): CUDA's
+// default (-prec-div=true -prec-sqrt=true) rounds both correctly, OpenCL 1.2
+// allows 3 ulp for sqrt and 2.5 ulp for division. `precise` pairs the two
+// defaults; `ieee` pairs CUDA's default with OpenCL's
+// -cl-fp32-correctly-rounded-divide-sqrt (identical semantics); `fast` pairs
+// --use_fast_math with -cl-fast-relaxed-math.
+enum class Math { precise, ieee, fast };
 struct Variant {
-  std::string name;  // "base", "unrollx8", "unrollx8-fast"
+  std::string name;  // "base", "unrollx8", "unrollx8-ieee", "unrollx8-fast"
   Kernel kernel;
-  bool fast_math;    // CUDA --use_fast_math / OpenCL -cl-fast-relaxed-math
+  Math math;
 };
 const std::vector<Variant>& variants();
 

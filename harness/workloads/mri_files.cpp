@@ -77,7 +77,11 @@ class Writer {
   }
   void count(std::int32_t v) { write(&v, sizeof v); }
   void floats(const std::vector<float>& v) { write(v.data(), v.size() * sizeof(float)); }
-  ~Writer() = default;
+  // Flushes and closes; a write that fails only now (full disk) is reported too.
+  void close() {
+    out_.close();
+    if (!out_) throw UsageError(path_ + ": write failed (on close)");
+  }
 
  private:
   void write(const void* src, std::size_t bytes) {
@@ -126,14 +130,19 @@ void write_parboil_input(const std::string& path, const Dataset& d, Kind kind) {
     w.floats(d.dR);
     w.floats(d.dI);
   }
+  w.close();
 }
 
 void write_parboil_output(const std::string& path, const std::vector<float>& re,
                           const std::vector<float>& im) {
+  if (re.size() != im.size() || re.empty())
+    throw UsageError(path + ": cannot write an output of " + std::to_string(re.size()) +
+                     " real and " + std::to_string(im.size()) + " imaginary values");
   Writer w(path);
   w.count(std::int32_t(re.size()));
   w.floats(re);
   w.floats(im);
+  w.close();
 }
 
 std::pair<std::vector<float>, std::vector<float>> read_parboil_output(const std::string& path) {

@@ -4,6 +4,7 @@
 
 #include "check.h"
 #include "kernel_args.h"
+#include "programs.h"
 #include "runners.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -13,21 +14,12 @@ namespace gpucmp::opencl {
 
 namespace {
 
-const char* build_options(cp::Math math) {
-  switch (math) {
-    case cp::Math::precise: return "";
-    case cp::Math::ieee: return "-cl-fp32-correctly-rounded-divide-sqrt";
-    case cp::Math::fast: return "-cl-fast-relaxed-math";
-  }
-  return "";
-}
-
 class CpRunner : public TimedRunner {
  public:
   CpRunner(cp::Problem& p, const cp::Variant& v)
       : p_(p),
         unrollx8_(v.kernel == cp::Kernel::unrollx8),
-        program_(session().program("cp.cl", build_options(v.math))),
+        program_(session().program(program_spec("cp", v.name))),
         kernel_(make_kernel(program_, unrollx8_ ? "cp_unrollx8" : "cp_base")) {}
 
   void upload() override {

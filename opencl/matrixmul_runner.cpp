@@ -2,6 +2,7 @@
 #include "check.h"
 #include "kernel_args.h"
 #include "matrixmul_buffers.h"
+#include "programs.h"
 #include "runners.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -33,7 +34,7 @@ class TiledMatrixMul : public TimedRunner {
   TiledMatrixMul(matrixmul::Problem& p, int tile)
       : buffers_(p),
         tile_(tile),
-        program_(session().program("matrixmul.cl", "-DTILE=" + std::to_string(tile))),
+        program_(session().program(program_spec("matrixMul", "tile" + std::to_string(tile)))),
         kernel_(make_kernel(program_, "matrixMul")) {}
 
   void upload() override {

@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "kernel_args.h"
+#include "programs.h"
 #include "runners.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -16,7 +17,6 @@ namespace gpucmp::opencl {
 namespace {
 
 struct Names {
-  const char* file;
   const char* prepare;  // the per-k kernel
   const char* compute;  // the voxel kernel
   int tile;             // k-values per constant tile
@@ -24,8 +24,8 @@ struct Names {
 };
 
 Names names(mri::Kind kind) {
-  if (kind == mri::Kind::q) return {"mriq.cl", "ComputePhiMag", "ComputeQ", mri::kTileQ, 4};
-  return {"mrifhd.cl", "ComputeRhoPhi", "ComputeFH", mri::kTileFH, 5};
+  if (kind == mri::Kind::q) return {"ComputePhiMag", "ComputeQ", mri::kTileQ, 4};
+  return {"ComputeRhoPhi", "ComputeFH", mri::kTileFH, 5};
 }
 
 class MriRunner : public TimedRunner {
@@ -33,7 +33,7 @@ class MriRunner : public TimedRunner {
   MriRunner(mri::Problem& p, const mri::Variant& v)
       : p_(p),
         n_(names(p.kind)),
-        program_(session().program(n_.file, v.fast_math ? "-cl-fast-relaxed-math" : "")),
+        program_(session().program(program_spec(mri::workload_name(p.kind), v.name))),
         prepare_(make_kernel(program_, n_.prepare)),
         compute_(make_kernel(program_, n_.compute)) {}
 

@@ -157,11 +157,18 @@ std::string Session::source(const std::string& file) const {
 }
 
 const BuiltProgram& Session::program(const std::string& file, const std::string& extra) {
+  const std::string key = file + "|" + extra;
+  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
+  return programs_.emplace(key, build(file, extra)).first->second;
+}
+
+bool Session::is_nvidia() const {
+  return platform_info(platform_, CL_PLATFORM_NAME).find("NVIDIA") != std::string::npos;
+}
+
+BuiltProgram Session::build(const std::string& file, const std::string& extra) const {
   const std::string options =
       std::string(common_build_options()) + (extra.empty() ? "" : " " + extra);
-  const std::string key = file + "|" + options;
-  if (auto it = programs_.find(key); it != programs_.end()) return it->second;
-
   const std::string text = source(file);
   const char* ptr = text.c_str();
   const std::size_t len = text.size();
@@ -174,18 +181,18 @@ const BuiltProgram& Session::program(const std::string& file, const std::string&
   err = clBuildProgram(built.program, 1, &device_, options.c_str(), nullptr, nullptr);
   built.build_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  if (err != CL_SUCCESS) {
-    std::size_t size = 0;
-    clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-    std::string log(size, '\0');
-    clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, size, log.data(),
-                          nullptr);
-    while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
+  std::size_t size = 0;
+  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  built.log.assign(size, '\0');
+  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, size, built.log.data(),
+                        nullptr);
+  while (!built.log.empty() && (built.log.back() == '\0' || built.log.back() == '\n'))
+    built.log.pop_back();
+  if (err != CL_SUCCESS)
     throw BuildError("OpenCL build of " + file + " (options '" + options + "') failed on " +
                          info_.name + ": " + error_name(err),
-                     log);
-  }
-  return programs_.emplace(key, std::move(built)).first->second;
+                     built.log);
+  return built;
 }
 
 namespace {

@@ -9,6 +9,7 @@
 #include "device_info.h"
 #include "handles.h"
 #include "options.h"
+#include "programs.h"
 
 namespace gpucmp::opencl {
 
@@ -25,6 +26,7 @@ struct BuiltProgram {
   Program program;
   double build_ms = 0;
   std::string options;
+  std::string log;  // the build log (warnings; ptxas info with -cl-nv-verbose on NVIDIA)
 };
 
 class Session {
@@ -41,6 +43,11 @@ class Session {
   // Builds `file` (e.g. "matrixmul.cl") with the common options plus `extra`,
   // once per process; throws BuildError with the build log on failure.
   const BuiltProgram& program(const std::string& file, const std::string& extra = "");
+  const BuiltProgram& program(const ProgramSpec& spec) { return program(spec.file, spec.options); }
+  // Builds without caching, with the common options plus `extra`.
+  BuiltProgram build(const std::string& file, const std::string& extra) const;
+  // True on NVIDIA's platform (CL_PROGRAM_BINARIES is PTX there).
+  bool is_nvidia() const;
   // The options every program is built with (precise math, OpenCL C 1.2).
   static const char* common_build_options();
 

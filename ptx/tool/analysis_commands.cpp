@@ -1,0 +1,86 @@
+#include "analysis_commands.h"
+
+#include <CLI/CLI.hpp>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "diff.h"
+#include "errors.h"
+#include "normalize.h"
+#include "parser.h"
+#include "printer.h"
+#include "stats.h"
+
+namespace gpucmp::ptxtool {
+
+namespace {
+
+ptx::Module load(const std::string& path) {
+  try {
+    return ptx::parse_file(path);
+  } catch (const ptx::ParseError& e) {
+    throw UsageError(std::string("malformed PTX: ") + e.what());
+  }
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(path + ": cannot open for reading");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
+  auto* norm = app.add_subcommand("normalize", "Print canonical PTX (renumbered, no debug)");
+  norm->add_option("file", opts.files, "PTX file")->required()->expected(1);
+  norm->add_option("-o,--out", opts.out, "Write here instead of stdout");
+
+  auto* stats = app.add_subcommand("stats", "Instruction mix per kernel, in and out of loops");
+  stats->add_option("files", opts.files, "PTX files")->required();
+  stats->add_option("--sass", opts.sass, "cuobjdump -sass output to count too");
+  stats->add_flag("--json", opts.json, "JSON instead of a table");
+
+  auto* diff = app.add_subcommand("diff", "Normalized diff and stats table; exit 1 if different");
+  diff->add_option("a", opts.diff_a, "First PTX file")->required();
+  diff->add_option("b", opts.diff_b, "Second PTX file")->required();
+}
+
+int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
+  if (app.got_subcommand("normalize")) {
+    ptx::Module m = load(opts.files.at(0));
+    ptx::normalize(m);
+    const std::string text = ptx::print(m);
+    if (opts.out.empty()) {
+      std::cout << text;
+    } else {
+      std::ofstream out(opts.out);
+      out << text;
+      if (!out) throw UsageError(opts.out + ": cannot write");
+    }
+    return kExitOk;
+  }
+  if (app.got_subcommand("stats")) {
+    nlohmann::json all = nlohmann::json::object();
+    for (const auto& f : opts.files) {
+      const ptx::Stats s = ptx::compute_stats(load(f));
+      if (opts.json) all[f] = ptx::to_json(s);
+      else std::cout << "== " << f << "\n" << ptx::to_table(s) << "\n";
+    }
+    for (const auto& f : opts.sass) {
+      const ptx::SassStats s = ptx::parse_sass(read_text(f));
+      if (opts.json) all[f] = ptx::to_json(s);
+      else std::cout << "== " << f << " (SASS)\n" << ptx::to_table(s) << "\n";
+    }
+    if (opts.json) std::cout << all.dump(2) << "\n";
+    return kExitOk;
+  }
+  const ptx::DiffResult d = ptx::diff(load(opts.diff_a), load(opts.diff_b), opts.diff_a, opts.diff_b);
+  std::cout << d.unified << (d.unified.empty() ? "" : "\n") << d.stats_table;
+  return d.equal ? 0 : 1;
+}
+
+}  // namespace gpucmp::ptxtool

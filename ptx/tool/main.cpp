@@ -1,0 +1,42 @@
+// gpucmp-ptx: what each compiler emitted, and how it differs.
+//   dump       the PTX (and SASS) of every kernel from either compiler
+//   normalize  canonical PTX: registers and labels renumbered, debug dropped
+//   stats      per-kernel instruction mix, in and out of loops (--json)
+//   diff       normalized unified diff + stats table; exit 0 equal, 1 different
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "analysis_commands.h"
+#include "dump_command.h"
+#include "errors.h"
+
+int main(int argc, char** argv) {
+  using namespace gpucmp;
+  CLI::App app{"gpucmp-ptx: dump, normalize, count and diff the PTX of both compilers"};
+  app.name("gpucmp-ptx");
+  app.require_subcommand(1);
+  ptxtool::DumpOptions dump;
+  ptxtool::AnalysisOptions analysis;
+  ptxtool::add_dump_command(app, dump);
+  ptxtool::add_analysis_commands(app, analysis);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+  try {
+    if (app.got_subcommand("dump")) return ptxtool::run_dump(dump);
+    return ptxtool::run_analysis(app, analysis);
+  } catch (const UsageError& e) {
+    std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";
+    if (const auto* b = dynamic_cast<const BuildError*>(&e))
+      std::cerr << "--- build log ---\n" << b->log << "\n--- end of build log ---\n";
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";
+    return kExitUsage;
+  }
+}

@@ -1,0 +1,79 @@
+#include "toolkit.h"
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace gpucmp::ptxtool {
+
+std::string find_tool(const std::string& program) {
+  std::vector<std::string> dirs;
+  if (const char* path = std::getenv("PATH")) {
+    std::stringstream ss(path);
+    for (std::string d; std::getline(ss, d, ':');) dirs.push_back(d);
+  }
+#ifdef GPUCMP_CUDA_BIN_DIR
+  dirs.push_back(GPUCMP_CUDA_BIN_DIR);
+#endif
+  dirs.push_back("/usr/local/cuda/bin");
+  for (const auto& d : dirs) {
+    const auto p = std::filesystem::path(d) / program;
+    std::error_code ec;
+    if (!d.empty() && std::filesystem::is_regular_file(p, ec)) return p.string();
+  }
+  return "";
+}
+
+int run_command(const std::string& command, std::string& output) {
+  output.clear();
+  FILE* pipe = popen((command + " 2>&1").c_str(), "r");
+  if (!pipe) return -1;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), int(buf.size()), pipe)) output += buf.data();
+  const int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::string ptx_target(const std::string& text) {
+  static const std::regex target(R"(\.target\s+(sm_[0-9]+[a-z]?))");
+  std::smatch m;
+  return std::regex_search(text, m, target) ? m[1].str() : "";
+}
+
+namespace {
+std::string quote(const std::string& s) { return "'" + s + "'"; }
+}  // namespace
+
+std::string sass_of_ptx(const std::string& ptx_path, const std::string& sass_path) {
+  const std::string ptxas = find_tool("ptxas"), cuobjdump = find_tool("cuobjdump");
+  if (ptxas.empty()) return "no ptxas found";
+  if (cuobjdump.empty()) return "no cuobjdump found";
+  std::ifstream in(ptx_path);
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string arch = ptx_target(text.str());
+  if (arch.empty()) return ptx_path + ": no .target sm_XX directive";
+  const std::string cubin = sass_path + ".cubin";
+  std::string out, version;
+  run_command(quote(ptxas) + " --version", version);
+  if (run_command(quote(ptxas) + " -arch=" + arch + " " + quote(ptx_path) + " -o " + quote(cubin),
+                  out) != 0)
+    return "ptxas failed: " + out;
+  if (run_command(quote(cuobjdump) + " -sass " + quote(cubin), out) != 0)
+    return "cuobjdump failed: " + out;
+  std::filesystem::remove(cubin);
+  const auto last_line = version.substr(0, version.find_last_not_of('\n') + 1);
+  std::ofstream sass(sass_path);
+  sass << "// SASS by offline ptxas -arch=" << arch << " ("
+       << last_line.substr(last_line.find_last_of('\n') + 1)
+       << "); the driver's JIT compiler may differ\n"
+       << out;
+  return sass ? "" : sass_path + ": cannot write";
+}
+
+}  // namespace gpucmp::ptxtool

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 #include <map>
+#include <string>
 
 #include "errors.h"
 
@@ -27,11 +28,16 @@ void add_common_options(CLI::App& app, Options& opts) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--cl-device", opts.cl_device, "OpenCL device index within the platform")
       ->check(CLI::NonNegativeNumber);
-  const std::map<std::string, SizePreset> presets = {{"quick", SizePreset::quick},
-                                                     {"standard", SizePreset::standard},
-                                                     {"large", SizePreset::large}};
-  app.add_option("--size", opts.size, "Size preset: quick | standard | large")
-      ->transform(CLI::CheckedTransformer(presets, CLI::ignore_case));
+  app.add_option_function<std::string>(
+         "--size",
+         [&opts](const std::string& name) {
+           opts.size = name == "quick" ? SizePreset::quick
+                       : name == "large" ? SizePreset::large
+                                         : SizePreset::standard;
+         },
+         "Size preset (default standard)")
+      ->check(CLI::IsMember({"quick", "standard", "large"}))
+      ->type_name("quick|standard|large");
   app.add_option("--cl-kernel-dir", opts.cl_kernel_dir,
                  "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
       ->check(CLI::ExistingDirectory);

@@ -93,7 +93,7 @@ struct Statement {
     ScopeClose,  // }
     Pragma,      // .pragma "nounroll";
     Directive,   // .loc, .file, ... kept verbatim
-    Comment,     // a full-line // comment, without the slashes' line break
+    Comment,     // a comment on a line of its own, "// ..."
   };
   Kind kind = Kind::Instruction;
   int line = 0;  // source line (0 when built by code)

@@ -26,6 +26,9 @@ foreach(kind "" "_FAST")
       if(NOT rc EQUAL 0)
         message(WARNING "cuobjdump -sass ${obj} failed (${rc})")
       endif()
+      # Registers, shared/local/constant bytes per kernel as ptxas allocated them.
+      execute_process(COMMAND "${CUOBJDUMP}" -res-usage "${obj}"
+                      OUTPUT_FILE "${OUT}/${name}${suffix}.res-usage" RESULT_VARIABLE rc)
     endif()
   endforeach()
 endforeach()

@@ -5,12 +5,14 @@
 #include <iostream>
 #include <sstream>
 
-#include "diff.h"
 #include "errors.h"
-#include "normalize.h"
-#include "parser.h"
-#include "printer.h"
-#include "stats.h"
+#include "ptx/diff.h"
+#include "ptx/normalize.h"
+#include "ptx/parse_error.h"
+#include "ptx/parser.h"
+#include "ptx/printer.h"
+#include "ptx/sass.h"
+#include "ptx/stats.h"
 
 namespace gpucmp::ptxtool {
 
@@ -72,8 +74,11 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
     }
     for (const auto& f : opts.sass) {
       const ptx::SassStats s = ptx::parse_sass(read_text(f));
-      if (opts.json) all[f] = ptx::to_json(s);
-      else std::cout << "== " << f << " (SASS)\n" << ptx::to_table(s) << "\n";
+      if (opts.json) {
+        all[f] = ptx::to_json(s);
+      } else {
+        std::cout << "== " << f << " (SASS)\n" << ptx::to_json(s).dump(2) << "\n";
+      }
     }
     if (opts.json) std::cout << all.dump(2) << "\n";
     return kExitOk;

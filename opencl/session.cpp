@@ -167,8 +167,9 @@ bool Session::is_nvidia() const {
 }
 
 BuiltProgram Session::build(const std::string& file, const std::string& extra) const {
-  const std::string options =
-      std::string(common_build_options()) + (extra.empty() ? "" : " " + extra);
+  std::string options = common_build_options();
+  if (extra.find_first_not_of(' ') != std::string::npos)
+    options += " " + extra.substr(extra.find_first_not_of(' '));
   const std::string text = source(file);
   const char* ptr = text.c_str();
   const std::size_t len = text.size();

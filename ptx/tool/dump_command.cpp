@@ -1,6 +1,7 @@
 #include "dump_command.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -30,6 +31,9 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
 namespace {
 
 int dump_opencl(const DumpOptions& opts) {
+  // Every program is compiled afresh, so that each build log carries ptxas'
+  // report: the NVIDIA driver otherwise serves repeated builds from its cache.
+  setenv("CUDA_CACHE_DISABLE", "1", 0);
   auto api = opencl::make_api();
   Options o;
   o.cl_platform = opts.cl_platform;

@@ -28,7 +28,7 @@ struct Operand {
   };
 
   Kind kind = Kind::Symbol;
-  std::string text;  // as written in the source (canonical spacing)
+  std::string text;  // as written in the source ("" when built by code)
   // Register / SpecialRegister / Symbol: the name. Memory: the base (register,
   // symbol or empty for an absolute address).
   std::string name;
@@ -150,7 +150,9 @@ struct Function {
 };
 
 struct ModuleItem {
-  enum class Kind { Comment, Directive, Variable, Function };
+  // Header: where .version/.target/.address_size stand (printed first when a
+  // module has no Header item).
+  enum class Kind { Header, Comment, Directive, Variable, Function };
   Kind kind = Kind::Comment;
   std::string comment;  // Kind::Comment
   Directive directive;  // Kind::Directive (.file, .section, .pragma, unknown)

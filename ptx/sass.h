@@ -1,0 +1,37 @@
+// Instruction counts from SASS text (cuobjdump -sass / nvdisasm output), with
+// the same class names as PTX stats where the mapping is obvious.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "opcode_counts.h"
+
+namespace gpucmp::ptx {
+
+struct SassFunction {
+  std::string name;  // from "Function : name"; "" before any such line
+  OpcodeCounts counts;
+};
+
+struct SassStats {
+  OpcodeCounts total;
+  std::vector<SassFunction> functions;
+};
+
+// The class of a SASS opcode ("FFMA" -> fma.f32, "LDG.E.128" -> ld.global,
+// "LDS" -> ld.shared, "LDC"/"ULDC" -> ld.const, "MUFU.RSQ" -> sfu, "IMAD.WIDE"
+// -> int.addr, "IMAD.MOV.U32" -> mov, "ISETP.GE.AND" -> setp, ...; "other"
+// when unsure).
+std::string sass_class(std::string_view opcode);
+
+// Counts instruction lines like `/*0040*/  @!P0 FFMA R4, R2, R3, R4 ;`; other
+// lines (headers, encodings, labels) are skipped, and so are NOPs. Never throws
+// on malformed text.
+SassStats parse_sass(std::string_view text);
+
+nlohmann::json to_json(const SassStats& s);
+
+}  // namespace gpucmp::ptx

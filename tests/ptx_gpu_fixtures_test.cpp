@@ -35,7 +35,7 @@ TEST(GpuFixtures, MatrixMulTile16LoopIsUnrolledAndFusedInBothCompilers) {
   for (const auto& [file, name] : {std::pair{"opencl/matrixMul-tile16.ptx", "matrixMul"},
                                    {"cuda/matrixmul.ptx", "matrixMulILi16"}}) {
     const Stats s = compute_stats(parse_file(kDir + file));
-    const LoopStats& loop = biggest_loop(kernel(s, name));
+    const LoopStats loop = biggest_loop(kernel(s, name));
     EXPECT_EQ(loop.counts.of_class("fma.f32"), 16) << file;
     EXPECT_EQ(loop.counts.of_class("ld.shared"), 32) << file;
     EXPECT_EQ(loop.counts.of_class("mul.f32") + loop.counts.of_class("add.f32"), 0) << file;
@@ -53,9 +53,10 @@ TEST(GpuFixtures, OpenClEntriesAreUnmangledWithGlobalPointerParams) {
 // cp with each API's default math: CUDA divides and takes square roots with
 // IEEE rounding, OpenCL with approximate SFU instructions.
 TEST(GpuFixtures, CpPreciseMathDiffersBetweenTheApis) {
-  const auto cuda = biggest_loop(kernel(compute_stats(parse_file(kDir + "cuda/cp.ptx")), "cp_unrollx8"));
-  const auto ocl = biggest_loop(
-      kernel(compute_stats(parse_file(kDir + "opencl/cp-unrollx8.ptx")), "cp_unrollx8"));
+  const Stats cuda_stats = compute_stats(parse_file(kDir + "cuda/cp.ptx"));
+  const Stats ocl_stats = compute_stats(parse_file(kDir + "opencl/cp-unrollx8.ptx"));
+  const LoopStats cuda = biggest_loop(kernel(cuda_stats, "cp_unrollx8"));
+  const LoopStats ocl = biggest_loop(kernel(ocl_stats, "cp_unrollx8"));
   EXPECT_GT(cuda.counts.of_class("div") + cuda.counts.of_class("sqrt"), 0);
   EXPECT_EQ(cuda.counts.of_class("sfu"), 0);
   EXPECT_GT(ocl.counts.of_class("sfu"), 0);
@@ -66,8 +67,8 @@ TEST(GpuFixtures, CpPreciseMathDiffersBetweenTheApis) {
 // constant memory, unrolled x2 as written, sin/cos on the SFU).
 TEST(GpuFixtures, MriqFastLoopsMatch) {
   for (const auto* file : {"cuda/mriq-fast.ptx", "opencl/mriq-fast.ptx"}) {
-    const LoopStats& loop =
-        biggest_loop(kernel(compute_stats(parse_file(kDir + file)), "ComputeQ"));
+    const Stats s = compute_stats(parse_file(kDir + file));
+    const LoopStats loop = biggest_loop(kernel(s, "ComputeQ"));
     EXPECT_EQ(loop.unrolled_by, 2) << file;
     EXPECT_EQ(loop.counts.of_class("ld.const"), 8) << file;
     EXPECT_EQ(loop.counts.of_class("sfu"), 4) << file;

@@ -1,6 +1,7 @@
 #include "bench_process.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -21,7 +22,9 @@ ProcessResult run_bench(const std::string& args, const std::string& env) {
 }
 
 std::string temp_dir(const std::string& name) {
-  const auto dir = std::filesystem::temp_directory_path() / ("gpucmp-test-" + name);
+  // Per process: CTest runs several test executables at once.
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("gpucmp-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   return dir.string();

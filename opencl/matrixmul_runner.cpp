@@ -31,10 +31,10 @@ namespace {
 
 class TiledMatrixMul : public TimedRunner {
  public:
-  TiledMatrixMul(matrixmul::Problem& p, int tile)
+  TiledMatrixMul(matrixmul::Problem& p, int tile, const std::string& variant)
       : buffers_(p),
         tile_(tile),
-        program_(session().program(program_spec("matrixMul", "tile" + std::to_string(tile)))),
+        program_(session().program(program_spec("matrixMul", variant))),
         kernel_(make_kernel(program_, "matrixMul")) {}
 
   void upload() override {
@@ -64,11 +64,15 @@ class TiledMatrixMul : public TimedRunner {
 }  // namespace
 
 void register_matrixmul_runners() {
-  for (int tile : {16, 32})
-    matrixmul::add_runner({"opencl", "tile" + std::to_string(tile), tile,
-                           [](matrixmul::Problem& p, int t) {
-                             return std::make_unique<TiledMatrixMul>(p, t);
+  // The tiled kernel from source, and from PTX reloaded (programs.h).
+  for (const ProgramSpec& spec : program_specs()) {
+    if (spec.workload != "matrixMul") continue;
+    const int tile = spec.variant.rfind("tile32", 0) == 0 ? 32 : 16;
+    const std::string variant = spec.variant;
+    matrixmul::add_runner({"opencl", variant, tile, [variant](matrixmul::Problem& p, int t) {
+                             return std::make_unique<TiledMatrixMul>(p, t, variant);
                            }});
+  }
   register_clblast_runner();
 }
 

@@ -13,6 +13,10 @@ const std::vector<ProgramSpec>& program_specs() {
   static const std::vector<ProgramSpec> specs = {
       {"matrixMul", "tile16", "matrixmul.cl", "-DTILE=16"},
       {"matrixMul", "tile32", "matrixmul.cl", "-DTILE=32"},
+      {"matrixMul", "tile16-ptx-as-built", "matrixmul.cl", "-DTILE=16", ProgramFrom::ptx_as_built},
+      {"matrixMul", "tile32-ptx-as-built", "matrixmul.cl", "-DTILE=32", ProgramFrom::ptx_as_built},
+      {"matrixMul", "tile16-ptx-O0", "matrixmul.cl", "-DTILE=16", ProgramFrom::ptx_O0},
+      {"matrixMul", "tile32-ptx-O0", "matrixmul.cl", "-DTILE=32", ProgramFrom::ptx_O0},
       {"cp", "base", "cp.cl", ""},
       {"cp", "unrollx8", "cp.cl", ""},
       {"cp", "unrollx8-ieee", "cp.cl", kIeee},

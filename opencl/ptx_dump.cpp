@@ -9,8 +9,6 @@
 
 namespace gpucmp::opencl {
 
-namespace {
-
 std::string program_binary(cl_program program) {
   std::size_t size = 0;
   check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
@@ -22,6 +20,8 @@ std::string program_binary(cl_program program) {
   while (!binary.empty() && binary.back() == '\0') binary.pop_back();
   return binary;
 }
+
+namespace {
 
 void write_file(const std::string& path, const std::string& text) {
   std::ofstream out(path, std::ios::binary);
@@ -47,7 +47,9 @@ std::vector<DumpedProgram> dump_programs(const Session& session, const std::stri
   for (const ProgramSpec& spec : program_specs()) {
     if (!filter.empty() && (spec.workload + "/" + spec.variant).find(filter) == std::string::npos)
       continue;
-    const BuiltProgram built = session.build(spec.file, spec.options + verbose);
+    if (spec.from == ProgramFrom::ptx_as_built) continue;  // the source build's own PTX
+    const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
+    const BuiltProgram built = session.build(spec.file, spec.options + o0 + verbose);
     const std::string binary = program_binary(built.program);
     if (!looks_like_ptx(binary))
       throw UsageError("the OpenCL device '" + session.info().name +

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "cl.h"
 #include "programs.h"
 
 namespace gpucmp::opencl {
@@ -25,5 +26,8 @@ std::vector<DumpedProgram> dump_programs(const Session& session, const std::stri
 
 // True when `binary` is PTX text (".version" and ".target" directives).
 bool looks_like_ptx(const std::string& binary);
+
+// CL_PROGRAM_BINARIES of a program built for one device.
+std::string program_binary(cl_program program);
 
 }  // namespace gpucmp::opencl

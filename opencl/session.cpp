@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "errors.h"
+#include "ptx_dump.h"
 
 namespace gpucmp::opencl {
 
@@ -160,6 +161,52 @@ const BuiltProgram& Session::program(const std::string& file, const std::string&
   const std::string key = file + "|" + extra;
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   return programs_.emplace(key, build(file, extra)).first->second;
+}
+
+const BuiltProgram& Session::program(const ProgramSpec& spec) {
+  if (spec.from == ProgramFrom::source) return program(spec.file, spec.options);
+  const std::string key = spec.workload + "/" + spec.variant;
+  if (auto it = ptx_programs_.find(key); it != ptx_programs_.end()) return it->second;
+  const bool o0 = spec.from == ProgramFrom::ptx_O0;
+  const BuiltProgram from_source =
+      build(spec.file, spec.options + (o0 ? " -cl-opt-disable" : ""));
+  const std::string ptx = program_binary(from_source.program);
+  if (!looks_like_ptx(ptx))
+    throw Unavailable("PTX variants need NVIDIA's OpenCL: '" + info_.name +
+                      "' returns binaries that are not PTX");
+  return ptx_programs_.emplace(key, build_from_ptx(ptx, spec.options, key)).first->second;
+}
+
+BuiltProgram Session::build_from_ptx(const std::string& ptx, const std::string& extra,
+                                     const std::string& what) const {
+  std::string options = common_build_options();
+  if (extra.find_first_not_of(' ') != std::string::npos)
+    options += " " + extra.substr(extra.find_first_not_of(' '));
+  const auto* bytes = reinterpret_cast<const unsigned char*>(ptx.data());
+  const std::size_t size = ptx.size() + 1;  // with the terminating NUL
+  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+  BuiltProgram built;
+  built.options = options;
+  built.program =
+      Program(clCreateProgramWithBinary(context_, 1, &device_, &size, &bytes, &status, &err));
+  if (err != CL_SUCCESS || status != CL_SUCCESS)
+    throw BuildError("clCreateProgramWithBinary (" + what + "): " +
+                         error_name(err != CL_SUCCESS ? err : status),
+                     "the driver rejected the PTX before building it");
+  const auto t0 = std::chrono::steady_clock::now();
+  err = clBuildProgram(built.program, 1, &device_, options.c_str(), nullptr, nullptr);
+  built.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::size_t log_size = 0;
+  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size);
+  built.log.assign(log_size, '\0');
+  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, log_size,
+                        built.log.data(), nullptr);
+  if (err != CL_SUCCESS)
+    throw BuildError("OpenCL build of PTX " + what + " failed on " + info_.name + ": " +
+                         error_name(err),
+                     built.log);
+  return built;
 }
 
 bool Session::is_nvidia() const {

@@ -43,7 +43,12 @@ class Session {
   // Builds `file` (e.g. "matrixmul.cl") with the common options plus `extra`,
   // once per process; throws BuildError with the build log on failure.
   const BuiltProgram& program(const std::string& file, const std::string& extra = "");
-  const BuiltProgram& program(const ProgramSpec& spec) { return program(spec.file, spec.options); }
+  // The program of a benchmark variant, from source or from PTX (programs.h).
+  const BuiltProgram& program(const ProgramSpec& spec);
+  // Builds `ptx` with clCreateProgramWithBinary + clBuildProgram(common + extra);
+  // `what` names it in errors. Throws BuildError with the log on failure.
+  BuiltProgram build_from_ptx(const std::string& ptx, const std::string& extra,
+                              const std::string& what) const;
   // Builds without caching, with the common options plus `extra`.
   BuiltProgram build(const std::string& file, const std::string& extra) const;
   // True on NVIDIA's platform (CL_PROGRAM_BINARIES is PTX there).
@@ -61,6 +66,7 @@ class Session {
   Queue queue_;
   DeviceInfo info_;
   std::map<std::string, BuiltProgram> programs_;
+  std::map<std::string, BuiltProgram> ptx_programs_;
 };
 
 // The session of the device chosen by the OpenCL Api's select(); throws

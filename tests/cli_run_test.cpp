@@ -56,6 +56,7 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
   std::set<std::string> workloads, variants;
   for (const auto& b : rows) {
     const std::string name = b["name"];
+    if (name.find("-ptx-") != std::string::npos) continue;  // PtxVariantsRunOnNvidia...
     EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
     ASSERT_TRUE(b.contains("max_rel_err")) << name;
     EXPECT_GE(b["max_rel_err"].get<double>(), 0.0) << name;
@@ -126,6 +127,24 @@ TEST(QuickRun, ParboilRowsReportTimePerInteraction) {
       EXPECT_GT(b.value("ps_per_voxel_k", 0.0), 0.0) << b["name"];
     }
   }
+}
+
+// PTX reloaded through OpenCL needs PTX binaries: skipped, not failed, elsewhere.
+TEST(QuickRun, PtxVariantsRunOnNvidiaAndSkipElsewhere) {
+  int seen = 0;
+  for (const auto& b : rows_of("opencl")) {
+    const auto name = parse_bench_name(b["name"].get<std::string>());
+    if (name->variant.find("-ptx-") == std::string::npos) continue;
+    ++seen;
+    if (b.value("error_occurred", false)) {
+      EXPECT_NE(b.value("error_message", "").find("skipped: PTX variants need NVIDIA"),
+                std::string::npos)
+          << b["name"];
+    } else {
+      EXPECT_TRUE(b.contains("build_ms")) << b["name"];
+    }
+  }
+  EXPECT_EQ(seen, 8);  // tile16/tile32 x ptx-as-built/ptx-O0 x 2 sizes
 }
 
 TEST(ListDevices, NamesTheOpenClPlatform) {

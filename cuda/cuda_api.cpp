@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+
 #include "check.h"
 #include "errors.h"
 #include "nvml_link.h"
@@ -47,7 +49,7 @@ class CudaApi : public Api {
       why_ = "no CUDA device (cudaGetDeviceCount: " +
              (err != cudaSuccess ? describe(err) : std::string("0 devices")) + ")";
       cudaGetLastError();  // clear the sticky-free error state
-      if (opts.cuda_device > 0)
+      if (opts.cuda_device >= 0)
         throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
                          " (no CUDA device found)");
       return;
@@ -55,7 +57,7 @@ class CudaApi : public Api {
     if (opts.cuda_device >= count)
       throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) + " (" +
                        std::to_string(count) + " found; see --list-devices)");
-    device_ = opts.cuda_device;
+    device_ = std::max(opts.cuda_device, 0);
     check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
     describe_device();
   }

@@ -103,6 +103,9 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (opts.cuda_device >= 0 && !apis.count("cuda"))
+      throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
+                       " (this build has no CUDA side)");
     for (auto& api : owned) api->select(opts);
     share_device_peaks(apis);
     for (const auto& [key, value] : collect_context(opts, apis))

@@ -14,7 +14,7 @@ const char* to_string(SizePreset);
 
 struct Options {
   bool list_devices = false;
-  int cuda_device = 0;
+  int cuda_device = -1;  // -1: not given (device 0)
   int cl_platform = -1;  // -1: the default choice (NVIDIA if present, else the first)
   int cl_device = -1;
   SizePreset size = SizePreset::standard;

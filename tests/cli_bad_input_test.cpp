@@ -19,7 +19,7 @@ void expect_usage_error(const std::string& args, const std::string& needle,
 }
 
 // Options that make a bad-input run stop quickly if it did get through.
-const std::string kFast = " --benchmark_filter=matrixMul/opencl/tile16 --samples 1 ";
+const std::string kFast = " --size quick --benchmark_filter=matrixMul/opencl/tile16/ --samples 1 ";
 
 TEST(BadInput, UnknownCudaDevice) {
   expect_usage_error("--cuda-device 7" + kFast, "unknown CUDA device 7");

@@ -10,6 +10,7 @@
 #include "ptx/normalize.h"
 #include "ptx/parse_error.h"
 #include "ptx/parser.h"
+#include "ptx/passes.h"
 #include "ptx/printer.h"
 #include "ptx/sass.h"
 #include "ptx/stats.h"
@@ -43,26 +44,59 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
 
   auto* stats = app.add_subcommand("stats", "Instruction mix per kernel, in and out of loops");
   stats->add_option("files", opts.files, "PTX files")->required();
-  stats->add_option("--sass", opts.sass, "cuobjdump -sass output to count too");
+  stats->add_option("--sass", opts.sass, "cuobjdump -sass output to count too (repeatable)")
+      ->expected(1)
+      ->take_all();
   stats->add_flag("--json", opts.json, "JSON instead of a table");
+
+  auto* opt = app.add_subcommand("opt", "Apply IR passes (cse, licm, mad) and print the PTX");
+  opt->add_option("file", opts.files, "PTX file")->required()->expected(1);
+  opt->add_option_function<std::string>(
+         "--passes",
+         [&opts](const std::string& list) {
+           std::stringstream ss(list);
+           for (std::string name; std::getline(ss, name, ',');) opts.passes.push_back(name);
+         },
+         "Comma-separated, applied in order: cse,licm,mad")
+      ->required();
+  opt->add_flag("--contract", opts.contract,
+                "Allow float mul+add -> fma (a semantic change, recorded in the header)");
+  opt->add_option("-o,--out", opts.out, "Write here instead of stdout");
 
   auto* diff = app.add_subcommand("diff", "Normalized diff and stats table; exit 1 if different");
   diff->add_option("a", opts.diff_a, "First PTX file")->required();
   diff->add_option("b", opts.diff_b, "Second PTX file")->required();
 }
 
+namespace {
+void emit(const std::string& text, const std::string& out_path) {
+  if (out_path.empty()) {
+    std::cout << text;
+    return;
+  }
+  std::ofstream out(out_path);
+  out << text;
+  out.close();
+  if (!out) throw UsageError(out_path + ": cannot write");
+}
+}  // namespace
+
 int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
   if (app.got_subcommand("normalize")) {
     ptx::Module m = load(opts.files.at(0));
     ptx::normalize(m);
-    const std::string text = ptx::print(m);
-    if (opts.out.empty()) {
-      std::cout << text;
-    } else {
-      std::ofstream out(opts.out);
-      out << text;
-      if (!out) throw UsageError(opts.out + ": cannot write");
+    emit(ptx::print(m), opts.out);
+    return kExitOk;
+  }
+  if (app.got_subcommand("opt")) {
+    ptx::Module m = load(opts.files.at(0));
+    std::string header;
+    try {
+      header = ptx::run_passes(m, opts.passes, opts.contract, nullptr);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(std::string("--passes: ") + e.what());
     }
+    emit(header + ptx::print(m), opts.out);
     return kExitOk;
   }
   if (app.got_subcommand("stats")) {

@@ -15,6 +15,8 @@ struct AnalysisOptions {
   std::vector<std::string> sass;   // stats --sass
   bool json = false;
   std::string diff_a, diff_b;
+  std::vector<std::string> passes;  // opt --passes
+  bool contract = false;            // opt --contract: float mul+add may become fma
 };
 
 void add_analysis_commands(CLI::App& app, AnalysisOptions& opts);

@@ -2,6 +2,7 @@
 //   dump       the PTX (and SASS) of every kernel from either compiler
 //   normalize  canonical PTX: registers and labels renumbered, debug dropped
 //   stats      per-kernel instruction mix, in and out of loops (--json)
+//   opt        IR passes (cse, licm, mad) applied to a PTX file
 //   diff       normalized unified diff + stats table; exit 0 equal, 1 different
 #include <CLI/CLI.hpp>
 #include <iostream>

@@ -9,9 +9,12 @@
 namespace gpucmp::ptx {
 namespace {
 
+constexpr int kDefaultUnrollFactor = 4;
+
 PassReport run_pass(const std::string& name, Function& f, bool allow_float_contraction) {
   if (name == "mad") return pass_mad(f, allow_float_contraction);
   if (name == "cse") return pass_cse(f);
+  if (name == "unroll") return pass_unroll(f, kDefaultUnrollFactor);
   return pass_licm(f);
 }
 
@@ -32,14 +35,20 @@ int count_instructions(const Function& f) {
 std::string run_passes(Module& m, const std::vector<std::string>& names, bool allow_float_contraction,
                        std::vector<PassReport>* reports) {
   for (const std::string& name : names)
-    if (name != "mad" && name != "cse" && name != "licm")
-      throw std::invalid_argument("unknown PTX pass '" + name + "' (known: mad, cse, licm)");
+    if (name != "cleanup" && name != "unroll" && name != "mad" && name != "cse" && name != "licm")
+      throw std::invalid_argument("unknown PTX pass '" + name +
+                                  "' (known: cleanup, unroll, cse, mad, licm)");
   std::string header = "// gpucmp-ptx opt: passes " + join(names, ",") +
                        "; float contraction: " + (allow_float_contraction ? "on" : "off") + "\n";
   for (const std::string& name : names) {
     PassReport total{name, 0, {}};
+    if (name == "cleanup") total = pass_cleanup(m);  // module-wide: it inlines calls
     for (Function& f : m.functions) {
       if (!f.has_body) continue;
+      if (name == "cleanup") {
+        build_blocks(f);
+        continue;
+      }
       PassReport r = run_pass(name, f, allow_float_contraction);
       build_blocks(f);
       total.changed += r.changed;

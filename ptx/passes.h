@@ -34,7 +34,26 @@ PassReport pass_cse(Function& f);
 // inner loops first; loops without one are skipped with a note.
 PassReport pass_licm(Function& f);
 
-// Runs the named passes ("mad", "cse", "licm"; anything else throws
+// Module-level clean-up of front-end -O0 PTX (clang -O0 as NVIDIA's OpenCL emits
+// it with -cl-opt-disable), so that the other passes start from a 2010-like
+// baseline rather than from stack code: every call to a .func defined in the
+// module is inlined (work-item builtins, sqrtf, sinf, ...), then every
+// fixed-offset stack slot of the local depot (ld/st [%SP+k], [%SPL+k]) whose
+// accesses all have one type and size becomes a register, then copies made by
+// that are propagated inside basic blocks. Nothing else is optimized (no
+// unrolling, no CSE, no fusion, no hoisting). Functions no longer called are
+// removed. Slots it cannot promote stay in memory, with a note.
+PassReport pass_cleanup(Module& m);
+
+// Unrolls counted natural loops: induction register with a constant start, a
+// constant step and a constant bound (or a bound provably divisible by the
+// factor). Trip counts known and <= 32: fully unrolled; otherwise by `factor`
+// when the trip count is provably divisible by it; else left alone with a note
+// giving the reason.
+PassReport pass_unroll(Function& f, int factor);
+
+// Runs the named passes ("cleanup", "unroll", "mad", "cse", "licm"; anything
+// else throws
 // std::invalid_argument) in order on every function with a body, rebuilding
 // the basic blocks after each. Appends one report per pass (summed over the
 // functions) to *reports when given. Returns a comment block describing the run,

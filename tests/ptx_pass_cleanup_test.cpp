@@ -1,0 +1,4 @@
+// pass_cleanup (ptx/passes.h).
+#include <gtest/gtest.h>
+
+#include "ptx/passes.h"

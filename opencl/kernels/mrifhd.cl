@@ -17,9 +17,11 @@ __kernel void ComputeRhoPhi(__global const float* phiR, __global const float* ph
   }
 }
 
-// One k-value's contribution to (rFH, iFH).
-inline void accumulate(__constant KValuesFH* kv, float sX, float sY, float sZ, float* rFH,
-                       float* iFH) {
+// One k-value's contribution to (rFH, iFH). static: a C99 `inline` definition
+// alone provides no external one, so with -cl-opt-disable (nothing inlined)
+// the build failed with "Unresolved extern function 'accumulate'".
+static inline void accumulate(__constant KValuesFH* kv, float sX, float sY, float sZ,
+                              float* rFH, float* iFH) {
   const float expArg = TWO_PI * (kv->Kx * sX + kv->Ky * sY + kv->Kz * sZ);
   const float cArg = cos(expArg);
   const float sArg = sin(expArg);

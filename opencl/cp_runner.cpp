@@ -72,9 +72,15 @@ class CpRunner : public TimedRunner {
 }  // namespace
 
 void register_cp_runners() {
-  cp::add_runner("opencl", [](cp::Problem& p, const cp::Variant& v) {
-    return std::make_unique<CpRunner>(p, v);
-  });
+  std::vector<cp::Variant> from_ptx;  // same kernel and math as their source variant
+  for (const ProgramSpec& s : ptx_variants("cp")) {
+    from_ptx.push_back(cp::variant(s.base));
+    from_ptx.back().name = s.variant;
+  }
+  cp::add_runner(
+      "opencl",
+      [](cp::Problem& p, const cp::Variant& v) { return std::make_unique<CpRunner>(p, v); },
+      from_ptx);
 }
 
 }  // namespace gpucmp::opencl

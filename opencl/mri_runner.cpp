@@ -119,10 +119,17 @@ class MriRunner : public TimedRunner {
 }  // namespace
 
 void register_mri_runners() {
-  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd})
-    mri::add_runner(kind, "opencl", [](mri::Problem& p, const mri::Variant& v) {
-      return std::make_unique<MriRunner>(p, v);
-    });
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
+    std::vector<mri::Variant> from_ptx;  // same math as their source variant
+    for (const ProgramSpec& s : ptx_variants(mri::workload_name(kind))) {
+      from_ptx.push_back(mri::variant(s.base));
+      from_ptx.back().name = s.variant;
+    }
+    mri::add_runner(
+        kind, "opencl",
+        [](mri::Problem& p, const mri::Variant& v) { return std::make_unique<MriRunner>(p, v); },
+        from_ptx);
+  }
 }
 
 }  // namespace gpucmp::opencl

@@ -7,25 +7,101 @@ namespace gpucmp::opencl {
 namespace {
 constexpr const char* kFast = "-cl-fast-relaxed-math";
 constexpr const char* kIeee = "-cl-fp32-correctly-rounded-divide-sqrt";
+
+ProgramSpec source(const char* workload, const char* variant, const char* file,
+                   const char* options) {
+  ProgramSpec s;
+  s.workload = workload;
+  s.variant = s.base = variant;
+  s.file = file;
+  s.options = options;
+  return s;
+}
+
+ProgramSpec derived(const ProgramSpec& base, const std::string& suffix, ProgramFrom from) {
+  ProgramSpec s = base;
+  s.variant = base.variant + "-" + suffix;
+  s.from = from;
+  return s;
+}
+
+// The study's chain, cumulative, applied by gpucmp's passes to the -O0 PTX:
+// cleanup first (calls inlined, stack slots to registers: the 2010-like
+// baseline), then unroll, cse, mad, licm.
+void add_auto_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
+  std::vector<std::string> passes = {"cleanup"};
+  ProgramSpec clean = derived(base, "auto-clean", ProgramFrom::ptx_passes);
+  clean.passes = passes;
+  specs.push_back(clean);
+  std::string name = "auto";
+  for (const char* pass : {"unroll", "cse", "mad", "licm"}) {
+    passes.push_back(pass);
+    name += std::string("-") + pass;
+    ProgramSpec s = derived(base, name, ProgramFrom::ptx_passes);
+    s.passes = passes;
+    specs.push_back(s);
+  }
+}
+
+// The same chain edited by hand, files ptx/variants/<workload>/<base>-<step>.ptx.
+void add_hand_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
+  for (const char* step : {"hand-base", "hand-unroll", "hand-unroll-cse", "hand-unroll-cse-mad",
+                           "hand-unroll-cse-mad-licm"}) {
+    ProgramSpec s = derived(base, step, ProgramFrom::ptx_file);
+    s.ptx = base.variant + "-" + step + ".ptx";
+    specs.push_back(s);
+  }
+}
+
+void add_ptx_controls(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
+  specs.push_back(derived(base, "ptx-as-built", ProgramFrom::ptx_as_built));
+  specs.push_back(derived(base, "ptx-O0", ProgramFrom::ptx_O0));
+}
+
+ProgramSpec from_nvcc(const ProgramSpec& base, const std::string& ptx, const std::string& entry,
+                      const std::string& kernel) {
+  ProgramSpec s = derived(base, "ptx-from-nvcc", ProgramFrom::ptx_from_nvcc);
+  s.ptx = ptx;
+  s.entry = entry;
+  s.kernel = kernel;
+  return s;
+}
+
+std::vector<ProgramSpec> make_specs() {
+  const ProgramSpec tile16 = source("matrixMul", "tile16", "matrixmul.cl", "-DTILE=16");
+  const ProgramSpec tile32 = source("matrixMul", "tile32", "matrixmul.cl", "-DTILE=32");
+  const ProgramSpec cp_x8 = source("cp", "unrollx8", "cp.cl", "");
+  const ProgramSpec mriq = source("mriq", "precise", "mriq.cl", "");
+  const ProgramSpec mrifhd = source("mrifhd", "precise", "mrifhd.cl", "");
+  std::vector<ProgramSpec> specs = {
+      tile16,
+      tile32,
+      source("cp", "base", "cp.cl", ""),
+      cp_x8,
+      source("cp", "unrollx8-ieee", "cp.cl", kIeee),
+      source("cp", "unrollx8-fast", "cp.cl", kFast),
+      mriq,
+      source("mriq", "fast", "mriq.cl", kFast),
+      mrifhd,
+      source("mrifhd", "fast", "mrifhd.cl", kFast),
+  };
+  for (const ProgramSpec* base : {&tile16, &tile32, &cp_x8, &mriq, &mrifhd}) {
+    add_ptx_controls(specs, *base);
+    add_auto_chain(specs, *base);
+  }
+  add_hand_chain(specs, tile16);
+  // cp, mriq and mrifhd read their inputs from a __constant__ symbol in CUDA
+  // and from a __constant kernel argument in OpenCL: nvcc's PTX of them has a
+  // different signature (ptx/README.md), so only matrixMul crosses over.
+  specs.push_back(from_nvcc(tile16, "matrixmul.ptx", "matrixMulILi16E", "matrixMul"));
+  specs.push_back(from_nvcc(tile32, "matrixmul.ptx", "matrixMulILi32E", "matrixMul"));
+  return specs;
+}
+
 }  // namespace
 
 const std::vector<ProgramSpec>& program_specs() {
-  static const std::vector<ProgramSpec> specs = {
-      {"matrixMul", "tile16", "matrixmul.cl", "-DTILE=16"},
-      {"matrixMul", "tile32", "matrixmul.cl", "-DTILE=32"},
-      {"matrixMul", "tile16-ptx-as-built", "matrixmul.cl", "-DTILE=16", ProgramFrom::ptx_as_built},
-      {"matrixMul", "tile32-ptx-as-built", "matrixmul.cl", "-DTILE=32", ProgramFrom::ptx_as_built},
-      {"matrixMul", "tile16-ptx-O0", "matrixmul.cl", "-DTILE=16", ProgramFrom::ptx_O0},
-      {"matrixMul", "tile32-ptx-O0", "matrixmul.cl", "-DTILE=32", ProgramFrom::ptx_O0},
-      {"cp", "base", "cp.cl", ""},
-      {"cp", "unrollx8", "cp.cl", ""},
-      {"cp", "unrollx8-ieee", "cp.cl", kIeee},
-      {"cp", "unrollx8-fast", "cp.cl", kFast},
-      {"mriq", "precise", "mriq.cl", ""},
-      {"mriq", "fast", "mriq.cl", kFast},
-      {"mrifhd", "precise", "mrifhd.cl", ""},
-      {"mrifhd", "fast", "mrifhd.cl", kFast},
-  };
+  static const std::vector<ProgramSpec> specs = make_specs();
   return specs;
 }
 
@@ -33,6 +109,13 @@ const ProgramSpec& program_spec(const std::string& workload, const std::string& 
   for (const auto& s : program_specs())
     if (s.workload == workload && s.variant == variant) return s;
   throw ApiError("no OpenCL program for " + workload + "/" + variant);
+}
+
+std::vector<ProgramSpec> ptx_variants(const std::string& workload) {
+  std::vector<ProgramSpec> out;
+  for (const auto& s : program_specs())
+    if (s.workload == workload && s.from != ProgramFrom::source) out.push_back(s);
+  return out;
 }
 
 }  // namespace gpucmp::opencl

@@ -14,19 +14,33 @@ namespace gpucmp::opencl {
 //                  the control that must time as the source build does
 //   ptx_O0:        the PTX of a build with -cl-opt-disable (front end at -O0),
 //                  reloaded the same way: ptxas still optimizes it
-enum class ProgramFrom { source, ptx_as_built, ptx_O0 };
+//   ptx_passes:    that -O0 PTX after gpucmp's PTX passes (`passes`), made at
+//                  run time from the driver in use
+//   ptx_file:      a hand-edited PTX file (ptx/variants/<workload>/`ptx`)
+//   ptx_from_nvcc: nvcc's PTX of the CUDA kernel (`ptx`, entry containing
+//                  `entry`), rewritten to OpenCL's conventions (ptx/opencl_abi.h)
+// Every PTX-loaded variant is built with the options of its source variant.
+enum class ProgramFrom { source, ptx_as_built, ptx_O0, ptx_passes, ptx_file, ptx_from_nvcc };
 
 struct ProgramSpec {
   std::string workload;  // "matrixMul"
-  std::string variant;   // "tile16"
+  std::string variant;   // "tile16", "tile16-auto-unroll-cse"
+  std::string base;      // the source variant it derives from ("tile16"); itself for source
   std::string file;      // "matrixmul.cl"
   std::string options;   // added to Session::common_build_options()
   ProgramFrom from = ProgramFrom::source;
+  std::vector<std::string> passes;  // ptx_passes
+  std::string ptx;                  // ptx_file, ptx_from_nvcc: the PTX file's name
+  std::string entry;                // ptx_from_nvcc: the kernel to keep (a name part)
+  std::string kernel;               // ptx_from_nvcc: its OpenCL name
 };
 
 const std::vector<ProgramSpec>& program_specs();
 
 // The program of a benchmark variant; throws ApiError for an unknown pair.
 const ProgramSpec& program_spec(const std::string& workload, const std::string& variant);
+
+// The PTX-loaded variants of a workload (all but `source`), in table order.
+std::vector<ProgramSpec> ptx_variants(const std::string& workload);
 
 }  // namespace gpucmp::opencl

@@ -6,6 +6,7 @@
 #include "check.h"
 #include "errors.h"
 #include "session.h"
+#include "variant_ptx.h"
 
 namespace gpucmp::opencl {
 
@@ -37,7 +38,32 @@ bool looks_like_ptx(const std::string& binary) {
          binary.find(".target") != std::string::npos;
 }
 
-std::vector<DumpedProgram> dump_programs(const Session& session, const std::string& out_dir,
+namespace {
+
+// The PTX of one program as its benchmark builds it, with the build log of
+// that PTX (ptxas' report with -cl-nv-verbose on NVIDIA).
+std::pair<std::string, std::string> program_ptx(Session& session, const ProgramSpec& spec,
+                                                const std::string& verbose) {
+  if (spec.from == ProgramFrom::source || spec.from == ProgramFrom::ptx_O0) {
+    const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
+    const BuiltProgram built = session.build(spec.file, spec.options + o0 + verbose);
+    const std::string binary = program_binary(built.program);
+    if (!looks_like_ptx(binary))
+      throw UsageError("the OpenCL device '" + session.info().name +
+                       "' returns binaries that are not PTX (" + std::to_string(binary.size()) +
+                       " bytes from CL_PROGRAM_BINARIES): PTX dumps need NVIDIA's OpenCL");
+    return {binary, "// build options: " + built.options + "\n" + built.log + "\n"};
+  }
+  const VariantPtx ptx = variant_ptx(session, spec);
+  const BuiltProgram built = session.build_from_ptx(ptx.text, spec.options + verbose,
+                                                    spec.workload + "/" + spec.variant);
+  return {ptx.text, "// PTX: " + ptx.origin + "\n// build options: " + built.options + "\n" +
+                        built.log + "\n"};
+}
+
+}  // namespace
+
+std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter) {
   std::vector<DumpedProgram> done;
   std::error_code ec;
@@ -48,17 +74,11 @@ std::vector<DumpedProgram> dump_programs(const Session& session, const std::stri
     if (!filter.empty() && (spec.workload + "/" + spec.variant).find(filter) == std::string::npos)
       continue;
     if (spec.from == ProgramFrom::ptx_as_built) continue;  // the source build's own PTX
-    const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
-    const BuiltProgram built = session.build(spec.file, spec.options + o0 + verbose);
-    const std::string binary = program_binary(built.program);
-    if (!looks_like_ptx(binary))
-      throw UsageError("the OpenCL device '" + session.info().name +
-                       "' returns binaries that are not PTX (" + std::to_string(binary.size()) +
-                       " bytes from CL_PROGRAM_BINARIES): PTX dumps need NVIDIA's OpenCL");
+    const auto [ptx, log] = program_ptx(session, spec, verbose);
     DumpedProgram d{spec, out_dir + "/" + spec.workload + "-" + spec.variant + ".ptx",
                     out_dir + "/" + spec.workload + "-" + spec.variant + ".log"};
-    write_file(d.ptx_path, binary);
-    write_file(d.log_path, "// build options: " + built.options + "\n" + built.log + "\n");
+    write_file(d.ptx_path, ptx);
+    write_file(d.log_path, log);
     done.push_back(d);
   }
   if (done.empty()) throw UsageError("--variant '" + filter + "' matches no OpenCL program");

@@ -21,7 +21,7 @@ struct DumpedProgram {
 // adds -cl-nv-verbose so that the log holds ptxas' register and spill report
 // (it does not change the code). Throws UsageError when the platform's binaries
 // are not PTX (e.g. PoCL) or nothing matches `filter`.
-std::vector<DumpedProgram> dump_programs(const Session& session, const std::string& out_dir,
+std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter);
 
 // True when `binary` is PTX text (".version" and ".target" directives).

@@ -9,6 +9,7 @@
 #include "check.h"
 #include "errors.h"
 #include "ptx_dump.h"
+#include "variant_ptx.h"
 
 namespace gpucmp::opencl {
 
@@ -167,14 +168,8 @@ const BuiltProgram& Session::program(const ProgramSpec& spec) {
   if (spec.from == ProgramFrom::source) return program(spec.file, spec.options);
   const std::string key = spec.workload + "/" + spec.variant;
   if (auto it = ptx_programs_.find(key); it != ptx_programs_.end()) return it->second;
-  const bool o0 = spec.from == ProgramFrom::ptx_O0;
-  const BuiltProgram from_source =
-      build(spec.file, spec.options + (o0 ? " -cl-opt-disable" : ""));
-  const std::string ptx = program_binary(from_source.program);
-  if (!looks_like_ptx(ptx))
-    throw Unavailable("PTX variants need NVIDIA's OpenCL: '" + info_.name +
-                      "' returns binaries that are not PTX");
-  return ptx_programs_.emplace(key, build_from_ptx(ptx, spec.options, key)).first->second;
+  const VariantPtx ptx = variant_ptx(*this, spec);
+  return ptx_programs_.emplace(key, build_from_ptx(ptx.text, spec.options, key)).first->second;
 }
 
 BuiltProgram Session::build_from_ptx(const std::string& ptx, const std::string& extra,

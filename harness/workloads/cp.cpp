@@ -11,8 +11,14 @@
 namespace gpucmp::cp {
 
 namespace {
-std::vector<std::pair<std::string, Factory>>& impls() {
-  static std::vector<std::pair<std::string, Factory>> table;
+struct Impl {
+  std::string api;
+  Factory make;
+  std::vector<Variant> variants;  // the shared ones, then the API's own
+};
+
+std::vector<Impl>& impls() {
+  static std::vector<Impl> table;
   return table;
 }
 
@@ -28,8 +34,16 @@ double reference_point(const Problem& p, int xi, int yi) {
 }
 }  // namespace
 
-void add_runner(const std::string& api, Factory make) {
-  impls().emplace_back(api, std::move(make));
+void add_runner(const std::string& api, Factory make, const std::vector<Variant>& api_only) {
+  std::vector<Variant> all = variants();
+  all.insert(all.end(), api_only.begin(), api_only.end());
+  impls().push_back({api, std::move(make), std::move(all)});
+}
+
+const Variant& variant(const std::string& name) {
+  for (const Variant& v : variants())
+    if (v.name == name) return v;
+  throw ApiError("cp has no variant '" + name + "'");
 }
 
 const std::vector<Variant>& variants() {
@@ -106,8 +120,8 @@ class Cp : public Workload {
                        ": must be a positive multiple of 128, at most 16384");
     if (c.atoms <= 0 || c.atoms > 10000000)
       throw UsageError("--cp-atoms " + std::to_string(c.atoms) + ": must be in 1..10000000");
-    for (const auto& [api, make] : impls())
-      for (const Variant& v : variants()) register_one(c, api, make, v, opts, apis);
+    for (const Impl& impl : impls())
+      for (const Variant& v : impl.variants) register_one(c, impl.api, impl.make, v, opts, apis);
   }
 
  private:

@@ -13,8 +13,14 @@ namespace gpucmp::mri {
 
 namespace {
 
-std::map<Kind, std::vector<std::pair<std::string, Factory>>>& impls() {
-  static std::map<Kind, std::vector<std::pair<std::string, Factory>>> table;
+struct Impl {
+  std::string api;
+  Factory make;
+  std::vector<Variant> variants;  // the shared ones, then the API's own
+};
+
+std::map<Kind, std::vector<Impl>>& impls() {
+  static std::map<Kind, std::vector<Impl>> table;
   return table;
 }
 
@@ -50,8 +56,17 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
-void add_runner(Kind kind, const std::string& api, Factory make) {
-  impls()[kind].emplace_back(api, std::move(make));
+void add_runner(Kind kind, const std::string& api, Factory make,
+                const std::vector<Variant>& api_only) {
+  std::vector<Variant> all = variants();
+  all.insert(all.end(), api_only.begin(), api_only.end());
+  impls()[kind].push_back({api, std::move(make), std::move(all)});
+}
+
+const Variant& variant(const std::string& name) {
+  for (const Variant& v : variants())
+    if (v.name == name) return v;
+  throw ApiError("mriq/mrifhd have no variant '" + name + "'");
 }
 
 Dataset generate(Kind kind, int numK, int edge) {
@@ -151,8 +166,9 @@ class Mri : public Workload {
     }
     for (auto& d : sets) {
       auto data = std::make_shared<const Dataset>(std::move(d));
-      for (const auto& [api, make] : impls()[kind_])
-        for (const Variant& v : variants()) register_one(data, api, make, v, opts, apis);
+      for (const Impl& impl : impls()[kind_])
+        for (const Variant& v : impl.variants)
+          register_one(data, impl.api, impl.make, v, opts, apis);
     }
   }
 

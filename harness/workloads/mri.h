@@ -73,8 +73,14 @@ struct Variant {
 };
 const std::vector<Variant>& variants();
 
+// One of variants() by name; throws ApiError for an unknown one.
+const Variant& variant(const std::string& name);
+
 using Factory = std::function<std::unique_ptr<Runner>(Problem&, const Variant&)>;
-void add_runner(Kind kind, const std::string& api, Factory make);
+// Registers an API's runner for every variant(), plus `api_only` variants that
+// only this API has (e.g. OpenCL programs built from PTX).
+void add_runner(Kind kind, const std::string& api, Factory make,
+                const std::vector<Variant>& api_only = {});
 
 std::unique_ptr<Workload> make_workload(Kind kind);
 

@@ -3,7 +3,8 @@
 # with <namespace>::embedded_source("a.cl"). The files are re-embedded when they change.
 function(gpucmp_embed_sources target ns)
   cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
-  set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}_embedded.cpp")
+  string(REPLACE "::" "_" ns_file "${ns}")
+  set(out "${CMAKE_CURRENT_BINARY_DIR}/${target}_${ns_file}_embedded.cpp")
   set(inputs)
   foreach(f IN LISTS ARG_FILES)
     get_filename_component(abs "${f}" ABSOLUTE)

@@ -1,0 +1,484 @@
+#!/usr/bin/env python3
+"""Compares two benchmark result files and says whether the contender regressed.
+
+Reads gpucmp-bench JSON or any Google Benchmark JSON. Benchmarks are matched by
+name (the run name: repetitions of one benchmark are its samples). Noise-aware:
+when both sides have at least 5 samples (repetitions) a two-sided Mann-Whitney
+U test decides whether the difference is real (exact distribution for up to 10
+samples a side, normal approximation with tie correction above); with fewer
+samples only the relative change of the medians is compared with the threshold.
+A benchmark regressed when its median got worse by more than the threshold and,
+where the U test was used, p < alpha. A contender row that failed (error) where
+the baseline ran is a regression too.
+
+usage: scripts/compare.py BASELINE.json CONTENDER.json [--threshold 0.05]
+           [--alpha 0.05] [--metric real_time|cpu_time|COUNTER] [--filter REGEX]
+           [--higher-is-better|--lower-is-better] [--ignore-iterations]
+           [--require-all] [--json OUT]
+exit: 0 no regression; 1 regression beyond the threshold (or a contender error);
+      2 bad or mismatched input (unreadable file, no names in common, bad options)
+"""
+import argparse
+import json
+import math
+import re
+import statistics
+import sys
+
+MIN_SAMPLES_FOR_TEST = 5   # both sides need this many samples for the U test
+EXACT_MAX_SAMPLES = 10     # exact U distribution when both sides have at most this many
+TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+TIME_METRICS = ("real_time", "cpu_time")
+RATE_COUNTERS = {"bytes_per_second", "items_per_second", "pct_peak"}
+# Context keys naming the device (or its driver): a difference is worth a warning.
+DEVICE_KEY = re.compile(r"(^|[._])(device|gpu|device_name|gpu_name|driver)$", re.IGNORECASE)
+ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
+ITERATIONS = re.compile(r"/iterations:\d+(?=/|$)")
+
+
+class InputError(Exception):
+    """Bad or mismatched input: exit 2 with one line."""
+
+
+def fail(message):
+    print(f"compare: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def rank(values):
+    """Midranks (1-based) of values; ties share the mean of their ranks."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    ranks = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
+            j += 1
+        for k in range(i, j + 1):
+            ranks[order[k]] = (i + j) / 2 + 1
+        i = j + 1
+    return ranks
+
+
+def mann_whitney_u(x, y, exact=None):
+    """Two-sided Mann-Whitney U test of samples x and y.
+
+    Returns (U of x, p-value, method) with method "exact" or "normal". exact=None
+    picks exact when both samples have at most EXACT_MAX_SAMPLES values. The exact
+    p-value is the permutation distribution of the rank sum of x over the observed
+    (mid)ranks, so it stays exact with ties; the normal approximation uses the tie
+    corrected variance and a continuity correction of 0.5.
+    """
+    n1, n2 = len(x), len(y)
+    if n1 == 0 or n2 == 0:
+        raise ValueError("Mann-Whitney U needs at least one value on each side")
+    ranks = rank(list(x) + list(y))
+    r1 = sum(ranks[:n1])
+    u1 = r1 - n1 * (n1 + 1) / 2
+    if exact is None:
+        exact = n1 <= EXACT_MAX_SAMPLES and n2 <= EXACT_MAX_SAMPLES
+    if exact:
+        return u1, _exact_p(ranks, n1), "exact"
+    n = n1 + n2
+    mean = n1 * n2 / 2
+    ties = {}
+    for r in ranks:
+        ties[r] = ties.get(r, 0) + 1
+    tie_term = sum(t ** 3 - t for t in ties.values()) / (n * (n - 1)) if n > 1 else 0.0
+    var = n1 * n2 / 12 * ((n + 1) - tie_term)
+    if var <= 0:  # every value equal
+        return u1, 1.0, "normal"
+    z = max(abs(u1 - mean) - 0.5, 0.0) / math.sqrt(var)
+    return u1, min(1.0, math.erfc(z / math.sqrt(2))), "normal"
+
+
+def _exact_p(ranks, n1):
+    """Two-sided p of the rank sum of the first n1 ranks under all C(n, n1) splits."""
+    doubled = [int(round(2 * r)) for r in ranks]  # midranks are multiples of 1/2
+    total = sum(doubled)
+    # ways[k][s]: subsets of k of the ranks seen so far whose doubled sum is s
+    ways = [[0] * (total + 1) for _ in range(n1 + 1)]
+    ways[0][0] = 1
+    for d in doubled:
+        for k in range(n1, 0, -1):
+            row, prev = ways[k], ways[k - 1]
+            for s in range(total, d - 1, -1):
+                if prev[s - d]:
+                    row[s] += prev[s - d]
+    dist = ways[n1]
+    observed = sum(doubled[:n1])
+    count = sum(dist)
+    lower = sum(dist[: observed + 1])
+    upper = sum(dist[observed:])
+    return min(1.0, 2 * min(lower, upper) / count)
+
+
+# ---------------------------------------------------------------- input
+
+
+def higher_is_better_default(metric):
+    m = metric.lower()
+    return m.endswith("/s") or m in RATE_COUNTERS or m.endswith("per_second") or m.endswith("flops")
+
+
+def load(path, ignore_iterations=False):
+    """Reads a Google Benchmark JSON file: (context, {run name: entry}) in file order.
+
+    An entry has rows (iteration rows), aggregates ({aggregate name: row}), error
+    (message or None) and skipped (message or None).
+    """
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not valid JSON ({e})") from e
+    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
+        raise InputError(f"{path}: not a Google Benchmark JSON report (no \"benchmarks\" list)")
+    context = data.get("context") if isinstance(data.get("context"), dict) else {}
+    entries = {}
+    origin = {}  # name without /iterations:N -> the full name (--ignore-iterations)
+    for i, row in enumerate(data["benchmarks"]):
+        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
+            raise InputError(f"{path}: benchmarks[{i}] is not an object with a \"name\"")
+        aggregate = row.get("aggregate_name")
+        is_aggregate = row.get("run_type") == "aggregate" or (
+            "run_type" not in row and isinstance(aggregate, str))
+        key = row.get("run_name")
+        if not isinstance(key, str):
+            key = row["name"]
+            if is_aggregate and isinstance(aggregate, str) and key.endswith("_" + aggregate):
+                key = key[: -len(aggregate) - 1]
+        if ignore_iterations:
+            full, key = key, ITERATIONS.sub("", key)
+            first = origin.setdefault(key, full)
+            if first != full:
+                raise InputError(f"{path}: '{first}' and '{full}' are the same benchmark "
+                                 "once --ignore-iterations drops the iteration count")
+        entry = entries.setdefault(key, {"rows": [], "aggregates": {}, "error": None,
+                                         "skipped": None})
+        message = str(row.get("error_message") or row.get("skip_message") or "")
+        if row.get("skipped") is True or (row.get("error_occurred") is True
+                                          and re.match(r"\s*skip", message, re.IGNORECASE)):
+            entry["skipped"] = entry["skipped"] or message or "skipped"
+        elif row.get("error_occurred") is True:
+            entry["error"] = entry["error"] or message or "error_occurred"
+        elif is_aggregate:
+            entry["aggregates"][str(aggregate)] = row
+        else:
+            entry["rows"].append(row)
+    return context, entries
+
+
+def value_of(path, key, row, metric):
+    """The metric of one row, times in ns; None where the row lacks it."""
+    if metric not in row:
+        return None
+    value = row[metric]
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise InputError(f"{path}: '{key}': '{metric}' is not a finite number ({value!r})")
+    if metric in TIME_METRICS:
+        unit = row.get("time_unit", "ns")
+        if unit not in TIME_UNITS_NS:
+            raise InputError(f"{path}: '{key}': unknown time_unit '{unit}'")
+        value *= TIME_UNITS_NS[unit]
+    return float(value)
+
+
+def samples(path, key, entry, metric):
+    """Samples of the metric: the repetitions, else the median (or mean) aggregate."""
+    if entry["rows"]:
+        values = [value_of(path, key, r, metric) for r in entry["rows"]]
+        return [v for v in values if v is not None]
+    for name in ("median", "mean"):
+        if name in entry["aggregates"]:
+            v = value_of(path, key, entry["aggregates"][name], metric)
+            return [] if v is None else [v]
+    return []
+
+
+# ---------------------------------------------------------------- comparison
+
+
+def verdict_of(base, cont, args, higher_better):
+    """Compares two sample lists: dict with medians, change, p, test and verdict."""
+    mb, mc = statistics.median(base), statistics.median(cont)
+    if mb != 0:
+        change = (mc - mb) / abs(mb)
+    else:
+        change = 0.0 if mc == 0 else math.copysign(math.inf, mc)
+    worse = -change if higher_better else change  # > 0: the contender is worse
+    out = {"baseline_median": mb, "contender_median": mc, "baseline_n": len(base),
+           "contender_n": len(cont), "change": change, "p_value": None}
+    if len(base) >= MIN_SAMPLES_FOR_TEST and len(cont) >= MIN_SAMPLES_FOR_TEST:
+        _, p, method = mann_whitney_u(base, cont)
+        out["p_value"] = p
+        out["test"] = f"mann-whitney ({method})"
+        significant = p < args.alpha
+    else:
+        out["test"] = "threshold"
+        significant = True
+    if significant and worse > args.threshold:
+        out["verdict"] = "REGRESSION"
+    elif significant and -worse > args.threshold:
+        out["verdict"] = "improvement"
+    else:
+        out["verdict"] = "same"
+    return out
+
+
+def context_warnings(base_ctx, cont_ctx, base_path, cont_path):
+    warnings = []
+    for key in sorted(set(base_ctx) & set(cont_ctx)):
+        if DEVICE_KEY.search(key) and base_ctx[key] != cont_ctx[key]:
+            what = "driver" if key.lower().endswith("driver") else "GPU"
+            warnings.append(f"different {what}: context '{key}' is '{base_ctx[key]}' in "
+                            f"{base_path} but '{cont_ctx[key]}' in {cont_path}")
+    return warnings
+
+
+def compare(args):
+    """Returns (report dict, exit code); raises InputError on bad input."""
+    base_ctx, base = load(args.baseline, args.ignore_iterations)
+    cont_ctx, cont = load(args.contender, args.ignore_iterations)
+    if args.filter is not None:
+        base = {k: v for k, v in base.items() if args.filter.search(k)}
+        cont = {k: v for k, v in cont.items() if args.filter.search(k)}
+    common = [k for k in base if k in cont]
+    if not common:
+        where = " (after --filter)" if args.filter is not None else ""
+        hint = ""
+        if not args.ignore_iterations:
+            stripped = {ITERATIONS.sub("", k) for k in base}
+            if any(ITERATIONS.sub("", k) in stripped for k in cont):
+                hint = ("; some differ only in /iterations:N (--ignore-iterations matches "
+                        "them)")
+        raise InputError(f"no benchmark names in common{where} between {args.baseline} "
+                         f"({len(base)} names) and {args.contender} ({len(cont)} names){hint}")
+    metric = args.metric
+    higher_better = (args.higher_is_better if args.higher_is_better is not None
+                     else higher_is_better_default(metric))
+    results = []
+    without_metric = 0
+    for key in common:
+        b, c = base[key], cont[key]
+        res = {"name": key}
+        if b["skipped"] or c["skipped"]:
+            side = ("both" if b["skipped"] and c["skipped"]
+                    else "baseline" if b["skipped"] else "contender")
+            res.update(verdict="skipped",
+                       message=f"skipped in {side}: {b['skipped'] or c['skipped']}")
+        elif c["error"] and not b["error"]:
+            res.update(verdict="REGRESSION", test="error",
+                       message=f"contender error (baseline ran): {c['error']}")
+        elif b["error"]:
+            res.update(verdict="error", message=(
+                f"error on both sides: {c['error']}" if c["error"]
+                else f"baseline error (contender ran): {b['error']}"))
+        else:
+            sb = samples(args.baseline, key, b, metric)
+            sc = samples(args.contender, key, c, metric)
+            if not sb and not sc:
+                without_metric += 1
+                continue
+            if not sb or not sc:
+                res.update(verdict="no metric", message=(
+                    f"'{metric}' missing in {'baseline' if not sb else 'contender'}"))
+            else:
+                res.update(verdict_of(sb, sc, args, higher_better))
+        results.append(res)
+    if not results:
+        raise InputError(f"metric '{metric}' is in none of the {len(common)} benchmarks in common")
+    only_base = [k for k in base if k not in cont]
+    only_cont = [k for k in cont if k not in base]
+    compared = [r for r in results if "change" in r]
+    errors = sum(1 for r in results if r.get("test") == "error")
+    summary = {
+        "compared": len(compared),
+        "regressions": sum(1 for r in results if r["verdict"] == "REGRESSION"),
+        "contender_errors": errors,
+        "improvements": sum(1 for r in results if r["verdict"] == "improvement"),
+        "same": sum(1 for r in results if r["verdict"] == "same"),
+        "skipped": sum(1 for r in results if r["verdict"] == "skipped"),
+        "not_compared": sum(1 for r in results if r["verdict"] in ("error", "no metric")),
+        "without_metric": without_metric,
+        "only_in_baseline": len(only_base),
+        "only_in_contender": len(only_cont),
+    }
+    code = 1 if summary["regressions"] else 0
+    problems = []
+    if args.require_all and (only_base or only_cont):
+        problems.append(f"{len(only_base)} benchmarks only in baseline, {len(only_cont)} only "
+                        "in contender (--require-all)")
+        code = 2
+    report = {
+        "baseline": args.baseline, "contender": args.contender, "metric": metric,
+        "unit": "ns" if metric in TIME_METRICS else metric, "higher_is_better": higher_better,
+        "threshold": args.threshold, "alpha": args.alpha,
+        "warnings": context_warnings(base_ctx, cont_ctx, args.baseline, args.contender),
+        "benchmarks": results, "only_in_baseline": only_base, "only_in_contender": only_cont,
+        "summary": summary, "errors": problems, "exit_code": code,
+    }
+    return report, code
+
+
+# ---------------------------------------------------------------- output
+
+
+def fmt_value(value, metric):
+    if metric in TIME_METRICS:
+        for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+            if abs(value) >= scale:
+                return f"{value / scale:.4g} {unit}"
+        return f"{value:.4g} ns"
+    text = f"{value:.0f}" if abs(value) >= 1e4 else f"{value:.4g}"
+    return f"{text} {metric}"
+
+
+def fmt_change(change):
+    return f"{change * 100:+.2f}%" if math.isfinite(change) else f"{'+' if change > 0 else '-'}inf"
+
+
+def print_report(report, out=sys.stdout):
+    metric = report["metric"]
+    header = ("benchmark", "baseline", "contender", "change", "p-value", "test", "verdict")
+    rows = []
+    notes = []
+    skips = {}  # message -> count: skips repeat one reason over many benchmarks
+    for r in report["benchmarks"]:
+        if "change" in r:
+            rows.append((r["name"],
+                         f"{fmt_value(r['baseline_median'], metric)} (n={r['baseline_n']})",
+                         f"{fmt_value(r['contender_median'], metric)} (n={r['contender_n']})",
+                         fmt_change(r["change"]),
+                         "-" if r["p_value"] is None else f"{r['p_value']:.3g}",
+                         r["test"], r["verdict"]))
+        else:
+            rows.append((r["name"], "-", "-", "-", "-", r.get("test", "-"), r["verdict"]))
+            if r["verdict"] == "skipped":
+                skips[r["message"]] = skips.get(r["message"], 0) + 1
+            else:
+                notes.append(f"  {r['name']}: {r['message']}")
+    notes += [f"  {n} {'benchmark' if n == 1 else 'benchmarks'} {message}"
+              for message, n in skips.items()]
+    widths = [max(len(str(row[i])) for row in [header, *rows]) for i in range(len(header))]
+    direction = "higher is better" if report["higher_is_better"] else "lower is better"
+    print(f"{report['baseline']} -> {report['contender']}: median {metric} ({direction}), "
+          f"threshold {report['threshold'] * 100:g}%, alpha {report['alpha']:g}", file=out)
+    for row in [header, tuple("-" * w for w in widths), *rows]:
+        cells = [str(c).ljust(w) if i in (0, 5, 6) else str(c).rjust(w)
+                 for i, (c, w) in enumerate(zip(row, widths))]
+        print("  ".join(cells).rstrip(), file=out)
+    if notes:
+        print("notes:", file=out)
+        for note in notes:
+            print(note, file=out)
+    for side in ("baseline", "contender"):
+        names = report[f"only_in_{side}"]
+        if names:
+            print(f"only in {side} ({len(names)}):", file=out)
+            for name in names[:ONLY_IN_SHOWN]:
+                print(f"  {name}", file=out)
+            if len(names) > ONLY_IN_SHOWN:
+                print(f"  ... and {len(names) - ONLY_IN_SHOWN} more (--json OUT lists all)",
+                      file=out)
+    s = report["summary"]
+    parts = [f"{s['compared']} compared", f"{s['regressions']} regressions",
+             f"{s['improvements']} improvements"]
+    if s["contender_errors"]:
+        parts[1] += f" ({s['contender_errors']} of them contender errors)"
+    for key, label in (("skipped", "skipped"), ("not_compared", "errors on the baseline side"),
+                       ("without_metric", f"without '{metric}'"),
+                       ("only_in_baseline", "only in baseline"),
+                       ("only_in_contender", "only in contender")):
+        if s[key]:
+            parts.append(f"{s[key]} {label}")
+    print(", ".join(parts), file=out)
+    verdicts = {0: "no regression", 1: "REGRESSION", 2: "mismatched input"}
+    print(f"result: {verdicts[report['exit_code']]} (exit {report['exit_code']})", file=out)
+
+
+def json_safe(value):
+    """The report with infinite changes (baseline median 0) as strings: valid JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if isinstance(value, dict):
+        return {k: json_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [json_safe(v) for v in value]
+    return value
+
+
+# ---------------------------------------------------------------- command line
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit 2, like the other input errors
+        fail(f"{message} (see --help)")
+
+
+def parse_args(argv):
+    p = Parser(prog="compare.py", description=__doc__.split("\n\n")[0],
+               epilog=__doc__[__doc__.index("exit:"):],
+               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("baseline", metavar="BASELINE.json")
+    p.add_argument("contender", metavar="CONTENDER.json")
+    p.add_argument("--threshold", type=float, default=0.05,
+                   help="relative change of the median that counts (default 0.05 = 5%%)")
+    p.add_argument("--alpha", type=float, default=0.05,
+                   help="significance level of the Mann-Whitney U test (default 0.05)")
+    p.add_argument("--metric", default="real_time",
+                   help="real_time (default; gpucmp: device time), cpu_time or a counter "
+                        "name such as GB/s")
+    p.add_argument("--filter", metavar="REGEX", help="compare only names matching REGEX")
+    direction = p.add_mutually_exclusive_group()
+    direction.add_argument("--higher-is-better", dest="higher_is_better", action="store_true",
+                           default=None, help="the metric is a rate (default for names "
+                           "ending in /s, *_per_second, pct_peak)")
+    direction.add_argument("--lower-is-better", dest="higher_is_better", action="store_false",
+                           help="the metric is a time or cost (default otherwise)")
+    p.add_argument("--ignore-iterations", action="store_true",
+                   help="match names with Google Benchmark's /iterations:N part removed")
+    p.add_argument("--require-all", action="store_true",
+                   help="names present in only one file are an error (exit 2)")
+    p.add_argument("--json", metavar="OUT", help="also write the comparison as JSON to OUT")
+    args = p.parse_args(argv)
+    if not (math.isfinite(args.threshold) and args.threshold >= 0):
+        fail(f"--threshold must be a number >= 0, not {args.threshold}")
+    if not 0 < args.alpha < 1:
+        fail(f"--alpha must be between 0 and 1, not {args.alpha}")
+    if args.filter is not None:
+        try:
+            args.filter = re.compile(args.filter)
+        except re.error as e:
+            fail(f"--filter '{args.filter}' is not a valid regular expression ({e})")
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    try:
+        report, code = compare(args)
+    except InputError as e:
+        fail(str(e))
+    for warning in report["warnings"]:
+        print(f"compare: warning: {warning}", file=sys.stderr)
+    print_report(report)
+    for problem in report["errors"]:
+        print(f"compare: error: {problem}", file=sys.stderr)
+    if args.json:
+        try:
+            with open(args.json, "w", encoding="utf-8") as f:
+                json.dump(json_safe(report), f, indent=2)
+                f.write("\n")
+        except OSError as e:
+            fail(f"{args.json}: cannot write ({e.strerror or e})")
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -74,11 +74,20 @@ std::vector<DumpedProgram> dump_programs(Session& session, const std::string& ou
     if (!filter.empty() && (spec.workload + "/" + spec.variant).find(filter) == std::string::npos)
       continue;
     if (spec.from == ProgramFrom::ptx_as_built) continue;  // the source build's own PTX
-    const auto [ptx, log] = program_ptx(session, spec, verbose);
     DumpedProgram d{spec, out_dir + "/" + spec.workload + "-" + spec.variant + ".ptx",
-                    out_dir + "/" + spec.workload + "-" + spec.variant + ".log"};
-    write_file(d.ptx_path, ptx);
-    write_file(d.log_path, log);
+                    out_dir + "/" + spec.workload + "-" + spec.variant + ".log", ""};
+    try {
+      const auto [ptx, log] = program_ptx(session, spec, verbose);
+      write_file(d.ptx_path, ptx);
+      write_file(d.log_path, log);
+    } catch (const BuildError& e) {
+      if (spec.from == ProgramFrom::source) throw;
+      d.error = e.what();
+      write_file(d.log_path, "// " + d.error + "\n" + e.log + "\n");
+    } catch (const ApiError& e) {
+      if (spec.from == ProgramFrom::source) throw;
+      d.error = e.what();
+    }
     done.push_back(d);
   }
   if (done.empty()) throw UsageError("--variant '" + filter + "' matches no OpenCL program");

@@ -15,12 +15,15 @@ struct DumpedProgram {
   ProgramSpec spec;
   std::string ptx_path;  // <out>/<workload>-<variant>.ptx (CL_PROGRAM_BINARIES)
   std::string log_path;  // <out>/<workload>-<variant>.log (build log)
+  std::string error;     // why this program could not be dumped ("" when it was)
 };
 
 // `filter`: a substring of "workload/variant" (empty: all). On NVIDIA the build
 // adds -cl-nv-verbose so that the log holds ptxas' register and spill report
 // (it does not change the code). Throws UsageError when the platform's binaries
-// are not PTX (e.g. PoCL) or nothing matches `filter`.
+// are not PTX (e.g. PoCL) or nothing matches `filter`. A PTX variant that
+// fails to build is returned with `error` set (its log written), and the
+// others are still dumped.
 std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter);
 

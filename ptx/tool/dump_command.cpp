@@ -41,7 +41,14 @@ int dump_opencl(const DumpOptions& opts) {
   api->select(o);
   if (!api->unavailable().empty()) throw UsageError(api->unavailable());
   const auto dumped = opencl::dump_programs(opencl::session(), opts.out_dir, opts.variant);
+  int failed = 0;
   for (const auto& d : dumped) {
+    if (!d.error.empty()) {
+      std::cerr << "gpucmp-ptx: error: " << d.spec.workload << "/" << d.spec.variant << ": "
+                << d.error << "\n";
+      ++failed;
+      continue;
+    }
     std::cout << d.ptx_path << "\n";
     if (!opts.sass) continue;
     const std::string sass = d.ptx_path.substr(0, d.ptx_path.size() - 4) + ".sass";
@@ -49,7 +56,7 @@ int dump_opencl(const DumpOptions& opts) {
     if (why.empty()) std::cout << sass << "\n";
     else std::cerr << "gpucmp-ptx: note: no SASS for " << d.ptx_path << ": " << why << "\n";
   }
-  return kExitOk;
+  return failed ? kExitFailed : kExitOk;
 }
 
 int dump_cuda(const DumpOptions& opts) {

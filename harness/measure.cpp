@@ -18,6 +18,8 @@ int batch_size(double one_launch_s, double target_s) {
 }
 
 namespace {
+constexpr double kHostDeviceTolerance = 0.02;
+
 Validation require_valid(const Measurement& m, const char* when) {
   Validation v = m.validate();
   if (!v.ok) throw ApiError(std::string("validation failed ") + when + ": " + v.describe());
@@ -64,7 +66,18 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m) {
   state.counters["cv"] = s.cv;
   state.counters["min_us"] = s.min * 1e6;
   state.counters["max_us"] = s.max * 1e6;
-  if (device_total > 0) state.counters["host/device"] = host_total / device_total;
+  if (device_total > 0) {
+    // Device timestamps cross-checked against the host clock over the same
+    // batches: beyond 2% the device time misses something (launch gaps,
+    // a timer bug), or the launch overhead is not hidden by the batch.
+    const double ratio = host_total / device_total;
+    const bool disagree = std::abs(ratio - 1.0) > kHostDeviceTolerance;
+    state.counters["host/device"] = ratio;
+    state.counters["host_device_flag"] = disagree ? 1 : 0;
+    if (disagree && batch > 1)
+      std::cerr << "gpucmp-bench: warning: " << m.name.str() << ": host wall clock is "
+                << ratio << "x the device time over batches of " << batch << "\n";
+  }
   if (m.items_per_launch > 0 && !m.time_per_item_counter.empty())
     state.counters[m.time_per_item_counter] = s.mean / m.items_per_launch * 1e12;
   if (runner.build_ms() >= 0) state.counters["build_ms"] = runner.build_ms();

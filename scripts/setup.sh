@@ -12,6 +12,7 @@ packages=(
   pocl-opencl-icd          # an OpenCL device (the CPU) where no GPU is present
   libclblast-dev           # matrixMul/opencl/clblast reference rows
   python3
+  python3-matplotlib       # scripts/report.py: the figures of REPORT.md
 )
 
 missing=()

@@ -49,7 +49,7 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
       ->take_all();
   stats->add_flag("--json", opts.json, "JSON instead of a table");
 
-  auto* opt = app.add_subcommand("opt", "Apply IR passes (cse, licm, mad) and print the PTX");
+  auto* opt = app.add_subcommand("opt", "Apply IR passes (cleanup, unroll, cse, mad, licm) and print the PTX");
   opt->add_option("file", opts.files, "PTX file")->required()->expected(1);
   opt->add_option_function<std::string>(
          "--passes",

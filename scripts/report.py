@@ -1,0 +1,1107 @@
+#!/usr/bin/env python3
+"""Writes REPORT.md and PNG plots from gpucmp-bench result files.
+
+The report re-asks the 2010 study's questions with the numbers in the files:
+(1) OpenCL time over CUDA time per paired benchmark (the study's Fig. 5);
+(2) the change of OpenCL time by each PTX optimization step (Fig. 6);
+(3) CUDA against the best OpenCL variant of the same kernel (Fig. 7);
+(4) bandwidth against transfer size per API and host-memory kind;
+(5) fraction of peak (bandwidth or FP32) per kernel and API;
+and a short text, generated from the numbers, on what has changed since 2010.
+
+Rows are matched by name with Google Benchmark's /iterations:N removed; when
+several files hold the same benchmark, the later file wins. A benchmark's time
+is the median of its repetitions (the median aggregate where only aggregates
+exist); its spread is half the min-max range of the repetitions relative to the
+median (else the cv aggregate). Rows that errored or were skipped are listed
+under "Not measured" with their reason.
+
+Pairs: the same workload, variant and parameters on cuda and opencl. Ratios are
+OpenCL time / CUDA time: above 1, CUDA is faster. Vendor libraries (cublas,
+clblast) are compared with each other only. PTX variants of an OpenCL kernel
+are named <base>-<step> (ptx-O0, ptx-as-built, ptx-from-nvcc, auto-clean,
+auto-unroll[-cse[-mad[-licm]]], hand-base, hand-unroll[-cse[-mad[-licm]]]).
+
+usage: scripts/report.py RESULT.json [RESULT.json ...] [--out-dir DIR]
+           [--title TEXT] [--no-plots]
+       DIR defaults to results/<gpu> of this checkout (<gpu>: the context's
+       device name in lower case with dashes, e.g. nvidia-h200).
+exit: 0 report written; 2 unreadable or unusable input, bad options, or
+      matplotlib missing (python3-matplotlib; --no-plots writes the text only)
+"""
+import argparse
+import importlib.util
+import math
+import os
+import re
+import statistics
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import compare  # noqa: E402  (scripts/compare.py: the Google Benchmark JSON reader)
+
+REPO = os.path.dirname(HERE)
+WORKLOAD_ORDER = ["bandwidth", "matrixMul", "cp", "mriq", "mrifhd"]
+APIS = ("cuda", "opencl")
+VENDOR = {"cublas": "cuBLAS", "clblast": "CLBlast"}
+RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
+BEST_MARGIN = 0.02  # the text names a PTX variant as faster than its source beyond this
+MAX_SIZES_PER_VARIANT = 4  # more sizes (bandwidth): the table and Fig. 5 show the extremes
+# OpenCL-only variants derived from a base kernel through its PTX.
+CHAINS = {
+    "auto": ["ptx-O0", "auto-clean", "auto-unroll", "auto-unroll-cse", "auto-unroll-cse-mad",
+             "auto-unroll-cse-mad-licm"],
+    "hand": ["ptx-O0", "hand-base", "hand-unroll", "hand-unroll-cse", "hand-unroll-cse-mad",
+             "hand-unroll-cse-mad-licm"],
+}
+STEPS = ["-O0", "clean", "unroll", "cse", "mad", "licm"]  # what CHAINS[c][i] adds
+PTX_CONTROLS = ["ptx-as-built", "ptx-from-nvcc"]
+PTX_SUFFIXES = sorted({s for chain in CHAINS.values() for s in chain} | set(PTX_CONTROLS),
+                      key=lambda s: (-len(s), s))
+# The 2010 study (Tesla C1060, CUDA 2.3), as quoted in DESIGN.md: OpenCL time
+# over CUDA time, and the matrixMul PTX chain's change of time per step (%).
+STUDY_2010_RATIO = {"bandwidth": (1.0, "no gap"), "matrixMul": (4.2, "4.2"),
+                    "cp": (3.0, "~3"), "mriq": (19.0, "~19"), "mrifhd": (19.0, "~19")}
+STUDY_2010_STEPS = {"unroll": -48.0, "cse": -40.0, "mad": 0.0, "licm": -20.0}
+FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
+           "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
+API_LABEL = {"cuda": "CUDA", "opencl": "OpenCL"}
+NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
+                "repetitions", "repetition_index", "threads", "iterations", "real_time",
+                "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "error_occurred",
+                "error_message", "skipped", "skip_message", "label"}
+CONTEXT_KEYS = [  # (context key, label) shown under "Device and software"
+    ("cuda.device", "GPU (CUDA)"), ("opencl.device", "GPU (OpenCL)"),
+    ("cuda.driver", "driver"), ("cuda.runtime_version", "CUDA runtime"),
+    ("cuda.nvcc_version", "nvcc"), ("cuda.nvcc_flags", "nvcc flags"),
+    ("opencl.platform_version", "OpenCL platform"), ("opencl.device_version", "OpenCL device"),
+    ("opencl.c_version", "OpenCL C"), ("opencl.build_options", "OpenCL build options"),
+    ("gpucmp.math", "math"), ("cuda.fp32_peak_gflops", "FP32 peak (GFLOP/s)"),
+    ("cuda.dram_peak_gbps", "DRAM peak (GB/s)"), ("cuda.link_peak_gbps", "link peak (GB/s)"),
+    ("gpucmp.timing", "timing"),
+]
+
+
+class InputError(Exception):
+    """Bad input: exit 2 with one line."""
+
+
+def fail(message):
+    print(f"report: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# ---------------------------------------------------------------- input
+
+
+class Bench:
+    """One measured benchmark: median time (ns), spread, and counters."""
+
+    def __init__(self, key, parts, path, times, counters, cv=None):
+        self.key = key
+        self.workload, self.api, self.variant, self.params = parts
+        self.path = path
+        self.times = times
+        self.time = statistics.median(times)
+        self.tmin, self.tmax = min(times), max(times)
+        self.n = len(times)
+        if self.n >= 2 and self.time > 0:
+            self.spread, self.spread_kind = (self.tmax - self.tmin) / 2 / self.time, "range"
+        elif cv is not None:
+            self.spread, self.spread_kind = cv, "cv"
+        else:
+            self.spread, self.spread_kind = None, None
+        self.counters = counters
+
+    @property
+    def size(self):
+        return size_key(self.params)
+
+
+def parse_name(key):
+    """(workload, api, variant, params) of a gpucmp name, or None.
+
+    params: tuple of (name, value) in name order; Google Benchmark's own parts
+    (manual_time, real_time, repeats:N, threads:N) are dropped."""
+    parts = key.split("/")
+    if len(parts) < 3 or parts[1] not in APIS:
+        return None
+    params = []
+    for p in parts[3:]:
+        if ":" not in p:
+            continue  # manual_time, real_time, process_time
+        name, _, value = p.partition(":")
+        if name in ("iterations", "repeats", "threads", "min_time", "min_warmup_time"):
+            continue
+        params.append((name, value))
+    return parts[0], parts[1], parts[2], tuple(params)
+
+
+def size_key(params):
+    """Orders sizes: the product of the numeric parameters, then the values."""
+    product = 1.0
+    values = []
+    for _, v in params:
+        try:
+            x = float(v)
+            product *= x
+            values.append((0, x, ""))
+        except ValueError:
+            values.append((1, 0.0, v))
+    return (product, tuple(values))
+
+
+def workload_rank(workload):
+    if workload in WORKLOAD_ORDER:
+        return (WORKLOAD_ORDER.index(workload), "")
+    return (len(WORKLOAD_ORDER), workload)
+
+
+def split_variant(variant):
+    """(base, ptx suffix) for a PTX-derived OpenCL variant, else (variant, None)."""
+    for suffix in PTX_SUFFIXES:
+        if variant.endswith("-" + suffix) and len(variant) > len(suffix) + 1:
+            return variant[: -len(suffix) - 1], suffix
+    return variant, None
+
+
+def measure(path, key, entry):
+    """A Bench from compare.load's entry, or None where it has no time."""
+    parts = parse_name(key)
+    if entry["rows"]:
+        rows = entry["rows"]
+        times = [compare.value_of(path, key, r, "real_time") for r in rows]
+        times = [t for t in times if t is not None]
+        cv = None
+    else:
+        rows = [entry["aggregates"][a] for a in ("median", "mean") if a in entry["aggregates"]][:1]
+        times = [compare.value_of(path, key, rows[0], "real_time")] if rows else []
+        times = [t for t in times if t is not None]
+        cv_row = entry["aggregates"].get("cv")
+        cv = cv_row.get("real_time") if cv_row else None
+        cv = float(cv) if isinstance(cv, (int, float)) and math.isfinite(cv) else None
+    if not times:
+        return None
+    counters = {}
+    for name in sorted({k for r in rows for k in r if k not in NOT_COUNTERS}):
+        values = [r[name] for r in rows if isinstance(r.get(name), (int, float))
+                  and not isinstance(r.get(name), bool) and math.isfinite(r[name])]
+        if values:
+            counters[name] = statistics.median(values)
+    return Bench(key, parts, path, times, counters, cv)
+
+
+def load_all(paths):
+    """(contexts [(path, context, rows)], {key: Bench}, not measured [(key, reason, path)])."""
+    contexts = []
+    latest = {}  # key -> (path, entry); the later file wins
+    for path in paths:
+        try:
+            context, entries = compare.load(path, ignore_iterations=True)
+        except compare.InputError as e:
+            raise InputError(str(e)) from e
+        contexts.append((path, context, len(entries)))
+        for key, entry in entries.items():
+            latest[key] = (path, entry)
+    benches, missing = {}, []
+    for key in sorted(latest):
+        path, entry = latest[key]
+        if parse_name(key) is None:
+            continue  # not a gpucmp benchmark name
+        if entry["skipped"]:
+            missing.append((key, entry["skipped"], path))
+            continue
+        if entry["error"]:
+            missing.append((key, entry["error"], path))
+            continue
+        try:
+            bench = measure(path, key, entry)
+        except compare.InputError as e:
+            raise InputError(str(e)) from e
+        if bench is None:
+            missing.append((key, "no real_time in its rows", path))
+        else:
+            benches[key] = bench
+    return contexts, benches, missing
+
+
+# ---------------------------------------------------------------- analysis
+
+
+class Data:
+    """The measured benchmarks, indexed for the report."""
+
+    def __init__(self, benches):
+        self.by_id = {}  # (workload, api, variant, params) -> Bench
+        for b in benches.values():
+            self.by_id[(b.workload, b.api, b.variant, b.params)] = b
+
+    def get(self, workload, api, variant, params):
+        return self.by_id.get((workload, api, variant, params))
+
+    def ids(self, api=None):
+        return sorted((k for k in self.by_id if api is None or k[1] == api),
+                      key=lambda k: (workload_rank(k[0]), k[2], size_key(k[3]), k[1]))
+
+
+def ratio_of(cuda, opencl):
+    """(OpenCL/CUDA time, lowest, highest) over the repetitions' extremes."""
+    return (opencl.time / cuda.time, opencl.tmin / cuda.tmax, opencl.tmax / cuda.tmin)
+
+
+def pairs(data):
+    """Paired benchmarks [(workload, variant, params, cuda, opencl)], vendor and PTX
+    variants excepted, in report order."""
+    out = []
+    for workload, _, variant, params in data.ids("cuda"):
+        if variant in VENDOR or split_variant(variant)[1]:
+            continue
+        opencl = data.get(workload, "opencl", variant, params)
+        if opencl is not None:
+            out.append((workload, variant, params, data.get(workload, "cuda", variant, params),
+                        opencl))
+    return out
+
+
+def shown_pairs(all_pairs):
+    """Pairs of the table and Fig. 5: every size, or the smallest and largest where a
+    variant has more than MAX_SIZES_PER_VARIANT sizes."""
+    sizes = {}
+    for p in all_pairs:
+        sizes.setdefault((p[0], p[1]), []).append(p[2])
+    out = []
+    for p in all_pairs:
+        s = sorted(sizes[(p[0], p[1])], key=size_key)
+        if len(s) <= MAX_SIZES_PER_VARIANT or p[2] in (s[0], s[-1]):
+            out.append(p)
+    return out
+
+
+def largest_pairs(all_pairs):
+    """The pair of the largest size of each workload/variant."""
+    best = {}
+    for p in all_pairs:
+        k = (p[0], p[1])
+        if k not in best or size_key(p[2]) > size_key(best[k][2]):
+            best[k] = p
+    return [p for p in all_pairs if best[(p[0], p[1])] is p]
+
+
+def ptx_bases(data):
+    """{(workload, base): [params with any PTX-derived variant]}"""
+    out = {}
+    for workload, _, variant, params in data.ids("opencl"):
+        base, suffix = split_variant(variant)
+        if suffix:
+            out.setdefault((workload, base), set()).add(params)
+    return {k: sorted(v, key=size_key) for k, v in sorted(
+        out.items(), key=lambda kv: (workload_rank(kv[0][0]), kv[0][1]))}
+
+
+def chain_steps(data, workload, base, params, chain):
+    """[(step, variant, Bench or None, change vs the previous step or None)] of a chain."""
+    out = []
+    prev = None
+    for step, suffix in zip(STEPS, CHAINS[chain]):
+        bench = data.get(workload, "opencl", f"{base}-{suffix}", params)
+        change = None
+        if bench is not None and prev is not None and prev.time > 0:
+            change = bench.time / prev.time - 1
+        out.append((step, f"{base}-{suffix}", bench, change))
+        prev = bench
+    return out
+
+
+def ptx_analysis(data):
+    """Per (workload, base) at the largest size with PTX variants: the controls and
+    both chains. [{workload, base, params, cuda, source, controls, chains}]"""
+    out = []
+    for (workload, base), sizes in ptx_bases(data).items():
+        params = sizes[-1]
+        controls = [(s, data.get(workload, "opencl", f"{base}-{s}", params))
+                    for s in ["ptx-O0"] + PTX_CONTROLS]
+        chains = {c: chain_steps(data, workload, base, params, c) for c in CHAINS}
+        out.append({"workload": workload, "base": base, "params": params,
+                    "cuda": data.get(workload, "cuda", base, params),
+                    "source": data.get(workload, "opencl", base, params),
+                    "controls": [(s, b) for s, b in controls if b is not None],
+                    "chains": {c: steps for c, steps in chains.items()
+                               if any(b is not None for _, _, b, _ in steps[1:])}})
+    return out
+
+
+def best_opencl(data):
+    """CUDA against the fastest OpenCL variant of the same kernel (the source or one of
+    its PTX variants), per CUDA kernel (transfers excepted), at the largest size where
+    PTX variants exist (else the largest paired size).
+    [(workload, variant, params, cuda, source, best)]"""
+    bases = ptx_bases(data)
+    out = []
+    for workload, variant, params, cuda, source in largest_pairs(pairs(data)):
+        if workload == "bandwidth":
+            continue  # transfers have no kernel to vary
+        sizes = [p for p in bases.get((workload, variant), [])
+                 if data.get(workload, "cuda", variant, p)]
+        if sizes:
+            params = sizes[-1]
+            cuda = data.get(workload, "cuda", variant, params)
+            source = data.get(workload, "opencl", variant, params)
+        candidates = [b for (w, api, v, p), b in data.by_id.items()
+                      if w == workload and api == "opencl" and p == params
+                      and (v == variant or (split_variant(v)[0] == variant
+                                            and split_variant(v)[1] is not None))]
+        if not candidates:
+            continue
+        best = min(candidates, key=lambda b: (b.time, b.variant))
+        out.append((workload, variant, params, cuda, source, best))
+    return out
+
+
+def vendor_rows(data):
+    """[(params, cuBLAS Bench or None, CLBlast Bench or None, tiled CUDA of the size)]"""
+    sizes = sorted({k[3] for k in data.by_id if k[2] in VENDOR and k[0] == "matrixMul"},
+                   key=size_key)
+    out = []
+    for params in sizes:
+        tiled = [data.get("matrixMul", "cuda", v, params) for v in ("tile16", "tile32")]
+        tiled = [b for b in tiled if b is not None]
+        out.append((params, data.get("matrixMul", "cuda", "cublas", params),
+                    data.get("matrixMul", "opencl", "clblast", params),
+                    min(tiled, key=lambda b: b.time) if tiled else None))
+    return out
+
+
+def bandwidth_series(data):
+    """{(direction, kind, api): [(bytes, GB/s)]} of the bandwidth workload."""
+    out = {}
+    for key in data.ids():
+        workload, api, variant, params = key
+        if workload != "bandwidth":
+            continue
+        b = data.by_id[key]
+        nbytes = dict(params).get("bytes")
+        try:
+            nbytes = float(nbytes)
+        except (TypeError, ValueError):
+            continue
+        rate = b.counters.get("GB/s")
+        if rate is None and b.time > 0:
+            rate = nbytes / b.time  # bytes per ns = GB/s
+        direction, _, kind = variant.partition("-")
+        out.setdefault((direction, kind, api), []).append((nbytes, rate))
+    return {k: sorted(v) for k, v in sorted(out.items())}
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def fmt_time(ns):
+    for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
+        if abs(ns) >= scale:
+            return f"{ns / scale:.4g} {unit}"
+    return f"{ns:.4g} ns"
+
+
+def fmt_bytes(n):
+    n = float(n)
+    for unit, scale in (("GiB", 2 ** 30), ("MiB", 2 ** 20), ("KiB", 2 ** 10)):
+        if n >= scale:
+            return f"{n / scale:g} {unit}"
+    return f"{n:g} B"
+
+
+def fmt_params(params):
+    return " ".join(fmt_bytes(v) if k == "bytes" else f"{k}={v}" for k, v in params)
+
+
+def fmt_ratio(r):
+    if r is None or not math.isfinite(r):
+        return "-"
+    return f"{r:.2f}" if r >= 0.095 else f"{r:.3f}"
+
+
+def fmt_range(values):
+    lo, hi = fmt_ratio(min(values)), fmt_ratio(max(values))
+    return lo if lo == hi else f"{lo}-{hi}"
+
+
+def fmt_pct(x, signed=True):
+    if x is None:
+        return "-"
+    return f"{x * 100:+.1f}%" if signed else f"{x * 100:.1f}%"
+
+
+def fmt_rate(b):
+    if "GFLOP/s" in b.counters:
+        g = b.counters["GFLOP/s"]
+        return f"{g / 1000:.3g} TFLOP/s" if g >= 1000 else f"{g:.3g} GFLOP/s"
+    if "GB/s" in b.counters:
+        return f"{b.counters['GB/s']:.4g} GB/s"
+    return ""
+
+
+def fmt_bench(b, rate=True):
+    """'16.89 ms ±0.1% (8.14 TFLOP/s)'"""
+    if b is None:
+        return "-"
+    text = fmt_time(b.time)
+    if b.spread is not None:
+        text += f" ±{b.spread * 100:.2g}%" if b.spread_kind == "range" else \
+            f" (cv {b.spread * 100:.2g}%)"
+    r = fmt_rate(b) if rate else ""
+    return f"{text} ({r})" if r else text
+
+
+def fmt_peak(b):
+    return "-" if b is None or "pct_peak" not in b.counters else f"{b.counters['pct_peak']:.1f}"
+
+
+def label_of(workload, variant, params):
+    return f"{workload} {variant} {fmt_params(params)}".strip()
+
+
+def md_table(header, rows, right=()):
+    lines = ["| " + " | ".join(header) + " |",
+             "|" + "|".join("---:" if i in right else "---" for i in range(len(header))) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def slug(text):
+    s = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+    return s or "unknown-gpu"
+
+
+# ---------------------------------------------------------------- figures
+
+
+class Plotter:
+    """Writes the PNG figures with matplotlib's Agg backend, reproducibly."""
+
+    def __init__(self, out_dir):
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        matplotlib.rcParams.update({
+            "svg.hashsalt": "gpucmp", "font.size": 9, "axes.titlesize": 10,
+            "figure.dpi": 100, "savefig.dpi": 100, "path.simplify": False,
+        })
+        self.plt = plt
+        self.out_dir = out_dir
+        cmap = matplotlib.colormaps["tab10"] if hasattr(matplotlib, "colormaps") else \
+            plt.get_cmap("tab10")
+        self.colors = [cmap(i) for i in range(10)]
+
+    def save(self, fig, name):
+        path = os.path.join(self.out_dir, name)
+        fig.savefig(path, dpi=100, bbox_inches="tight", pad_inches=0.15,
+                    metadata={"Software": None})
+        self.plt.close(fig)
+        return path
+
+    def workload_color(self, workload):
+        return self.colors[workload_rank(workload)[0] % 10] if workload in WORKLOAD_ORDER \
+            else self.colors[(len(WORKLOAD_ORDER) + sum(map(ord, workload))) % 10]
+
+    @staticmethod
+    def ratio_limits(values):
+        lo = min(min(values), 1.0)
+        hi = max(max(values), 1.0)
+        return lo / 1.8, hi * 1.8
+
+    def ratio_bars(self, ax, labels, series, title):
+        """Horizontal bars of OpenCL/CUDA ratios anchored at 1 on a log axis.
+
+        series: [(legend or None, [ratio], [(lo, hi) or None], [color], hatch)]"""
+        n = len(labels)
+        height = 0.8 / len(series)
+        all_values = [1.0]
+        for si, (legend, ratios, ranges, colors, alpha) in enumerate(series):
+            ys = [i - 0.4 + height * (si + 0.5) for i in range(n)]
+            ax.barh(ys, [r - 1 for r in ratios], left=1, height=height * 0.9, color=colors,
+                    alpha=alpha, label=legend, edgecolor="black", linewidth=0.4)
+            for y, r, rng in zip(ys, ratios, ranges):
+                if rng is not None and rng[1] > rng[0]:
+                    ax.plot([rng[0], rng[1]], [y, y], color="black", linewidth=0.8)
+                    all_values += [rng[0], rng[1]]
+                all_values.append(r)
+                end = max(r, rng[1]) if rng is not None and r >= 1 else \
+                    (min(r, rng[0]) if rng is not None else r)
+                right = r >= 0.995
+                ax.text(end * (1.06 if right else 1 / 1.06), y, fmt_ratio(r),
+                        va="center", ha="left" if right else "right", fontsize=7.5)
+        ax.set_xscale("log")
+        ax.set_xlim(*self.ratio_limits(all_values))
+        ax.axvline(1.0, color="black", linewidth=1)
+        ax.set_yticks(range(n))
+        ax.set_yticklabels(labels)
+        ax.set_ylim(n - 0.5, -0.5)
+        ax.set_xlabel("OpenCL time / CUDA time (>1: CUDA faster, <1: OpenCL faster)")
+        ax.set_title(title)
+        ax.grid(axis="x", which="both", color="0.9", linewidth=0.6)
+        ax.set_axisbelow(True)
+        import matplotlib.ticker as ticker
+        ax.xaxis.set_major_locator(ticker.FixedLocator(RATIO_TICKS))
+        ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+        ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+
+    def fig_ratio(self, shown):
+        labels = [label_of(w, v, p) for w, v, p, _, _ in shown]
+        ratios = [ratio_of(c, o) for _, _, _, c, o in shown]
+        fig, ax = self.plt.subplots(figsize=(9, 1.2 + 0.28 * len(shown)))
+        self.ratio_bars(ax, labels, [(None, [r[0] for r in ratios], [r[1:] for r in ratios],
+                                      [self.workload_color(p[0]) for p in shown], 0.85)],
+                        "CUDA against OpenCL, same kernel and launch geometry "
+                        "(bar: median; line: range of repetitions)")
+        return self.save(fig, FIGURES["ratio"])
+
+    def fig_best(self, rows):
+        labels = []
+        for w, v, p, _, source, best in rows:
+            labels.append(f"{label_of(w, v, p)}\nbest: "
+                          + ("the source kernel" if best is source else best.variant))
+        src = [(o.time / c.time) if o is not None else float("nan") for _, _, _, c, o, _ in rows]
+        best = [b.time / c.time for _, _, _, c, _, b in rows]
+        fig, ax = self.plt.subplots(figsize=(9, 1.4 + 0.55 * len(rows)))
+        series = [(None, src, [None] * len(rows), ["0.75"] * len(rows), 1.0),
+                  (None, best, [None] * len(rows),
+                   [self.workload_color(r[0]) for r in rows], 0.9)]
+        self.ratio_bars(ax, labels, series, "CUDA against the fastest OpenCL variant")
+        from matplotlib.patches import Patch
+        handles = [Patch(facecolor="0.75", edgecolor="black", linewidth=0.4),
+                   Patch(facecolor=self.colors[1], edgecolor="black", linewidth=0.4)]
+        ax.legend(handles, ["OpenCL source kernel",
+                            "fastest OpenCL variant: the source or one of its PTX variants "
+                            "(colour: workload)"],
+                  loc="upper center", bbox_to_anchor=(0.5, -0.09), ncol=1, fontsize=8,
+                  frameon=False)
+        return self.save(fig, FIGURES["best"])
+
+    def fig_ptx(self, analyses):
+        from matplotlib.patches import Patch
+        panels = [a for a in analyses if any(
+            ch is not None for steps in a["chains"].values() for _, _, _, ch in steps[2:])]
+        if not panels:
+            return None
+        cols = min(3, len(panels))
+        rows = (len(panels) + cols - 1) // cols
+        fig, axes = self.plt.subplots(rows, cols, figsize=(max(6.5, 4.4 * cols), 3.5 * rows),
+                                      squeeze=False)
+        steps = STEPS[2:]
+        chain_names = sorted(CHAINS)
+        legend = {}
+        for idx, a in enumerate(panels):
+            ax = axes[idx // cols][idx % cols]
+            groups = [c for c in chain_names if c in a["chains"]]
+            reference = a["workload"] == "matrixMul"
+            width = 0.8 / (len(groups) + reference)
+            values = [0.0]
+            for gi, chain in enumerate(groups):
+                ci = chain_names.index(chain)
+                changes = {s: ch for s, _, _, ch in a["chains"][chain]}
+                for i, step in enumerate(steps):
+                    x = i - 0.4 + width * (gi + 0.5)
+                    y = changes.get(step)
+                    if y is None:
+                        ax.text(x, 0, "n/a", ha="center", va="bottom", fontsize=6.5,
+                                rotation=90, color="0.4")
+                        continue
+                    ax.bar(x, y * 100, width=width * 0.9, color=self.colors[ci],
+                           edgecolor="black", linewidth=0.4)
+                    ax.text(x, y * 100, f"{y * 100:+.0f}", ha="center",
+                            va="bottom" if y >= 0 else "top", fontsize=6.5)
+                    values.append(y * 100)
+                legend[f"{chain} chain"] = Patch(facecolor=self.colors[ci], edgecolor="black",
+                                                 linewidth=0.4)
+            if reference:
+                xs = [i - 0.4 + width * (len(groups) + 0.5) for i in range(len(steps))]
+                ys = [STUDY_2010_STEPS[s] for s in steps]
+                ax.bar(xs, ys, width=width * 0.9, color="white", edgecolor="black",
+                       hatch="///", linewidth=0.6)
+                values += ys
+                legend["2010 study, matrixMul by hand (C1060)"] = Patch(
+                    facecolor="white", edgecolor="black", hatch="///", linewidth=0.6)
+            ax.axhline(0, color="black", linewidth=0.8)
+            ax.set_xticks(range(len(steps)))
+            ax.set_xticklabels([f"+{s}" for s in steps])
+            lo, hi = min(values), max(values)
+            pad = max(6.0, (hi - lo) * 0.12)
+            ax.set_ylim(lo - pad, hi + pad)
+            ax.set_title(f"{a['workload']} {a['base']}, {fmt_params(a['params'])}")
+            ax.grid(axis="y", color="0.9", linewidth=0.6)
+            ax.set_axisbelow(True)
+            if idx % cols == 0:
+                ax.set_ylabel("time change vs previous step (%)")
+        for idx in range(len(panels), rows * cols):
+            axes[idx // cols][idx % cols].set_visible(False)
+        fig.suptitle("OpenCL PTX optimization steps, each against the previous one "
+                     "(negative: faster)")
+        fig.tight_layout(rect=(0, 0.06 if rows == 1 else 0.03, 1, 1))
+        fig.legend(list(legend.values()), list(legend), loc="lower center", ncol=len(legend),
+                   fontsize=8, frameon=False)
+        return self.save(fig, FIGURES["ptx"])
+
+    def fig_bandwidth(self, series):
+        directions = sorted({d for d, _, _ in series},
+                            key=lambda d: (["h2d", "d2h", "d2d"] + [d]).index(d))
+        kinds = sorted({k for _, k, _ in series})
+        fig, axes = self.plt.subplots(1, len(directions), figsize=(4.4 * len(directions), 3.8),
+                                      squeeze=False)
+        styles = {"cuda": ("-", "o"), "opencl": ("--", "s")}
+        for ax, direction in zip(axes[0], directions):
+            for (d, kind, api), points in series.items():
+                if d != direction:
+                    continue
+                line, marker = styles.get(api, (":", "^"))
+                ax.plot([p[0] for p in points], [p[1] for p in points], linestyle=line,
+                        marker=marker, markersize=3, linewidth=1.2,
+                        color=self.colors[kinds.index(kind) % 10],
+                        label=f"{API_LABEL.get(api, api)} {kind or direction}")
+            ax.set_xscale("log", base=2)
+            ax.set_yscale("log")
+            ax.set_xlabel("transfer size")
+            ax.set_title(direction + (" (read + write counted)" if direction == "d2d" else ""))
+            ax.grid(which="major", color="0.88", linewidth=0.6)
+            import matplotlib.ticker as ticker
+            ax.xaxis.set_major_locator(ticker.LogLocator(base=2, numticks=40))
+            lo = min(p[0] for (d, _, _), pts in series.items() if d == direction for p in pts)
+            hi = max(p[0] for (d, _, _), pts in series.items() if d == direction for p in pts)
+            ax.set_xticks([t for t in (4 ** i for i in range(0, 20)) if lo <= t <= hi])
+            ax.xaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: fmt_bytes(v)
+                                                              .replace(" ", "")))
+            ax.xaxis.set_minor_formatter(ticker.NullFormatter())
+            for tick in ax.get_xticklabels():
+                tick.set_rotation(45)
+                tick.set_ha("right")
+            ax.yaxis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:g}"))
+            ax.legend(fontsize=7, loc="lower right")
+        axes[0][0].set_ylabel("GB/s (1e9 B/s)")
+        fig.suptitle("Bandwidth against transfer size (solid: CUDA, dashed: OpenCL)")
+        fig.tight_layout()
+        return self.save(fig, FIGURES["bandwidth"])
+
+    def fig_peak(self, entries):
+        """entries: [(label, {api: pct})]"""
+        n = len(entries)
+        fig, ax = self.plt.subplots(figsize=(9, 1.3 + 0.34 * n))
+        height = 0.4
+        top = 0.0
+        for ai, api in enumerate(APIS):
+            ys = [i - 0.2 + height * ai for i in range(n)]
+            vals = [e[1].get(api) for e in entries]
+            ys_v = [(y, v) for y, v in zip(ys, vals) if v is not None]
+            ax.barh([y for y, _ in ys_v], [v for _, v in ys_v], height=height * 0.9,
+                    color=self.colors[ai], label=API_LABEL[api], edgecolor="black",
+                    linewidth=0.4)
+            for y, v in ys_v:
+                ax.text(v + 0.8, y, f"{v:.1f}", va="center", fontsize=7)
+                top = max(top, v)
+        ax.set_yticks(range(n))
+        ax.set_yticklabels([e[0] for e in entries])
+        ax.set_ylim(n - 0.5, -0.5)
+        ax.set_xlim(0, max(100.0, top) * 1.1)
+        ax.axvline(100, color="0.5", linewidth=0.8, linestyle=":")
+        ax.set_xlabel("% of peak (FP32 for compute kernels, DRAM or PCIe link for transfers)")
+        ax.set_title("Fraction of peak per kernel and API")
+        ax.grid(axis="x", color="0.9", linewidth=0.6)
+        ax.set_axisbelow(True)
+        ax.legend(loc="lower right", fontsize=8)
+        return self.save(fig, FIGURES["peak"])
+
+
+# ---------------------------------------------------------------- report
+
+
+def peak_entries(data, all_pairs):
+    """[(label, {api: pct_peak})] of the largest size of each pair and vendor library."""
+    entries = []
+    for w, v, p, c, o in largest_pairs(all_pairs):
+        vals = {api: b.counters["pct_peak"] for api, b in (("cuda", c), ("opencl", o))
+                if "pct_peak" in b.counters}
+        if vals:
+            entries.append((label_of(w, v, p), vals))
+    vendor = vendor_rows(data)
+    if vendor:
+        params, cublas, clblast, _ = vendor[-1]
+        vals = {api: b.counters["pct_peak"] for api, b in (("cuda", cublas), ("opencl", clblast))
+                if b is not None and "pct_peak" in b.counters}
+        if vals:
+            entries.append((f"matrixMul cuBLAS/CLBlast {fmt_params(params)}", vals))
+    return entries
+
+
+def changed_text(data, all_pairs, analyses, best_rows):
+    """The bullets of 'What changed since 2010', from the numbers."""
+    out = []
+    by_workload = {}
+    for p in all_pairs:
+        by_workload.setdefault(p[0], []).append(p)
+    for workload in sorted(by_workload, key=workload_rank):
+        ps = by_workload[workload]
+        ratios = [ratio_of(c, o)[0] for _, _, _, c, o in ps]
+        ref = STUDY_2010_RATIO.get(workload)
+        ref_text = f" (2010: {ref[1]})" if ref else ""
+        faster = sum(r > 1 for r in ratios)
+        if workload == "bandwidth":
+            big = largest_pairs(ps)
+            small = [p for p in ps if size_key(p[2]) == min(size_key(q[2]) for q in ps)]
+            rs = [ratio_of(c, o)[0] for _, _, _, c, o in small]
+            same = len({p for _, _, p, _, _ in big}) == 1
+            parts = ", ".join(f"{v}{'' if same else ' ' + fmt_params(p)} "
+                              f"{fmt_ratio(ratio_of(c, o)[0])}" for _, v, p, c, o in big)
+            out.append(f"- **bandwidth**{ref_text}: OpenCL/CUDA time at the largest transfer"
+                       f"{f' ({fmt_params(big[0][2])})' if same else ''}: {parts}; at the "
+                       f"smallest ({fmt_params(small[0][2])}): {fmt_range(rs)}.")
+            off = [v for _, v, _, c, o in big if not 0.9 <= ratio_of(c, o)[0] <= 1.1]
+            if not off:
+                out.append("  Large transfers: OpenCL within 10% of CUDA on every kind, as in "
+                           "2010.")
+            else:
+                out.append(f"  Large transfers: {len(big) - len(off)} of {len(big)} kinds within "
+                           f"10% of CUDA, as in 2010; not {', '.join(off)}.")
+            if min(rs) > 1.5:
+                out.append(f"  Small transfers take {fmt_range(rs)}x the CUDA time through "
+                           "OpenCL (a fixed cost per copy).")
+            continue
+        largest = largest_pairs(ps)
+        if len({p for _, _, p, _, _ in largest}) == 1:
+            parts = f"{fmt_params(largest[0][2])}: " + ", ".join(
+                f"{v} {fmt_ratio(ratio_of(c, o)[0])}" for _, v, _, c, o in largest)
+        else:
+            parts = ", ".join(f"{v} {fmt_params(p)} {fmt_ratio(ratio_of(c, o)[0])}"
+                              for _, v, p, c, o in largest)
+        line = f"- **{workload}**{ref_text}: OpenCL/CUDA time at the largest size, {parts}"
+        if len(ps) > len(largest):
+            line += f"; over all {len(ps)} pairs {fmt_range(ratios)}"
+        line += f". CUDA is faster in {faster} of {len(ps)} pairs."
+        if ref and ref[0] > 1.5:
+            if max(ratios) < ref[0] / 2:
+                line += f" Every pair is below half the 2010 gap ({ref[1]})."
+            else:
+                kept = sum(r >= ref[0] / 2 for r in ratios)
+                line += (f" {kept} of {len(ratios)} pairs {'keeps' if kept == 1 else 'keep'} at "
+                         f"least half the 2010 gap ({ref[1]}).")
+        out.append(line)
+    for a in analyses:
+        for chain, steps in sorted(a["chains"].items()):
+            changes = [(s, ch) for s, _, _, ch in steps[1:] if ch is not None]
+            if not changes:
+                continue
+            text = ", ".join(f"{s} {fmt_pct(ch)}" for s, ch in changes)
+            line = (f"- PTX steps, {a['workload']} {a['base']} {fmt_params(a['params'])}, "
+                    f"{chain} chain from ptx-O0: {text}")
+            if a["workload"] == "matrixMul":
+                line += " (2010, hand: " + ", ".join(
+                    f"{s} {v:+.0f}%" for s, v in STUDY_2010_STEPS.items()) + ")"
+            last = next((b for _, _, b, _ in reversed(steps) if b is not None), None)
+            if last is not None and a["cuda"] is not None:
+                line += (f"; the last step ({last.variant}) over CUDA: "
+                         f"{fmt_ratio(last.time / a['cuda'].time)}")
+            out.append(line + ".")
+        for suffix, b in a["controls"]:
+            if suffix == "ptx-from-nvcc" and a["cuda"] is not None:
+                out.append(f"- nvcc's PTX of {a['workload']} {a['base']} loaded through OpenCL "
+                           f"({fmt_params(a['params'])}): OpenCL/CUDA time "
+                           f"{fmt_ratio(b.time / a['cuda'].time)}.")
+    for w, v, p, c, o, best in best_rows:
+        if o is not None and best.time < o.time * (1 - BEST_MARGIN):
+            out.append(f"- {w} {v} {fmt_params(p)}: the fastest OpenCL variant is {best.variant}, "
+                       f"OpenCL/CUDA {fmt_ratio(best.time / c.time)} (source kernel: "
+                       f"{fmt_ratio(o.time / c.time)}).")
+    vendor = [r for r in vendor_rows(data) if r[1] is not None and r[2] is not None]
+    if vendor:
+        params, cublas, clblast, _ = vendor[-1]
+        out.append(f"- Vendor SGEMM, {fmt_params(params)}: CLBlast/cuBLAS time "
+                   f"{fmt_ratio(clblast.time / cublas.time)} (different libraries, not one "
+                   "kernel; no 2010 counterpart).")
+    return out
+
+
+def write_report(args, contexts, benches, missing, plotter):
+    data = Data(benches)
+    all_pairs = pairs(data)
+    shown = shown_pairs(all_pairs)
+    analyses = ptx_analysis(data)
+    best_rows = best_opencl(data)
+    has_ptx_variants = any(split_variant(b.variant)[1] for b in benches.values()
+                           if b.api == "opencl")
+    bw = bandwidth_series(data)
+    peaks = peak_entries(data, all_pairs)
+    device = next((c.get(k) for _, c, _ in contexts for k in ("cuda.device", "opencl.device")
+                   if c.get(k)), "unknown GPU")
+    title = args.title or f"gpucmp: CUDA against OpenCL on {device}"
+    written = {}
+
+    def figure(kind, *make_args):
+        if plotter is None:
+            return None
+        result = getattr(plotter, f"fig_{kind}")(*make_args)
+        if result:
+            written[kind] = result
+        return result
+
+    for path in [os.path.join(args.out_dir, f) for f in FIGURES.values()]:
+        if os.path.exists(path):
+            os.remove(path)  # a figure this run omits must not linger from an earlier one
+
+    md = [f"# {title}", ""]
+    md += ["Generated by `scripts/report.py` from:", ""]
+    md += md_table(["file", "date", "revision", "size preset", "benchmarks"],
+                   [(f"`{p}`", c.get("date", "?"), c.get("gpucmp.revision", "?"),
+                     c.get("gpucmp.size", "?"), n) for p, c, n in contexts], right=(4,))
+    md += ["", "When several files hold one benchmark (name without /iterations:N), the "
+           "later file's rows are used.", "", "## Device and software", ""]
+    for key, label in CONTEXT_KEYS:
+        values = []
+        for p, c, _ in contexts:
+            if key in c and str(c[key]).strip() not in [v for v, _ in values]:
+                values.append((str(c[key]).strip(), p))
+        if len(values) == 1:
+            md.append(f"- {label}: {values[0][0]}")
+        elif values:
+            md.append(f"- {label}: " + "; ".join(f"{v} (`{p}`)" for v, p in values))
+    md += ["", "## How to read it", "",
+           "Times are device times per launch: the median of the repetitions (±: half their "
+           "min-max range relative to the median; cv where a file has only aggregates). "
+           "Ratios are **OpenCL time / CUDA time**: above 1, CUDA is faster; below 1, OpenCL "
+           "is faster. Pairs are the same workload, variant and parameters on both APIs.", ""]
+
+    md += ["## What changed since 2010 and what has not", ""]
+    text = changed_text(data, all_pairs, analyses, best_rows)
+    md += text if text else ["No paired benchmarks in the input."]
+    md += ["", "2010 figures are those quoted in DESIGN.md (Tesla C1060, CUDA 2.3).", ""]
+
+    md += ["## CUDA against OpenCL (Fig. 5 of the study)", ""]
+    if shown:
+        rows = []
+        for w, v, p, c, o in shown:
+            r, lo, hi = ratio_of(c, o)
+            rows.append((w, v, fmt_params(p), fmt_bench(c), fmt_bench(o),
+                         f"{fmt_ratio(r)} ({fmt_ratio(lo)}-{fmt_ratio(hi)})",
+                         f"{fmt_peak(c)} / {fmt_peak(o)}"))
+        md += md_table(["workload", "variant", "size", "CUDA", "OpenCL", "OpenCL/CUDA (range)",
+                        "% peak CUDA / OpenCL"], rows, right=(3, 4, 5, 6))
+        if len(shown) < len(all_pairs):
+            md += ["", f"Variants with more than {MAX_SIZES_PER_VARIANT} sizes show their "
+                   f"smallest and largest here ({len(all_pairs) - len(shown)} more pairs in the "
+                   "input; bandwidth: every size in its figure below)."]
+        if figure("ratio", shown):
+            md += ["", f"![OpenCL time / CUDA time per paired benchmark]({FIGURES['ratio']})"]
+    else:
+        md += ["No benchmark was measured on both APIs: this section and Fig. 5 are omitted."]
+    md.append("")
+
+    md += ["## CUDA against the best OpenCL variant (Fig. 7 of the study)", ""]
+    if best_rows and has_ptx_variants:
+        rows = []
+        for w, v, p, c, o, best in best_rows:
+            rows.append((w, v, fmt_params(p), fmt_bench(c, False),
+                         fmt_ratio(o.time / c.time) if o else "-", best.variant,
+                         fmt_bench(best, False), fmt_ratio(best.time / c.time)))
+        md += ["The fastest of the OpenCL source kernel and its PTX variants (same launch "
+               "geometry and math; vendor libraries excluded), at the largest size where PTX "
+               "variants were measured.", ""]
+        md += md_table(["workload", "variant", "size", "CUDA", "source OpenCL/CUDA",
+                        "best OpenCL variant", "its time", "best OpenCL/CUDA"], rows,
+                       right=(3, 4, 6, 7))
+        if figure("best", best_rows):
+            md += ["", f"![CUDA against the best OpenCL variant]({FIGURES['best']})"]
+    else:
+        md += ["No PTX variants of OpenCL kernels in the input: the best OpenCL variant is the "
+               "source kernel everywhere (see above); Fig. 7 is omitted."]
+    md.append("")
+
+    md += ["## PTX optimization steps (Fig. 6 of the study)", ""]
+    if analyses:
+        md += ["OpenCL PTX loaded back through `clCreateProgramWithBinary`. Both chains start "
+               "from the `-cl-opt-disable` PTX (`ptx-O0`), clean it up (auto: gpucmp's "
+               "`cleanup` pass; hand: `hand-base`) and add one optimization per step. "
+               "\"vs previous\" is the change of time against the step before.", ""]
+        for a in analyses:
+            md += [f"### {a['workload']} {a['base']}, {fmt_params(a['params'])}", ""]
+            cuda = a["cuda"]
+            rows = [("CUDA", a["base"], fmt_bench(cuda, False), "-")]
+            for name, b in [("OpenCL source", a["source"])] + [
+                    (s, b) for s, b in a["controls"]]:
+                if b is not None:
+                    rows.append((name, b.variant, fmt_bench(b, False),
+                                 fmt_ratio(b.time / cuda.time) if cuda else "-"))
+            md += md_table(["kernel", "variant", "time", "OpenCL/CUDA"], rows, right=(2, 3))
+            md.append("")
+            chains = sorted(a["chains"])
+            if chains:
+                header = ["step"]
+                for chain in chains:
+                    header += [f"{chain}: time", f"{chain}: vs previous"]
+                header += ["OpenCL/CUDA (" + ", ".join(chains) + ")"]
+                if a["workload"] == "matrixMul":
+                    header.append("2010 (hand)")
+                rows = []
+                for i, step in enumerate(STEPS):
+                    row = [step if i == 0 else f"+{step}"]
+                    over = []
+                    for chain in chains:
+                        _, _, b, ch = a["chains"][chain][i]
+                        row += [fmt_bench(b, False), fmt_pct(ch)]
+                        over.append(fmt_ratio(b.time / cuda.time) if b and cuda else "-")
+                    row.append(" / ".join(over))
+                    if a["workload"] == "matrixMul":
+                        ref = STUDY_2010_STEPS.get(step)
+                        row.append("-" if ref is None else f"{ref:+.0f}%")
+                    rows.append(row)
+                md += md_table(header, rows, right=tuple(range(1, len(header))))
+            else:
+                md += ["No chain variants (`-auto-*`, `-hand-*`) measured for this kernel."]
+            md.append("")
+        if figure("ptx", analyses):
+            md += [f"![Change of OpenCL time per PTX step]({FIGURES['ptx']})", ""]
+        elif plotter is not None:
+            md += ["No optimization step (unroll, cse, mad, licm) was measured with its "
+                   "previous step: Fig. 6 is omitted.", ""]
+    else:
+        md += ["No PTX variants (`<base>-ptx-O0`, `-auto-*`, `-hand-*`, ...) in the input: "
+               "the table and Fig. 6 are omitted.", ""]
+
+    md += ["## Bandwidth against transfer size", ""]
+    if bw:
+        rows = []
+        for (d, kind, api), points in bw.items():
+            rows.append((f"{d} {kind}".strip(), API_LABEL.get(api, api), len(points),
+                         f"{points[0][1]:.4g} GB/s ({fmt_bytes(points[0][0])})",
+                         f"{points[-1][1]:.4g} GB/s ({fmt_bytes(points[-1][0])})",
+                         f"{max(p[1] for p in points):.4g} GB/s"))
+        md += md_table(["transfer", "API", "sizes", "smallest", "largest", "best"], rows,
+                       right=(2, 3, 4, 5))
+        if figure("bandwidth", bw):
+            md += ["", f"![Bandwidth against transfer size]({FIGURES['bandwidth']})"]
+    else:
+        md += ["No bandwidth rows in the input: this section and its figure are omitted."]
+    md.append("")
+
+    md += ["## Fraction of peak", ""]
+    if peaks:
+        md += ["`pct_peak` at the largest size of each pair: FP32 peak for compute kernels, "
+               "DRAM or PCIe link peak for transfers (see the context's peak notes).", ""]
+        md += md_table(["benchmark", "CUDA %", "OpenCL %"],
+                       [(lbl, f"{v['cuda']:.1f}" if "cuda" in v else "-",
+                         f"{v['opencl']:.1f}" if "opencl" in v else "-") for lbl, v in peaks],
+                       right=(1, 2))
+        if figure("peak", peaks):
+            md += ["", f"![Fraction of peak per kernel and API]({FIGURES['peak']})"]
+    else:
+        md += ["No `pct_peak` counters in the input (no peak model for the device): omitted."]
+    md.append("")
+
+    vendor = vendor_rows(data)
+    md += ["## Vendor libraries", ""]
+    if vendor:
+        rows = []
+        for params, cublas, clblast, tiled in vendor:
+            rows.append((fmt_params(params), fmt_bench(cublas), fmt_bench(clblast),
+                         fmt_ratio(clblast.time / cublas.time) if cublas and clblast else "-",
+                         f"{tiled.variant}: {fmt_ratio(tiled.time / cublas.time)}"
+                         if tiled and cublas else "-"))
+        md += ["SGEMM through each API's vendor-tuned library: different code, so not a "
+               "pair; shown for scale.", ""]
+        md += md_table(["size", "cuBLAS", "CLBlast", "CLBlast/cuBLAS",
+                        "fastest tiled CUDA / cuBLAS"], rows, right=(1, 2, 3, 4))
+    else:
+        md += ["No cuBLAS or CLBlast rows in the input."]
+    md.append("")
+
+    variants = {(w, api, v) for (w, api, v, _) in data.by_id
+                if v not in VENDOR and not split_variant(v)[1]}
+    single = sorted((k for k in variants if not any(
+        (k[0], other, k[2]) in variants for other in APIS if other != k[1])),
+        key=lambda k: (workload_rank(k[0]), k[2], k[1]))
+    if single:
+        md += ["## Measured on one API only", ""]
+        md += [f"- {w} {API_LABEL.get(api, api)} {v}" for w, api, v in single]
+        md.append("")
+
+    md += ["## Not measured", ""]
+    if missing:
+        reasons = {}
+        for key, reason, path in missing:
+            reasons.setdefault(reason, []).append(key)
+        md += md_table(["reason", "benchmarks"],
+                       [(reason.replace("|", "\\|"), ", ".join(f"`{k}`" for k in keys[:8]) +
+                         (f" and {len(keys) - 8} more" if len(keys) > 8 else ""))
+                        for reason, keys in sorted(reasons.items())])
+    else:
+        md += ["Every benchmark in the input was measured (no error or skipped rows)."]
+    md.append("")
+
+    report_path = os.path.join(args.out_dir, "REPORT.md")
+    with open(report_path, "w", encoding="utf-8") as f:
+        f.write("\n".join(md).rstrip("\n") + "\n")
+    return report_path, [written[k] for k in FIGURES if k in written]
+
+
+# ---------------------------------------------------------------- command line
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        fail(f"{message} (see --help)")
+
+
+def parse_args(argv):
+    p = Parser(prog="report.py", description=__doc__.split("\n\n")[0],
+               epilog=__doc__[__doc__.index("usage:"):],
+               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("results", nargs="+", metavar="RESULT.json")
+    p.add_argument("--out-dir", help="where REPORT.md and fig-*.png go (default: "
+                   "results/<gpu> of this checkout)")
+    p.add_argument("--title", help="the report's title")
+    p.add_argument("--no-plots", action="store_true", help="write REPORT.md without figures")
+    return p.parse_args(argv)
+
+
+def main(argv):
+    args = parse_args(argv)
+    if not args.no_plots and importlib.util.find_spec("matplotlib") is None:
+        hint = ""
+        if not os.path.realpath(sys.executable).startswith("/usr/bin/") and \
+                os.path.exists("/usr/bin/python3"):
+            hint = " (Debian's package serves /usr/bin/python3: try /usr/bin/python3 " \
+                   "scripts/report.py)"
+        fail(f"matplotlib is not importable by {sys.executable}: install python3-matplotlib "
+             f"(scripts/setup.sh does), or pass --no-plots{hint}")
+    try:
+        contexts, benches, missing = load_all(args.results)
+    except InputError as e:
+        fail(str(e))
+    if not benches:
+        fail("no measured gpucmp benchmark (<workload>/<cuda|opencl>/<variant>/...) in "
+             + ", ".join(args.results))
+    if args.out_dir is None:
+        devices = sorted({c.get(k) for _, c, _ in contexts for k in ("cuda.device",
+                                                                     "opencl.device")
+                          if c.get(k)})
+        first = next((c.get(k) for _, c, _ in contexts for k in ("cuda.device", "opencl.device")
+                      if c.get(k)), None)
+        if first is None:
+            fail("the context names no device (cuda.device/opencl.device): pass --out-dir")
+        if len({slug(d) for d in devices}) > 1:
+            print(f"report: warning: the inputs name several devices ({', '.join(devices)}); "
+                  f"writing to results/{slug(first)}", file=sys.stderr)
+        args.out_dir = os.path.join(REPO, "results", slug(first))
+    try:
+        os.makedirs(args.out_dir, exist_ok=True)
+    except OSError as e:
+        fail(f"{args.out_dir}: cannot create ({e.strerror or e})")
+    plotter = None if args.no_plots else Plotter(args.out_dir)
+    try:
+        report_path, figures = write_report(args, contexts, benches, missing, plotter)
+    except OSError as e:
+        fail(f"{args.out_dir}: cannot write ({e.strerror or e})")
+    print(f"report: wrote {report_path}" + (f" and {len(figures)} figures: "
+                                             + ", ".join(os.path.basename(f) for f in figures)
+                                             if figures else " (no figures)"))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

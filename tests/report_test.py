@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""Tests scripts/report.py on synthetic Google Benchmark JSON files: pairing, ratios,
+PTX step changes, the REPORT.md tables, the figures (reproducible PNGs), omitted
+sections, and bad input (exit 2). Also runs it on the committed H200 results.
+
+The figures need matplotlib (Debian: python3-matplotlib). It installs into the
+system python3, which a pyenv or venv python3 on PATH can hide: the script runs
+under the first of this interpreter and /usr/bin/python3 that imports it. With
+none, the figure tests skip and the last line says so (CTest: skipped)."""
+import importlib.util
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "scripts", "report.py")
+RESULTS = os.path.join(HERE, "..", "results", "nvidia-h200")
+REAL = [os.path.join(RESULTS, f"2026-11-22-{part}.json")
+        for part in ("foundation", "parboil", "ptx-controls")]
+
+_spec = importlib.util.spec_from_file_location("report", SCRIPT)
+report = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(report)
+
+H200 = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
+        "cuda.driver": "580.159.04", "gpucmp.revision": "abc123", "date": "2026-11-22"}
+
+
+def plot_python():
+    """An interpreter that imports matplotlib, or None."""
+    for exe in dict.fromkeys([sys.executable, "/usr/bin/python3"]):
+        if exe and os.path.exists(exe) and subprocess.run(
+                [exe, "-c", "import matplotlib"], capture_output=True, check=False).returncode == 0:
+            return exe
+    return None
+
+
+PLOT_PYTHON = plot_python()
+NO_MPL = "no python3 here imports matplotlib (install python3-matplotlib)"
+
+
+def rows(name, values, counters=None, time_unit="ms", aggregates=True, iterations=10):
+    """The rows of one benchmark with len(values) repetitions (times in time_unit),
+    then Google Benchmark's aggregates. counters: {name: value} on every row."""
+    full = f"{name}/iterations:{iterations}/manual_time"
+    out = []
+    for i, v in enumerate(values):
+        out.append({"name": full, "run_name": full, "run_type": "iteration",
+                    "repetitions": len(values), "repetition_index": i, "threads": 1,
+                    "iterations": iterations, "real_time": v, "cpu_time": v,
+                    "time_unit": time_unit, **(counters or {})})
+    if aggregates and len(values) > 1:
+        mean = sum(values) / len(values)
+        for agg, v in (("mean", mean), ("median", sorted(values)[len(values) // 2]),
+                       ("stddev", 0.0), ("cv", 0.01)):
+            out.append({"name": f"{full}_{agg}", "run_name": full, "run_type": "aggregate",
+                        "repetitions": len(values), "threads": 1, "aggregate_name": agg,
+                        "aggregate_unit": "percentage" if agg == "cv" else "time",
+                        "iterations": len(values), "real_time": v, "cpu_time": v,
+                        "time_unit": time_unit, **(counters or {})})
+    return out
+
+
+def error_row(name, message, skipped=False):
+    full = f"{name}/iterations:1/manual_time"
+    row = {"name": full, "run_name": full, "run_type": "iteration", "repetitions": 1,
+           "repetition_index": 0, "threads": 1, "iterations": 0, "real_time": 0,
+           "cpu_time": 0, "time_unit": "ms"}
+    if skipped:
+        row.update(skipped=True, skip_message=message)
+    else:
+        row.update(error_occurred=True, error_message=message)
+    return [row]
+
+
+def doc(*groups, context=None):
+    return {"context": dict(H200 if context is None else context),
+            "benchmarks": [r for g in groups for r in g]}
+
+
+# The PTX chains of matrixMul tile16 at n:2048 (ms): auto follows the 2010 study's
+# steps exactly (-48%, -40%, 0%, -20% after the clean-up); hand differs.
+AUTO = {"ptx-O0": 100.0, "auto-clean": 50.0, "auto-unroll": 26.0, "auto-unroll-cse": 15.6,
+        "auto-unroll-cse-mad": 15.6, "auto-unroll-cse-mad-licm": 12.48}
+HAND = {"hand-base": 40.0, "hand-unroll": 30.0, "hand-unroll-cse": 24.0,
+        "hand-unroll-cse-mad": 18.0, "hand-unroll-cse-mad-licm": 16.2}
+
+
+def mm(api, variant, n, ms, spread=0.02):
+    flop = 2 * n ** 3
+    return rows(f"matrixMul/{api}/{variant}/n:{n}", [ms * (1 - spread), ms, ms * (1 + spread)],
+                {"GFLOP/s": flop / (ms * 1e-3) / 1e9, "pct_peak": 10.0})
+
+
+def full_suite():
+    """Every kind of row the report uses."""
+    groups = [mm("cuda", "tile16", 1024, 2.0), mm("opencl", "tile16", 1024, 2.5),
+              mm("cuda", "tile16", 2048, 10.0), mm("opencl", "tile16", 2048, 12.5),
+              mm("cuda", "cublas", 2048, 1.0), mm("opencl", "clblast", 2048, 1.5),
+              mm("opencl", "tile16-ptx-as-built", 2048, 12.4),
+              mm("opencl", "tile16-ptx-from-nvcc", 2048, 10.1)]
+    groups += [mm("opencl", f"tile16-{s}", 2048, t) for s, t in {**AUTO, **HAND}.items()]
+    for api, base in (("cuda", 2.0), ("opencl", 6.0)):
+        for kind in ("h2d-pinned", "h2d-pageable", "d2d"):
+            for i, nbytes in enumerate((1024, 4096, 16384, 65536, 262144, 1048576)):
+                us = base + nbytes / 50e3 * (1 + i / 10)
+                groups.append(rows(f"bandwidth/{api}/{kind}/bytes:{nbytes}", [us, us, us],
+                                   {"GB/s": nbytes / (us * 1e3), "pct_peak": 50.0},
+                                   time_unit="us"))
+    groups.append(rows("bandwidth/opencl/h2d-mapped/bytes:1024", [9.0], {"GB/s": 0.11},
+                       time_unit="us"))
+    groups += [rows("cp/cuda/unrollx8/grid:512/atoms:40000", [24.0, 24.4, 24.2]),
+               rows("cp/opencl/unrollx8/grid:512/atoms:40000", [5.3, 5.4, 5.35]),
+               rows("cp/cuda/unrollx8-ieee/grid:512/atoms:40000", [24.0]),
+               error_row("cp/opencl/unrollx8-ieee/grid:512/atoms:40000",
+                         "validation failed: max_rel_err 0.5 > 1e-5"),
+               error_row("mriq/cuda/precise/numK:3072/numX:32768",
+                         "skipped: CUDA unavailable: no CUDA device", skipped=True)]
+    return doc(*groups)
+
+
+class Work(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="report_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def write(self, name, content):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(content if isinstance(content, str) else json.dumps(content))
+        return path
+
+    def run_report(self, *args, python=None, out="out"):
+        out_dir = os.path.join(self.tmp, out)
+        proc = subprocess.run([python or PLOT_PYTHON or sys.executable, SCRIPT, *args,
+                               "--out-dir", out_dir], capture_output=True, text=True,
+                              check=False)
+        md = None
+        if os.path.exists(os.path.join(out_dir, "REPORT.md")):
+            with open(os.path.join(out_dir, "REPORT.md"), encoding="utf-8") as f:
+                md = f.read()
+        return proc, md, out_dir
+
+    def data_of(self, content):
+        _, benches, missing = report.load_all([self.write("in.json", content)])
+        return report.Data(benches), missing
+
+
+class Analysis(Work):
+    def test_names_parse(self):
+        self.assertEqual(report.parse_name("cp/cuda/unrollx8/grid:512/atoms:40000/manual_time"),
+                         ("cp", "cuda", "unrollx8", (("grid", "512"), ("atoms", "40000"))))
+        self.assertEqual(report.parse_name("matrixMul/opencl/tile16/n:4096/repeats:3/real_time"),
+                         ("matrixMul", "opencl", "tile16", (("n", "4096"),)))
+        self.assertIsNone(report.parse_name("BM_memcpy/8"))
+        self.assertEqual(report.split_variant("tile16-auto-unroll-cse"),
+                         ("tile16", "auto-unroll-cse"))
+        self.assertEqual(report.split_variant("tile16-hand-unroll-cse-mad-licm"),
+                         ("tile16", "hand-unroll-cse-mad-licm"))
+        self.assertEqual(report.split_variant("unrollx8-ieee"), ("unrollx8-ieee", None))
+        self.assertEqual(report.slug("NVIDIA H200"), "nvidia-h200")
+        self.assertEqual(report.slug("NVIDIA GeForce RTX 4090"), "nvidia-geforce-rtx-4090")
+
+    def test_pairs_match_workload_variant_and_params_only(self):
+        data, _ = self.data_of(full_suite())
+        keys = [(w, v, report.fmt_params(p)) for w, v, p, _, _ in report.pairs(data)]
+        self.assertIn(("matrixMul", "tile16", "n=1024"), keys)
+        self.assertIn(("matrixMul", "tile16", "n=2048"), keys)
+        self.assertIn(("cp", "unrollx8", "grid=512 atoms=40000"), keys)
+        self.assertIn(("bandwidth", "h2d-pinned", "1 MiB"), keys)
+        for w, v, _ in keys:  # no vendor library, no PTX variant, no one-API kernel
+            self.assertNotIn(v, ("cublas", "clblast", "h2d-mapped", "unrollx8-ieee"))
+            self.assertIsNone(report.split_variant(v)[1])
+        self.assertEqual(len(keys), 2 + 1 + 3 * 6)
+        # report order: bandwidth, matrixMul, cp; sizes ascending
+        self.assertEqual([k[0] for k in keys][:1] + [k[0] for k in keys][-1:],
+                         ["bandwidth", "cp"])
+
+    def test_ratio_is_opencl_over_cuda_with_repetition_range(self):
+        data, _ = self.data_of(full_suite())
+        cuda = data.get("matrixMul", "cuda", "tile16", (("n", "2048"),))
+        opencl = data.get("matrixMul", "opencl", "tile16", (("n", "2048"),))
+        self.assertAlmostEqual(cuda.time, 10.0e6)  # ms -> ns, the median of 3
+        self.assertEqual(cuda.n, 3)
+        self.assertAlmostEqual(cuda.spread, 0.02)  # half the range over the median
+        r, lo, hi = report.ratio_of(cuda, opencl)
+        self.assertAlmostEqual(r, 1.25)
+        self.assertAlmostEqual(lo, 12.5 * 0.98 / (10 * 1.02))
+        self.assertAlmostEqual(hi, 12.5 * 1.02 / (10 * 0.98))
+        self.assertAlmostEqual(cuda.counters["GFLOP/s"], 2 * 2048 ** 3 / 10e-3 / 1e9)
+
+    def test_ptx_step_changes(self):
+        data, _ = self.data_of(full_suite())
+        (a,) = report.ptx_analysis(data)
+        self.assertEqual((a["workload"], a["base"], a["params"]),
+                         ("matrixMul", "tile16", (("n", "2048"),)))
+        self.assertEqual([s for s, _ in a["controls"]], ["ptx-O0", "ptx-as-built",
+                                                         "ptx-from-nvcc"])
+        auto = {step: ch for step, _, _, ch in a["chains"]["auto"]}
+        self.assertIsNone(auto["-O0"])
+        for step, expected in (("clean", -0.5), ("unroll", -0.48), ("cse", -0.4), ("mad", 0.0),
+                               ("licm", -0.2)):
+            self.assertAlmostEqual(auto[step], expected, msg=step)
+        hand = {step: ch for step, _, _, ch in a["chains"]["hand"]}
+        for step, expected in (("clean", -0.6), ("unroll", -0.25), ("cse", -0.2),
+                               ("mad", -0.25), ("licm", -0.1)):
+            self.assertAlmostEqual(hand[step], expected, msg=step)
+
+    def test_missing_step_breaks_only_its_neighbours(self):
+        suite = full_suite()
+        suite["benchmarks"] = [r for r in suite["benchmarks"]
+                               if "tile16-auto-unroll-cse/" not in r["name"]]
+        data, _ = self.data_of(suite)
+        (a,) = report.ptx_analysis(data)
+        auto = {step: ch for step, _, _, ch in a["chains"]["auto"]}
+        self.assertAlmostEqual(auto["unroll"], -0.48)
+        self.assertIsNone(auto["cse"])
+        self.assertIsNone(auto["mad"])  # its previous step is missing
+        self.assertAlmostEqual(auto["licm"], -0.2)
+
+    def test_best_opencl_variant_is_the_fastest_of_the_same_kernel(self):
+        data, _ = self.data_of(full_suite())
+        best = {(w, v): (report.fmt_params(p), b.variant)
+                for w, v, p, _, _, b in report.best_opencl(data)}
+        self.assertEqual(best[("matrixMul", "tile16")], ("n=2048", "tile16-ptx-from-nvcc"))
+        self.assertEqual(best[("cp", "unrollx8")], ("grid=512 atoms=40000", "unrollx8"))
+        self.assertNotIn("bandwidth", {w for w, _ in best})
+
+    def test_later_file_wins_and_iterations_are_ignored(self):
+        first = self.write("a.json", doc(rows("cp/cuda/base/grid:8/atoms:4", [5.0], iterations=20),
+                                         rows("cp/opencl/base/grid:8/atoms:4", [5.0])))
+        second = self.write("b.json", doc(rows("cp/cuda/base/grid:8/atoms:4", [2.0])))
+        _, benches, _ = report.load_all([first, second])
+        (cuda,) = [b for b in benches.values() if b.api == "cuda"]
+        self.assertAlmostEqual(cuda.time, 2.0e6)
+        self.assertEqual(cuda.path, second)
+
+    def test_aggregates_only_use_the_median_and_cv(self):
+        groups = [r for r in rows("cp/cuda/base/grid:8/atoms:4", [1.0, 2.0, 9.0])
+                  if r["run_type"] == "aggregate"]
+        data, _ = self.data_of(doc(groups))
+        b = data.get("cp", "cuda", "base", (("grid", "8"), ("atoms", "4")))
+        self.assertAlmostEqual(b.time, 2.0e6)
+        self.assertEqual((b.spread_kind, b.spread), ("cv", 0.01))
+
+    def test_errors_and_skips_are_not_measured_with_their_reason(self):
+        data, missing = self.data_of(full_suite())
+        reasons = {k: r for k, r, _ in missing}
+        self.assertIn("validation failed", reasons["cp/opencl/unrollx8-ieee/grid:512/atoms:40000/"
+                                                   "manual_time"])
+        self.assertIn("CUDA unavailable", reasons["mriq/cuda/precise/numK:3072/numX:32768/"
+                                                  "manual_time"])
+        self.assertIsNone(data.get("cp", "opencl", "unrollx8-ieee",
+                                   (("grid", "512"), ("atoms", "40000"))))
+
+
+class WholeRuns(Work):
+    @unittest.skipUnless(PLOT_PYTHON, NO_MPL)
+    def test_full_report_tables_and_figures(self):
+        proc, md, out = self.run_report(self.write("suite.json", full_suite()))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("report: wrote", proc.stdout)
+        self.assertEqual(proc.stderr, "")
+        # headline table: CUDA 10 ms, OpenCL 12.5 ms, ratio 1.25 with the repetitions' range
+        self.assertIn("| matrixMul | tile16 | n=2048 | 10 ms ±2% (1.72 TFLOP/s) | "
+                      "12.5 ms ±2% (1.37 TFLOP/s) | 1.25 (1.20-1.30) | 10.0 / 10.0 |", md)
+        self.assertIn("| cp | unrollx8 | grid=512 atoms=40000 | 24.2 ms ±0.83% | "
+                      "5.35 ms ±0.93% | 0.22 (0.22-0.23) |", md)
+        # bandwidth: 6 sizes > 4: only the smallest and largest in the table
+        self.assertIn("| bandwidth | h2d-pinned | 1 KiB |", md)
+        self.assertIn("| bandwidth | h2d-pinned | 1 MiB |", md)
+        self.assertNotIn("| bandwidth | h2d-pinned | 4 KiB |", md)
+        # PTX steps: both chains, the 2010 reference, the controls
+        self.assertIn("### matrixMul tile16, n=2048", md)
+        self.assertIn("| +unroll | 26 ms ±2% | -48.0% | 30 ms ±2% | -25.0% | 2.60 / 3.00 "
+                      "| -48% |", md)
+        self.assertIn("| +mad | 15.6 ms ±2% | +0.0% | 18 ms ±2% | -25.0% | 1.56 / 1.80 | +0% |",
+                      md)
+        self.assertIn("| ptx-from-nvcc | tile16-ptx-from-nvcc | 10.1 ms ±2% | 1.01 |", md)
+        self.assertIn("auto chain from ptx-O0: clean -50.0%, unroll -48.0%, cse -40.0%, mad +0.0%, "
+                      "licm -20.0% (2010, hand: unroll -48%, cse -40%, mad +0%, licm -20%)", md)
+        # best OpenCL variant, vendor libraries, one-API rows, not measured
+        self.assertIn("| matrixMul | tile16 | n=2048 | 10 ms ±2% | 1.25 | tile16-ptx-from-nvcc |",
+                      md)
+        self.assertIn("| n=2048 | 1 ms ±2% (17.2 TFLOP/s) | 1.5 ms ±2% (11.5 TFLOP/s) | 1.50 |",
+                      md)
+        self.assertIn("- bandwidth OpenCL h2d-mapped", md)
+        self.assertIn("- cp CUDA unrollx8-ieee", md)
+        self.assertIn("validation failed: max_rel_err 0.5 > 1e-5", md)
+        self.assertIn("skipped: CUDA unavailable: no CUDA device", md)
+        self.assertIn("**matrixMul** (2010: 4.2): OpenCL/CUDA time at the largest size, "
+                      "n=2048: tile16 1.25; over all 2 pairs 1.25. CUDA is faster in 2 of 2 "
+                      "pairs. Every pair is below half the 2010 gap (4.2).", md)
+        for name in report.FIGURES.values():
+            path = os.path.join(out, name)
+            self.assertTrue(os.path.exists(path), name)
+            self.assertIn(f"]({name})", md)
+            with open(path, "rb") as f:
+                head = f.read(8)
+            self.assertEqual(head, b"\x89PNG\r\n\x1a\n", name)
+            self.assertGreater(os.path.getsize(path), 5000, name)
+
+    @unittest.skipUnless(PLOT_PYTHON, NO_MPL)
+    def test_output_is_reproducible(self):
+        path = self.write("suite.json", full_suite())
+        self.run_report(path, out="one")
+        self.run_report(path, out="two")
+        names = sorted(os.listdir(os.path.join(self.tmp, "one")))
+        self.assertEqual(names, sorted(["REPORT.md", *report.FIGURES.values()]))
+        for name in names:
+            with open(os.path.join(self.tmp, "one", name), "rb") as a, \
+                    open(os.path.join(self.tmp, "two", name), "rb") as b:
+                self.assertEqual(a.read(), b.read(), name)
+
+    @unittest.skipUnless(PLOT_PYTHON, NO_MPL)
+    def test_missing_data_omits_sections_and_stale_figures(self):
+        path = self.write("suite.json", full_suite())
+        self.run_report(path)
+        only_mm = doc(mm("cuda", "tile16", 1024, 2.0), mm("opencl", "tile16", 1024, 2.5))
+        proc, md, out = self.run_report(self.write("mm.json", only_mm))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("No PTX variants", md)
+        self.assertIn("the table and Fig. 6 are omitted", md)
+        self.assertIn("Fig. 7 is omitted", md)
+        self.assertIn("No bandwidth rows in the input", md)
+        self.assertIn("No cuBLAS or CLBlast rows", md)
+        self.assertIn("Every benchmark in the input was measured", md)
+        self.assertEqual(sorted(os.listdir(out)), ["REPORT.md", "fig-peak.png", "fig-ratio.png"])
+
+    @unittest.skipUnless(PLOT_PYTHON, NO_MPL)
+    def test_controls_without_chains_omit_fig6(self):
+        suite = doc(mm("cuda", "tile16", 1024, 2.0), mm("opencl", "tile16", 1024, 2.5),
+                    mm("opencl", "tile16-ptx-O0", 1024, 40.0),
+                    mm("opencl", "tile16-ptx-as-built", 1024, 2.5))
+        proc, md, out = self.run_report(self.write("controls.json", suite))
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("| ptx-O0 | tile16-ptx-O0 | 40 ms ±2% | 20.00 |", md)
+        self.assertIn("No chain variants", md)
+        self.assertIn("Fig. 6 is omitted", md)
+        self.assertFalse(os.path.exists(os.path.join(out, report.FIGURES["ptx"])))
+
+    def test_no_plots_writes_the_text_only(self):
+        proc, md, out = self.run_report(self.write("suite.json", full_suite()), "--no-plots",
+                                        "--title", "Synthetic", python=sys.executable)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(md.startswith("# Synthetic\n"))
+        self.assertIn("| matrixMul | tile16 | n=2048 |", md)
+        self.assertEqual(os.listdir(out), ["REPORT.md"])
+
+    def assert_exit_2(self, proc, *fragments):
+        self.assertEqual(proc.returncode, 2, proc.stdout + proc.stderr)
+        lines = proc.stderr.strip().splitlines()
+        self.assertEqual(len(lines), 1, proc.stderr)
+        self.assertTrue(lines[0].startswith("report: error: "), lines[0])
+        for fragment in fragments:
+            self.assertIn(fragment, lines[0])
+
+    def test_bad_input_is_exit_2_with_one_line(self):
+        cases = {
+            "broken.json": ("{not json", "not valid JSON"),
+            "list.json": ("[1, 2]", "not a Google Benchmark JSON report"),
+            "foreign.json": (doc(rows("BM_memcpy/8", [1.0])), "no measured gpucmp benchmark"),
+            "errors.json": (doc(error_row("cp/cuda/base/grid:8/atoms:4", "boom")),
+                            "no measured gpucmp benchmark"),
+        }
+        for name, (content, fragment) in cases.items():
+            with self.subTest(name):
+                proc, md, _ = self.run_report(self.write(name, content), "--no-plots",
+                                              python=sys.executable)
+                self.assert_exit_2(proc, name, fragment)
+                self.assertIsNone(md)
+        proc, _, _ = self.run_report(os.path.join(self.tmp, "absent.json"), "--no-plots",
+                                     python=sys.executable)
+        self.assert_exit_2(proc, "absent.json", "cannot read")
+        proc, _, _ = self.run_report(self.write("ok.json", full_suite()), "--frobnicate",
+                                     python=sys.executable)
+        self.assert_exit_2(proc, "--frobnicate")
+
+    @unittest.skipUnless(PLOT_PYTHON and all(map(os.path.exists, REAL)),
+                         "matplotlib or the committed H200 results missing")
+    def test_committed_h200_results(self):
+        proc, md, out = self.run_report(*REAL)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("# gpucmp: CUDA against OpenCL on NVIDIA H200", md)
+        self.assertIn("| matrixMul | tile16 | n=8192 |", md)
+        self.assertIn("| ptx-O0 | tile16-ptx-O0 |", md)
+        self.assertIn("Fig. 6 is omitted", md)  # no chain variants measured yet
+        for kind in ("ratio", "best", "bandwidth", "peak"):
+            self.assertTrue(os.path.exists(os.path.join(out, report.FIGURES[kind])), kind)
+
+
+if __name__ == "__main__":
+    result = unittest.main(exit=False).result
+    ok = result.wasSuccessful()
+    if ok and PLOT_PYTHON is None:
+        print(f"report_test: SKIPPED: the figure tests: {NO_MPL}")
+    sys.exit(0 if ok else 1)

@@ -30,12 +30,36 @@ bool dominates_all(const std::vector<int>& idom, const std::vector<int>& block_o
   return true;
 }
 
+// The declared type of every register: ranges by prefix (%rd<53> -> %rd),
+// single declarators by name, so that registers of different names but the
+// same type (%rd22, %urd0 from unrolled copies) can replace one another.
+class RegisterTypes {
+ public:
+  explicit RegisterTypes(const Function& f) {
+    for (const Statement& s : f.body) {
+      if (s.kind != Statement::Kind::RegDecl) continue;
+      std::string type;
+      for (const std::string& t : s.decl.types) type += t;
+      for (const Declarator& d : s.decl.declarators) (d.range ? by_prefix_ : by_name_)[d.name] = type;
+    }
+  }
+  std::string of(const std::string& reg) const {
+    if (const auto it = by_name_.find(reg); it != by_name_.end()) return it->second;
+    const auto it = by_prefix_.find(split_register(reg).prefix);
+    return it == by_prefix_.end() ? "?" + split_register(reg).prefix : it->second;
+  }
+
+ private:
+  std::map<std::string, std::string> by_prefix_, by_name_;
+};
+
 class ValueNumbering {
  public:
   explicit ValueNumbering(Function& f)
       : f_(f),
         counts_(count_registers(f)),
         body_names_(body_declared_names(f)),
+        types_(f),
         idom_(immediate_dominators(f)),
         block_of_(block_of_statements(f)),
         remove_(f.body.size(), false) {}
@@ -99,7 +123,7 @@ class ValueNumbering {
   }
 
   bool replaceable(const std::string& earlier, const std::string& dest, int at) const {
-    return split_register(earlier).prefix == split_register(dest).prefix &&
+    return types_.of(earlier) == types_.of(dest) &&
            dominates_all(idom_, block_of_, at, sites_of(dest));
   }
 
@@ -140,6 +164,7 @@ class ValueNumbering {
   Function& f_;
   RegisterCounts counts_;
   std::set<std::string> body_names_;
+  RegisterTypes types_;
   std::vector<int> idom_;
   std::vector<int> block_of_;
   std::vector<bool> remove_;

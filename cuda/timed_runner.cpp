@@ -6,6 +6,17 @@ namespace gpucmp::cuda {
 
 TimedRunner::TimedRunner() : stream_(make_stream()), start_(make_event()), stop_(make_event()) {}
 
+void TimedRunner::flush_l2(std::size_t bytes) {
+  if (scratch_bytes_ != bytes) {
+    scratch_ = device_alloc(bytes, "L2 flush scratch");
+    scratch_bytes_ = bytes;
+  }
+  // New data each time, so that nothing is elided (as nvbench's l2flush).
+  check(cudaMemsetAsync(scratch_.get(), ++flushes_, bytes, stream()), "cudaMemsetAsync",
+        "L2 flush, " + std::to_string(bytes) + " bytes");
+  check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize", "L2 flush");
+}
+
 BatchTiming TimedRunner::time_batch(int launches) {
   const auto t0 = std::chrono::steady_clock::now();
   check(cudaEventRecord(start_.get(), stream()), "cudaEventRecord", "batch start");

@@ -10,6 +10,7 @@ class TimedRunner : public Runner {
  public:
   TimedRunner();
   BatchTiming time_batch(int launches) final;
+  void flush_l2(std::size_t bytes) final;
 
  protected:
   // Enqueues one launch on stream().
@@ -19,6 +20,9 @@ class TimedRunner : public Runner {
  private:
   Stream stream_;
   Event start_, stop_;
+  DevicePtr scratch_;  // cold mode: written to evict the L2
+  std::size_t scratch_bytes_ = 0;
+  unsigned char flushes_ = 0;
 };
 
 }  // namespace gpucmp::cuda

@@ -31,6 +31,15 @@ class Api {
   // Takes the memory and link peaks of `same_gpu`, the same physical device seen
   // through another API (APIs that cannot query them themselves override this).
   virtual void adopt_peaks(const DeviceInfo& same_gpu) { (void)same_gpu; }
+
+  // Startup benchmarks (harness/startup.h). Whether `variant` of `workload`
+  // gets one: kernels the API itself compiles or loads (not vendor libraries).
+  virtual bool has_startup(const std::string& workload, const std::string& variant) const = 0;
+  // Forgets every compiled program / loaded module, so that the next runner
+  // pays its build (OpenCL) or module load (CUDA) again. Returns the ms spent
+  // re-creating what had to be re-created (the CUDA context), not part of the
+  // startup time; 0 when nothing was.
+  virtual double start_fresh() = 0;
 };
 
 // The APIs of this build, by name ("cuda", "opencl").

@@ -13,6 +13,7 @@ struct DeviceInfo {
   int compute_units = 0;    // SMs (CUDA, NVIDIA OpenCL) or compute units
   double max_clock_mhz = 0; // maximum SM / core clock
   int cc_major = 0, cc_minor = 0;  // NVIDIA compute capability; 0 elsewhere
+  long long l2_bytes = 0;   // last-level device cache the cold mode flushes; 0 unknown
 
   // Peaks for pct_peak; 0 where unknown (then pct_peak is not reported).
   double fp32_peak_gflops = 0;  // SMs x FP32 lanes/SM x 2 (FMA) x max clock

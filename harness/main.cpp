@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
@@ -13,6 +14,7 @@
 #include "context.h"
 #include "errors.h"
 #include "outcome.h"
+#include "progress.h"
 #include "workloads/bandwidth.h"
 #include "workloads/cp.h"
 #include "workloads/matrixmul.h"
@@ -87,6 +89,11 @@ int main(int argc, char** argv) {
 
   spdlog::set_default_logger(spdlog::stderr_color_st("gpucmp"));
   spdlog::set_pattern("gpucmp-bench: %l: %v");
+  // Build and module-load costs are measured, not the driver's compile cache
+  // (~/.nv/ComputeCache): off before any API starts, unless the user chose.
+  setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0);
+  const std::string filter = benchmark_flag(argc, argv, "benchmark_filter");
+  const std::string repetitions = benchmark_flag(argc, argv, "benchmark_repetitions");
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* options out of argv
   try {
     app.parse(argc, argv);
@@ -111,6 +118,9 @@ int main(int argc, char** argv) {
     for (const auto& [key, value] : collect_context(opts, apis))
       benchmark::AddCustomContext(key, value);
     for (auto& w : workloads) w->register_benchmarks(opts, apis);
+    register_deferred_benchmarks();
+    progress_plan(opts.progress, registered_names(), filter,
+                  repetitions.empty() ? 1 : std::atoi(repetitions.c_str()));
   } catch (const UsageError& e) {
     return usage_error(e.what());
   }

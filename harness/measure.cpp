@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 #include <vector>
 
 #include "errors.h"
 #include "outcome.h"
+#include "sampling.h"
 #include "stats.h"
 
 namespace gpucmp {
@@ -17,6 +19,12 @@ int batch_size(double one_launch_s, double target_s) {
   return int(std::clamp(n, 1.0, 1000.0));
 }
 
+std::size_t flush_bytes_for(long long l2_bytes) {
+  const std::size_t page = 4096;  // whole pages: fill patterns and memsets divide it
+  const std::size_t bytes = l2_bytes > 0 ? std::size_t(l2_bytes) * 2 : std::size_t(64) << 20;
+  return (bytes + page - 1) / page * page;
+}
+
 namespace {
 constexpr double kHostDeviceTolerance = 0.02;
 
@@ -25,34 +33,98 @@ Validation require_valid(const Measurement& m, const char* when) {
   if (!v.ok) throw ApiError(std::string("validation failed ") + when + ": " + v.describe());
   return v;
 }
+
+void warn(const Measurement& m, const std::string& what) {
+  std::cerr << "gpucmp-bench: warning: " << m.name.str() << ": " << what << "\n";
+}
+
+// Clocks, temperature and power before and after the samples, and the lowest
+// SM clock seen between samples; flags a clock below kThrottleFraction of max.
+class ClockLog {
+ public:
+  explicit ClockLog(const ClockMonitor* c) : c_(c && c->available() ? c : nullptr) {
+    if (c_) before_ = c_->read();
+  }
+  void between_samples() {
+    if (!c_) return;
+    const double mhz = c_->sm_mhz();
+    if (mhz > 0 && (min_sm_ < 0 || mhz < min_sm_)) min_sm_ = mhz;
+  }
+  void report(benchmark::State& state, const Measurement& m) {
+    if (!c_) return;
+    const ClockReading after = c_->read();
+    // The reading before may show an idle clock; only those taken right after
+    // samples count for the throttle test.
+    if (after.sm_mhz > 0 && (min_sm_ < 0 || after.sm_mhz < min_sm_)) min_sm_ = after.sm_mhz;
+    const auto put = [&](const char* key, double v) {
+      if (v >= 0) state.counters[key] = v;
+    };
+    put("sm_mhz_before", before_.sm_mhz);
+    put("sm_mhz_after", after.sm_mhz);
+    put("sm_mhz_min", min_sm_);
+    put("mem_mhz", after.mem_mhz);
+    put("temp_c_before", before_.temp_c);
+    put("temp_c_after", after.temp_c);
+    put("power_w_before", before_.power_w);
+    put("power_w_after", after.power_w);
+    const double max = after.sm_max_mhz;
+    const bool low = max > 0 && min_sm_ > 0 && min_sm_ < kThrottleFraction * max;
+    if (max > 0) state.counters["clock_flag"] = low ? 1 : 0;
+    if (low)
+      warn(m, "SM clock fell to " + std::to_string(int(min_sm_)) + " MHz, below " +
+                  std::to_string(int(kThrottleFraction * 100)) + "% of its maximum " +
+                  std::to_string(int(max)) + " MHz (throttle reasons 0x" +
+                  hex(after.throttle_reasons) + ")");
+  }
+
+ private:
+  static std::string hex(unsigned long long v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%llx", v);
+    return buf;
+  }
+  const ClockMonitor* c_;
+  ClockReading before_;
+  double min_sm_ = -1;
+};
 }  // namespace
 
-void measure(benchmark::State& state, Runner& runner, const Measurement& m) {
+void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p) {
   runner.upload();
-  const BatchTiming first = runner.time_batch(1);  // cold: lazy loading, first-touch
+  const BatchTiming first = runner.time_batch(1);  // lazy loading, first touch
   m.clear_output();
   runner.download();
   require_valid(m, "before timing");
 
   const BatchTiming probe = runner.time_batch(1);  // warm-up, and the batch size
-  // Size batches by the slower of device and host time per launch, so that
-  // launches whose host overhead dwarfs their device time still end in time.
-  const int batch = batch_size(std::max(probe.device_s, probe.host_s), m.batch_target_ms * 1e-3);
+  // Hot: size batches by the slower of device and host time per launch, so
+  // that launches whose host overhead dwarfs their device time still end in
+  // time. Cold: one launch per sample, the L2 flushed before it.
+  const bool cold = p.cache == CacheMode::cold;
+  const int batch =
+      cold ? 1 : batch_size(std::max(probe.device_s, probe.host_s), p.batch_target_ms * 1e-3);
 
-  std::vector<double> per_launch;
+  ClockLog clocks(p.clocks);
   double device_total = 0, host_total = 0;
+  Samples samples;
   for (auto _ : state) {
-    const BatchTiming t = runner.time_batch(batch);
-    state.SetIterationTime(t.device_s / batch);
-    per_launch.push_back(t.device_s / batch);
-    device_total += t.device_s;
-    host_total += t.host_s;
+    samples = take_samples(p.sampling, [&] {
+      if (cold) runner.flush_l2(p.flush_bytes);
+      const BatchTiming t = runner.time_batch(batch);
+      device_total += t.device_s;
+      host_total += t.host_s;
+      clocks.between_samples();
+      return t.device_s / batch;
+    });
+    // One Google Benchmark iteration holds all samples: its time is their mean.
+    state.SetIterationTime(summarize(samples.values).mean);
   }
   m.clear_output();
   runner.download();
   const Validation v = require_valid(m, "after timing");
+  if (m.after_timing) m.after_timing();
 
-  const Summary s = summarize(per_launch);
+  const Summary s = summarize(samples.values);
   const double scale = 1e-9;  // GB/s = 1e9 B/s, GFLOP/s = 1e9 flop/s
   const char* rate_name = m.unit == RateUnit::GBps ? "GB/s" : "GFLOP/s";
   state.counters[rate_name] = benchmark::Counter(m.work_per_launch * scale,
@@ -63,10 +135,21 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m) {
   state.counters["max_rel_err"] = v.max_rel_err;
   state.counters["first_launch_ms"] = first.host_s * 1e3;
   state.counters["batch"] = batch;
+  state.counters["cold"] = cold ? 1 : 0;
+  state.counters["samples"] = double(s.count);
   state.counters["cv"] = s.cv;
   state.counters["min_us"] = s.min * 1e6;
+  state.counters["median_us"] = s.median * 1e6;
   state.counters["max_us"] = s.max * 1e6;
-  if (device_total > 0) {
+  if (p.sampling.fixed == 0) {
+    state.counters["noise_met"] = samples.noise_met ? 1 : 0;
+    if (!samples.noise_met)
+      warn(m, "relative stddev " + std::to_string(s.cv * 100) + "% after " +
+                  std::to_string(s.count) + " samples (" + std::to_string(samples.elapsed_s) +
+                  " s) is above the --max-noise target " +
+                  std::to_string(p.sampling.max_noise * 100) + "%");
+  }
+  if (device_total > 0 && !cold) {
     // Device timestamps cross-checked against the host clock over the same
     // batches: beyond 2% the device time misses something (launch gaps,
     // a timer bug), or the launch overhead is not hidden by the batch.
@@ -75,9 +158,10 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m) {
     state.counters["host/device"] = ratio;
     state.counters["host_device_flag"] = disagree ? 1 : 0;
     if (disagree && batch > 1)
-      std::cerr << "gpucmp-bench: warning: " << m.name.str() << ": host wall clock is "
-                << ratio << "x the device time over batches of " << batch << "\n";
+      warn(m, "host wall clock is " + std::to_string(ratio) + "x the device time over batches of " +
+                  std::to_string(batch));
   }
+  clocks.report(state, m);
   if (m.items_per_launch > 0 && !m.time_per_item_counter.empty())
     state.counters[m.time_per_item_counter] = s.mean / m.items_per_launch * 1e12;
   if (runner.build_ms() >= 0) state.counters["build_ms"] = runner.build_ms();

@@ -1,6 +1,8 @@
 // The measurement protocol shared by every workload and API: upload, first
-// launch, validate, calibrate a batch, time batches with device timestamps,
-// validate again, report counters. Written once, used by every runner.
+// launch, validate, calibrate a batch, take samples (hot: batches of launches;
+// cold: one launch after an L2 flush) with device timestamps until the sampling
+// rule stops, validate again, report counters and clocks. Written once, used
+// by every runner.
 #pragma once
 #include <benchmark/benchmark.h>
 
@@ -8,6 +10,8 @@
 #include <string>
 
 #include "naming.h"
+#include "nvml.h"
+#include "options.h"
 #include "runner.h"
 #include "validation.h"
 
@@ -20,20 +24,36 @@ struct Measurement {
   RateUnit unit = RateUnit::GFLOPs;
   double work_per_launch = 0;  // bytes (GBps) or flop (GFLOPs) one launch does
   double peak = 0;             // device peak in the same unit; 0: unknown
-  double batch_target_ms = 20; // a timed sample lasts about this long
   // Optional: work items one launch processes (e.g. point x atom interactions);
   // reported as `time_per_item_counter` = picoseconds per item.
   double items_per_launch = 0;
   std::string time_per_item_counter;
   std::function<void()> clear_output;    // poisons the host output before each download
   std::function<Validation()> validate;  // checks the downloaded output
+  std::function<void()> after_timing;    // optional: runs on the output validated after timing
 };
 
 // Launches per timed sample so that one sample lasts about target_s
 // (1 .. 1000).
 int batch_size(double one_launch_s, double target_s);
 
-void measure(benchmark::State& state, Runner& runner, const Measurement& m);
+// How to measure, from the options and the device (the same for every workload).
+struct Protocol {
+  SamplingRule sampling;
+  CacheMode cache = CacheMode::hot;
+  double batch_target_ms = 20;  // hot: a timed sample lasts about this long
+  std::size_t flush_bytes = 0;  // cold: bytes written to evict the L2
+  const ClockMonitor* clocks = nullptr;  // NVML readings; null or unavailable: none
+};
+
+// Bytes the cold mode writes to evict an L2 of `l2_bytes` (twice its size;
+// 64 MiB when the size is unknown).
+std::size_t flush_bytes_for(long long l2_bytes);
+
+// The SM clock fell below this fraction of its maximum: the sample is suspect.
+constexpr double kThrottleFraction = 0.90;
+
+void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p);
 
 // Runs `body`, turning what it throws into a skipped or failed benchmark:
 // Unavailable -> skipped (not a failure); UsageError -> exit code 2; anything

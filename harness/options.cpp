@@ -19,6 +19,8 @@ const char* to_string(SizePreset s) {
   return "?";
 }
 
+const char* to_string(CacheMode m) { return m == CacheMode::hot ? "hot" : "cold"; }
+
 void add_common_options(CLI::App& app, Options& opts) {
   app.add_flag("--list-devices", opts.list_devices,
                "List every CUDA device and every OpenCL platform/device, then exit");
@@ -44,10 +46,42 @@ void add_common_options(CLI::App& app, Options& opts) {
   app.add_option("--batch-ms", opts.batch_target_ms,
                  "Target duration of one timed batch of launches, in ms")
       ->check(CLI::PositiveNumber);
-  app.add_option("--samples", opts.samples,
-                 "Timed samples per benchmark (each a batch of --batch-ms); use "
-                 "--benchmark_repetitions for independent repeats")
+  app.add_option("--samples", opts.sampling.fixed,
+                 "Exactly this many timed samples per benchmark, instead of sampling to "
+                 "--max-noise; use --benchmark_repetitions for independent repeats")
       ->check(CLI::Range(1, 100000));
+  app.add_option("--min-samples", opts.sampling.min_samples,
+                 "Timed samples before the noise target may stop sampling (default 10)")
+      ->check(CLI::Range(2, 10000));
+  app.add_option_function<double>(
+         "--max-noise", [&opts](double pct) { opts.sampling.max_noise = pct / 100; },
+         "Sample until the relative standard deviation is at most this, in % (default 1)")
+      ->check(CLI::Range(0.001, 100.0));
+  app.add_option("--time-limit", opts.sampling.time_limit_s,
+                 "Seconds of sampling per benchmark after which --max-noise is given up "
+                 "(once --min-samples are taken; default 1)")
+      ->check(CLI::Range(0.001, 3600.0));
+  app.add_option_function<std::string>(
+         "--cache",
+         [&opts](const std::string& m) { opts.cache = m == "cold" ? CacheMode::cold : CacheMode::hot; },
+         "hot: batches of launches, caches warm (default); cold: one launch per sample, "
+         "L2 flushed before each")
+      ->check(CLI::IsMember({"hot", "cold"}))
+      ->type_name("hot|cold");
+  app.add_option_function<std::string>(
+         "--startup", [&opts](const std::string& v) { opts.startup = v == "on"; },
+         "Register the startup/ benchmarks: program build (OpenCL) or module load (CUDA) "
+         "and the first launch, per kernel (default on)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off");
+  app.add_option("--startup-samples", opts.startup_samples,
+                 "Fresh builds / context starts per startup benchmark (default 5)")
+      ->check(CLI::Range(1, 1000));
+  app.add_option_function<std::string>(
+         "--progress", [&opts](const std::string& v) { opts.progress = v == "on"; },
+         "One progress line per benchmark on stderr (default on)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off");
 }
 
 long long parse_bytes(const std::string& text, const std::string& what) {

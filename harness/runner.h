@@ -2,6 +2,7 @@
 // enqueue the kernel(s), download. Timing of a batch is written once per API
 // (cuda/timed_runner.h, opencl/timed_runner.h), everything else in harness/.
 #pragma once
+#include <cstddef>
 
 namespace gpucmp {
 
@@ -20,6 +21,9 @@ class Runner {
   virtual BatchTiming time_batch(int launches) = 0;
   // Copy the outputs back to the workload's host buffers (not timed).
   virtual void download() = 0;
+  // Evict the device's caches before a cold sample: write `bytes` through a
+  // scratch buffer on the runner's stream/queue and wait (not timed).
+  virtual void flush_l2(std::size_t bytes) = 0;
   // Milliseconds the API spent building this runner's program (OpenCL JIT),
   // negative when the API builds nothing at run time.
   virtual double build_ms() const { return -1; }

@@ -1,25 +1,85 @@
 #include "workload.h"
 
+#include <map>
+
 #include "errors.h"
+#include "progress.h"
 
 namespace gpucmp {
 
+namespace {
+std::vector<std::string>& names() {
+  static std::vector<std::string> n;
+  return n;
+}
+std::vector<std::function<void()>>& deferred() {
+  static std::vector<std::function<void()>> d;
+  return d;
+}
+
+// One NVML monitor per device (PCI bus id), shared by both APIs' rows.
+const ClockMonitor* clock_monitor(const DeviceInfo& dev) {
+  static std::map<std::string, std::unique_ptr<ClockMonitor>> monitors;
+  if (dev.pci_bus_id.empty()) return nullptr;
+  auto& m = monitors[dev.pci_bus_id];
+  if (!m) m = std::make_unique<ClockMonitor>(dev.pci_bus_id);
+  return m.get();
+}
+}  // namespace
+
+const std::vector<std::string>& registered_names() { return names(); }
+
 void register_benchmark(const BenchName& name, const ApiSet& apis, const Options& opts,
-                        std::function<void(benchmark::State&, const DeviceInfo&)> body) {
+                        std::function<void(benchmark::State&, Api&, const DeviceInfo&)> body) {
+  (void)opts;
   const auto it = apis.find(name.api);
   if (it == apis.end()) return;  // this build has no such API
   Api* api = it->second;
+  names().push_back(name.str());
+  // One Google Benchmark iteration per run: the samples are taken inside it
+  // (sampling.h), so that their number can follow the noise target.
   benchmark::RegisterBenchmark(name.str().c_str(),
                                [name, api, body](benchmark::State& state) {
+                                 progress_step(name);
                                  run_guarded(state, name, [&] {
                                    const std::string why = api->unavailable();
                                    if (!why.empty()) throw Unavailable(why);
-                                   body(state, api->info());
+                                   body(state, *api, api->info());
                                  });
                                })
       ->UseManualTime()
-      ->Iterations(opts.samples)
+      ->Iterations(1)
       ->Unit(benchmark::kMicrosecond);
+}
+
+void register_measured(const BenchName& name, const ApiSet& apis, const Options& opts,
+                       Prepare prepare, bool startup) {
+  register_benchmark(name, apis, opts,
+                     [prepare, opts](benchmark::State& state, Api&, const DeviceInfo& dev) {
+                       Prepared p = prepare(dev);
+                       Protocol protocol;
+                       protocol.sampling = opts.sampling;
+                       protocol.cache = opts.cache;
+                       protocol.batch_target_ms = opts.batch_target_ms;
+                       protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
+                       protocol.clocks = clock_monitor(dev);
+                       measure(state, *p.runner, p.m, protocol);
+                     });
+  const auto it = apis.find(name.api);
+  if (!startup || !opts.startup || it == apis.end() ||
+      !it->second->has_startup(name.workload, name.variant))
+    return;
+  deferred().push_back([name, apis, opts, prepare] {
+    register_benchmark(startup_name(name), apis, opts,
+                       [prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
+                         measure_startup(state, api, dev, prepare, opts.startup_samples);
+                       });
+  });
+}
+
+void register_deferred_benchmarks() {
+  for (auto& r : deferred()) r();
+  deferred().clear();
 }
 
 }  // namespace gpucmp

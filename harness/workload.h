@@ -11,6 +11,7 @@
 #include "api.h"
 #include "measure.h"
 #include "options.h"
+#include "startup.h"
 
 namespace CLI {
 class App;
@@ -33,7 +34,18 @@ class Workload {
 // skipped when the API has no device, errors handled by run_guarded.
 // `body` gets the state and the API's device facts.
 void register_benchmark(const BenchName& name, const ApiSet& apis, const Options& opts,
-                        std::function<void(benchmark::State&, const DeviceInfo&)> body);
+                        std::function<void(benchmark::State&, Api&, const DeviceInfo&)> body);
+
+// Registers the timed benchmark `name` (measure() with the options' protocol)
+// and, when `startup` and the API has one for this variant, its startup
+// benchmark (startup.h), registered after every timed one by
+// register_deferred_benchmarks().
+void register_measured(const BenchName& name, const ApiSet& apis, const Options& opts,
+                       Prepare prepare, bool startup);
+void register_deferred_benchmarks();
+
+// The names registered so far, in order (for progress lines).
+const std::vector<std::string>& registered_names();
 
 // Keeps the most recently built problem so consecutive benchmarks of one
 // configuration (one per API and variant) share inputs and reference data.

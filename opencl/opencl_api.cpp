@@ -63,7 +63,24 @@ class OpenClApi : public Api {
     DeviceInfo& info = session().info();
     info.dram_peak_gbps = same.dram_peak_gbps;
     info.link_peak_gbps = same.link_peak_gbps;
-    info.peak_note += "; memory and link peaks from the CUDA device of the same PCI bus id";
+    info.l2_bytes = same.l2_bytes;
+    info.peak_note +=
+        "; memory and link peaks and the L2 size from the CUDA device of the same PCI bus id";
+  }
+
+  // Programs built from source, and the reloaded PTX they produced: the two
+  // build paths a user of OpenCL pays for (not the study's PTX variants).
+  bool has_startup(const std::string& workload, const std::string& variant) const override {
+    for (const ProgramSpec& s : program_specs())
+      if (s.workload == workload && s.variant == variant)
+        return s.from == ProgramFrom::source || s.from == ProgramFrom::ptx_as_built ||
+               s.from == ProgramFrom::ptx_from_nvcc;
+    return false;  // vendor libraries (CLBlast)
+  }
+
+  double start_fresh() override {
+    session().forget_programs();
+    return 0;
   }
 
   void add_context(ContextList& ctx) const override {

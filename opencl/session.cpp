@@ -85,6 +85,8 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   device_value(d, CL_DEVICE_MAX_CLOCK_FREQUENCY, clock);
   info.compute_units = int(units);
   info.max_clock_mhz = clock;
+  cl_ulong cache = 0;  // NVIDIA reports the L2 here; CPUs (PoCL) their last-level cache
+  if (device_value(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache)) info.l2_bytes = (long long)cache;
   const bool nvidia = platform_info(p, CL_PLATFORM_NAME).find("NVIDIA") != std::string::npos;
   cl_uint major = 0, minor = 0, bus = 0, slot = 0, domain = 0;
   if (nvidia && device_value(d, kNvComputeCapMajor, major) &&
@@ -162,6 +164,11 @@ const BuiltProgram& Session::program(const std::string& file, const std::string&
   const std::string key = file + "|" + extra;
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   return programs_.emplace(key, build(file, extra)).first->second;
+}
+
+void Session::forget_programs() {
+  programs_.clear();
+  ptx_programs_.clear();
 }
 
 const BuiltProgram& Session::program(const ProgramSpec& spec) {

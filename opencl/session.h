@@ -51,6 +51,9 @@ class Session {
                               const std::string& what) const;
   // Builds without caching, with the common options plus `extra`.
   BuiltProgram build(const std::string& file, const std::string& extra) const;
+  // Drops every built program, so that the next program() builds again (the
+  // startup benchmarks). No runner may be alive: they refer to the programs.
+  void forget_programs();
   // True on NVIDIA's platform (CL_PROGRAM_BINARIES is PTX there).
   bool is_nvidia() const;
   // The options every program is built with (precise math, OpenCL C 1.2).

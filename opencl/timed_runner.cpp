@@ -23,6 +23,18 @@ double profiled_seconds(cl_event first, cl_event last) {
   return double(end - start) * 1e-9;
 }
 
+void TimedRunner::flush_l2(std::size_t bytes) {
+  if (scratch_bytes_ != bytes) {
+    scratch_ = make_buffer(CL_MEM_READ_WRITE, bytes, "L2 flush scratch");
+    scratch_bytes_ = bytes;
+  }
+  const cl_uint pattern = ++flushes_;  // new data each time, so nothing is elided
+  cl_command_queue q = session().queue();
+  check(clEnqueueFillBuffer(q, scratch_.get(), &pattern, sizeof pattern, 0, bytes, 0, nullptr, nullptr),
+        "clEnqueueFillBuffer", "L2 flush, " + std::to_string(bytes) + " bytes");
+  check(clFinish(q), "clFinish", "L2 flush");
+}
+
 BatchTiming TimedRunner::time_batch(int launches) {
   events_.clear();
   events_.reserve(std::size_t(launches) * 2);

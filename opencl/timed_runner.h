@@ -17,6 +17,7 @@ class TimedRunner : public Runner {
   enum class Span { commands, markers };
   explicit TimedRunner(Span span = Span::commands) : span_(span) {}
   BatchTiming time_batch(int launches) final;
+  void flush_l2(std::size_t bytes) final;
 
  protected:
   // Enqueues one launch; every command it enqueues passes record() as its event.
@@ -27,6 +28,9 @@ class TimedRunner : public Runner {
  private:
   Span span_;
   std::vector<Event> events_;
+  Buffer scratch_;  // cold mode: written to evict the L2
+  std::size_t scratch_bytes_ = 0;
+  cl_uint flushes_ = 0;
 };
 
 // Device time from the START of `first` to the END of `last`, in seconds.

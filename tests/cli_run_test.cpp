@@ -26,7 +26,7 @@ const QuickRunResult& quick_run() {
     QuickRunResult r;
     const std::string out = temp_dir("quick-run") + "/out.json";
     r.process = run_bench("--size quick --samples 3 --bw-bytes 4K,1M --mm-n 64,128 "
-                          "--cp-atoms 1000 "
+                          "--cp-atoms 1000 --startup-samples 2 "
                           "--benchmark_out=" + out + " --benchmark_out_format=json");
     std::ifstream in(out);
     if (in) r.report = json::parse(in, nullptr, false);
@@ -43,11 +43,12 @@ bool built_from_ptx(const std::string& name) {
   return false;
 }
 
-std::vector<json> rows_of(const std::string& api) {
+// The timed rows of `api` (startup/ rows: startup_rows_of).
+std::vector<json> rows_of(const std::string& api, bool startup = false) {
   std::vector<json> rows;
   for (const auto& b : quick_run().report["benchmarks"]) {
     const auto name = parse_bench_name(b["name"].get<std::string>());
-    if (name && name->api == api) rows.push_back(b);
+    if (name && name->api == api && (name->workload == "startup") == startup) rows.push_back(b);
   }
   return rows;
 }
@@ -156,6 +157,29 @@ TEST(QuickRun, PtxVariantsRunOnNvidiaAndSkipElsewhere) {
   // matrixMul, 2 sizes x (tile16: 2 controls + 5 auto + 5 hand + from-nvcc;
   // tile32: 2 + 5 + from-nvcc); cp, mriq, mrifhd: 2 controls + 5 auto each.
   EXPECT_EQ(seen, 2 * (13 + 8) + 3 * 7);
+}
+
+// One startup row per OpenCL kernel built from source (and its PTX reloads,
+// skipped off NVIDIA), at each workload's first size: validated, with the
+// build and the first launch apart.
+TEST(QuickRun, StartupRowsPriceBuildAndFirstLaunch) {
+  std::set<std::string> from_source;
+  for (const auto& b : rows_of("opencl", /*startup=*/true)) {
+    const std::string name = b["name"];
+    if (built_from_ptx(name) && b.value("error_occurred", false)) continue;
+    EXPECT_FALSE(b.value("error_occurred", false)) << name << ": " << b.value("error_message", "");
+    EXPECT_GT(b.value("build_ms", 0.0), 0.0) << name;
+    EXPECT_GT(b.value("first_launch_ms", 0.0), 0.0) << name;
+    EXPECT_EQ(b.value("samples", 0.0), 2.0) << name;
+    if (!built_from_ptx(name)) from_source.insert(parse_bench_name(name)->variant);
+  }
+  for (const char* v : {"matrixMul-tile16", "matrixMul-tile32", "cp-base", "cp-unrollx8",
+                        "mriq-precise", "mrifhd-fast"})
+    EXPECT_TRUE(from_source.count(v)) << "missing startup/opencl/" << v;
+  EXPECT_FALSE(from_source.count("matrixMul-clblast")) << "vendor libraries have no startup row";
+  for (const auto& b : rows_of("opencl", true))
+    EXPECT_EQ(b["name"].get<std::string>().find("n:128"), std::string::npos)
+        << "startup rows only at the first size: " << b["name"];
 }
 
 TEST(ListDevices, NamesTheOpenClPlatform) {

@@ -3,15 +3,13 @@
 // .ptr .global, the result prints, re-parses and assembles with ptxas.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <stdexcept>
 
 #include "ptx/files.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parser.h"
 #include "ptx/printer.h"
+#include "ptxas_check.h"
 
 namespace gpucmp::ptx {
 namespace {
@@ -61,14 +59,10 @@ TEST(PtxOpenclAbi, RefusesAmbiguousOrMissingKernels) {
 }
 
 TEST(PtxOpenclAbi, OutputAssemblesWithPtxas) {
-  if (std::string(GPUCMP_PTXAS).empty()) GTEST_SKIP() << "ptxas not found";
+  GPUCMP_SKIP_WITHOUT_PTXAS();
   for (const char* tile : {"16", "32"}) {
-    const std::string path = ::testing::TempDir() + "gpucmp_abi_" + tile + ".ptx";
-    std::ofstream(path) << print(rewritten(tile));
-    const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=sm_90 \"" + path +
-                                "\" -o /dev/null";
-    EXPECT_EQ(std::system(command.c_str()), 0) << tile;
-    std::remove(path.c_str());
+    std::string output;
+    EXPECT_EQ(run_ptxas(print(rewritten(tile)), "sm_90", output), 0) << tile << "\n" << output;
   }
 }
 

@@ -4,9 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <map>
 
 #include "ptx/cfg.h"
@@ -14,6 +11,7 @@
 #include "ptx/parser.h"
 #include "ptx/passes.h"
 #include "ptx/printer.h"
+#include "ptxas_check.h"
 
 namespace gpucmp::ptx {
 namespace {
@@ -210,20 +208,6 @@ $L__BB0_2:
 
 const std::string kO0 = std::string(GPUCMP_PTX_FIXTURES) + "/gpu/h200-driver580.159.04-nvcc13.0/opencl-O0/";
 
-bool assembles(const std::string& text, const std::string& arch, std::string& output) {
-  static int calls = 0;
-  const std::string stem = ::testing::TempDir() + "gpucmp_ptx_cleanup_" + std::to_string(++calls);
-  const std::string input = stem + ".ptx", log = stem + ".log";
-  std::ofstream(input) << text;
-  const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=" + arch + " \"" + input +
-                              "\" -o /dev/null > \"" + log + "\" 2>&1";
-  const int status = std::system(command.c_str());
-  output = read_text_file(log);
-  std::remove(input.c_str());
-  std::remove(log.c_str());
-  return status == 0;
-}
-
 // The instructions cleanup must neither add nor lose, by kind.
 std::string kind_of(const Instruction& ins) {
   for (const char* space : {"global", "shared", "const"})
@@ -279,7 +263,7 @@ TEST(PtxPassCleanup, ClangO0Fixtures) {
       }
     }
     std::string output;  // ptxas when found at configure time
-    EXPECT_TRUE(std::string(GPUCMP_PTXAS).empty() || assembles(text, m.sm_target(), output)) << output;
+    EXPECT_TRUE(ptxas_assembles(text, m.sm_target(), output)) << output;
   }
 }
 

@@ -4,9 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <map>
 
 #include "ptx/cfg.h"
@@ -14,6 +11,7 @@
 #include "ptx/parser.h"
 #include "ptx/passes.h"
 #include "ptx/printer.h"
+#include "ptxas_check.h"
 
 namespace gpucmp::ptx {
 namespace {
@@ -35,27 +33,12 @@ int count(const Function& f, const std::string& full_opcode) {
   }));
 }
 
-// Whether ptxas (when found) assembles `text`; its messages in `output`.
-bool assembles(const std::string& text, std::string& output) {
-  if (std::string(GPUCMP_PTXAS).empty()) return true;
-  static int calls = 0;  // and the test's name: ctest runs tests in parallel processes
-  const std::string stem = ::testing::TempDir() + "gpucmp_ptx_unroll_" + std::to_string(++calls) +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name();
-  std::ofstream(stem + ".ptx") << text;
-  const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=sm_90 \"" + stem +
-                              ".ptx\" -o /dev/null > \"" + stem + ".log\" 2>&1";
-  const int status = std::system(command.c_str());
-  output = read_text_file(stem + ".log");
-  for (const char* ext : {".ptx", ".log"}) std::remove((stem + ext).c_str());
-  return status == 0;
-}
-
 // Prints, re-parses to the same text and assembles.
 void expect_valid(const Module& m) {
   const std::string text = print(m);
   EXPECT_EQ(print(parse(text, "again.ptx")), text);
   std::string output;
-  EXPECT_TRUE(assembles(text, output)) << output << text;
+  EXPECT_TRUE(ptxas_assembles(text, "sm_90", output)) << output << text;
 }
 
 PassReport unroll(Module& m, int factor = 4) {
@@ -275,7 +258,7 @@ TEST(PtxPassUnroll, EveryFixtureStillAssembles) {
     std::vector<PassReport> cleanup;
     run_passes(cleaned, {"cleanup"}, false, &cleanup);
     std::string output;
-    const bool use_cleaned = cleanup.at(0).changed > 0 && assembles(print(cleaned), output);
+    const bool use_cleaned = cleanup.at(0).changed > 0 && ptxas_assembles(print(cleaned), "sm_90", output);
     for (const std::vector<std::string>& names :
          {std::vector<std::string>{"unroll"}, std::vector<std::string>{"unroll", "cse", "licm", "mad"}}) {
       for (const Module* start : {&original, static_cast<const Module*>(&cleaned)}) {

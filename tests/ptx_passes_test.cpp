@@ -5,15 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <stdexcept>
 
 #include "ptx/files.h"
 #include "ptx/parser.h"
 #include "ptx/passes.h"
 #include "ptx/printer.h"
+#include "ptxas_check.h"
 
 namespace gpucmp::ptx {
 namespace {
@@ -188,24 +186,9 @@ TEST(PtxPassPipeline, HeaderAndUnknownName) {
 
 // ---- every fixture ------------------------------------------------------------
 
-bool assembles(const std::string& text, const std::string& arch, std::string& output) {
-  static int calls = 0;
-  const std::string stem = ::testing::TempDir() + "gpucmp_ptx_passes_" + std::to_string(++calls);
-  const std::string input = stem + ".ptx", log = stem + ".log";
-  std::ofstream(input) << text;
-  const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=" + arch + " \"" + input +
-                              "\" -o /dev/null > \"" + log + "\" 2>&1";
-  const int status = std::system(command.c_str());
-  output = read_text_file(log);
-  std::remove(input.c_str());
-  std::remove(log.c_str());
-  return status == 0;
-}
-
 TEST(PtxPassFixtures, EachPassAndAllTogether) {
   const auto files = list_files(GPUCMP_PTX_FIXTURES);
   ASSERT_GE(files.size(), 10u);
-  const bool have_ptxas = !std::string(GPUCMP_PTXAS).empty();
   const std::vector<std::vector<std::string>> pipelines = {{"mad"}, {"cse"}, {"licm"}, {"cse", "licm", "mad"}};
   for (const auto& path : files) {
     const Module original = parse_file(path);
@@ -221,10 +204,8 @@ TEST(PtxPassFixtures, EachPassAndAllTogether) {
         for (std::size_t f = 0; f < m.functions.size(); ++f)
           EXPECT_EQ(print(again.functions[f]), print(m.functions[f]));
         EXPECT_LE(total_instructions(again), total_instructions(original));
-        std::string output;
-        if (have_ptxas) {
-          EXPECT_TRUE(assembles(text, m.sm_target(), output)) << output;
-        }
+        std::string output;  // ptxas when found at configure time
+        EXPECT_TRUE(ptxas_assembles(text, m.sm_target(), output)) << output;
       }
     }
   }

@@ -4,9 +4,6 @@
 // normalized text.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <fstream>
 #include <regex>
 
 #include "ptx/diff.h"
@@ -14,6 +11,7 @@
 #include "ptx/normalize.h"
 #include "ptx/parser.h"
 #include "ptx/printer.h"
+#include "ptxas_check.h"
 
 namespace gpucmp::ptx {
 namespace {
@@ -82,28 +80,9 @@ TEST(PtxRoundTrip, DiffWithItselfIsEqual) {
 
 // ---- ptxas ------------------------------------------------------------------
 
-// Runs ptxas on `text` for `arch`; returns its exit status and output.
-int run_ptxas(const std::string& text, const std::string& arch, std::string& output) {
-  static int calls = 0;
-  const std::string stem = ::testing::TempDir() + "gpucmp_ptx_" +
-                           ::testing::UnitTest::GetInstance()->current_test_info()->name() + "_" +
-                           std::to_string(++calls);
-  const std::string input = stem + ".ptx", log = stem + ".log";
-  std::ofstream(input) << text;
-  const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=" + arch + " \"" + input +
-                              "\" -o /dev/null > \"" + log + "\" 2>&1";
-  const int status = std::system(command.c_str());
-  output = read_text_file(log);
-  std::remove(input.c_str());
-  std::remove(log.c_str());
-  return status;
-}
-
 class PtxAssembles : public ::testing::Test {
  protected:
-  void SetUp() override {
-    if (std::string(GPUCMP_PTXAS).empty()) GTEST_SKIP() << "ptxas not found at configure time";
-  }
+  void SetUp() override { GPUCMP_SKIP_WITHOUT_PTXAS(); }
 
   void expect_assembles(const std::string& path, const std::string& text) {
     const std::string arch = parse(text, path).sm_target();

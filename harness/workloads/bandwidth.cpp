@@ -117,20 +117,21 @@ class Bandwidth : public Workload {
                     const ApiSet& apis) {
     const BenchName name{"bandwidth", impl.api, variant_name(impl.direction, impl.memory),
                          {{"bytes", std::to_string(bytes)}}};
-    register_benchmark(name, apis, opts, [this, bytes, impl, name, opts](benchmark::State& state,
-                                                                     const DeviceInfo& dev) {
+    const auto prepare = [this, bytes, impl, name](const DeviceInfo& dev) {
       Problem& p = problems_.get(bytes, [bytes] { return make_problem(bytes); });
-      auto runner = impl.make(p, impl.direction);
-      Measurement m;
+      Prepared r;
+      r.runner = impl.make(p, impl.direction);
+      Measurement& m = r.m;
       m.name = name;
       m.unit = RateUnit::GBps;
       m.work_per_launch = counted_bytes(impl.direction, bytes);
       m.peak = impl.direction == Direction::d2d ? dev.dram_peak_gbps : dev.link_peak_gbps;
-      m.batch_target_ms = opts.batch_target_ms;
       m.clear_output = [&p] { std::fill(p.result.begin(), p.result.end(), kPoison); };
       m.validate = [&p] { return validate(p); };
-      measure(state, *runner, m);
-    });
+      return r;
+    };
+    // Copies compile nothing: no startup benchmark.
+    register_measured(name, apis, opts, prepare, /*startup=*/false);
   }
 
   std::vector<std::string> sizes_;

@@ -129,21 +129,22 @@ class Cp : public Workload {
                     const Variant& v, const Options& opts, const ApiSet& apis) {
     const BenchName name{"cp", api, v.name,
                          {{"grid", std::to_string(c.nx)}, {"atoms", std::to_string(c.atoms)}}};
-    register_benchmark(name, apis, opts, [=](benchmark::State& state, const DeviceInfo& dev) {
+    const auto prepare = [=](const DeviceInfo& dev) {
       Problem& p = problems_.get(c, [c] { return make_problem(c); });
-      auto runner = make(p, v);
-      Measurement m;
+      Prepared r;
+      r.runner = make(p, v);
+      Measurement& m = r.m;
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = kFlopPerInteraction * interactions(c);
       m.peak = dev.fp32_peak_gflops;
-      m.batch_target_ms = opts.batch_target_ms;
       m.items_per_launch = interactions(c);
       m.time_per_item_counter = "ps_per_interaction";
       m.clear_output = [&p] { std::fill(p.energy.begin(), p.energy.end(), NAN); };
       m.validate = [&p] { return validate(p); };
-      measure(state, *runner, m);
-    });
+      return r;
+    };
+    register_measured(name, apis, opts, prepare, /*startup=*/true);
   }
 
   int grid_ = 0, atoms_ = 0;

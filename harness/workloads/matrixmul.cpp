@@ -107,34 +107,36 @@ class MatrixMul : public Workload {
     const bool user_sizes = !sizes.empty();
     if (!user_sizes) sizes = preset_sizes(opts.size);
     for (int n : sizes) {
+      const bool startup = n == sizes.front();
       for (const Impl& impl : impls()) {
         if (impl.tile > 0 && n % impl.tile != 0) {
           throw UsageError("--mm-n " + std::to_string(n) + ": not a multiple of the tile " +
                            std::to_string(impl.tile) + " of matrixMul/" + impl.api + "/" +
                            impl.variant);
         }
-        register_one(n, impl, opts, apis);
+        register_one(n, impl, startup, opts, apis);
       }
     }
   }
 
  private:
-  void register_one(int n, const Impl& impl, const Options& opts, const ApiSet& apis) {
+  void register_one(int n, const Impl& impl, bool startup, const Options& opts,
+                    const ApiSet& apis) {
     const BenchName name{"matrixMul", impl.api, impl.variant, {{"n", std::to_string(n)}}};
-    register_benchmark(name, apis, opts, [this, n, impl, name, opts](benchmark::State& state,
-                                                                   const DeviceInfo& dev) {
+    const auto prepare = [this, n, impl, name](const DeviceInfo& dev) {
       Problem& p = problems_.get(n, [n] { return make_problem(n); });
-      auto runner = impl.make(p, impl.tile);
-      Measurement m;
+      Prepared r;
+      r.runner = impl.make(p, impl.tile);
+      Measurement& m = r.m;
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = flops(n);
       m.peak = dev.fp32_peak_gflops;
-      m.batch_target_ms = opts.batch_target_ms;
       m.clear_output = [&p] { std::fill(p.c.begin(), p.c.end(), NAN); };
       m.validate = [&p] { return validate(p); };
-      measure(state, *runner, m);
-    });
+      return r;
+    };
+    register_measured(name, apis, opts, prepare, startup);
   }
 
   std::vector<long long> sizes_;

@@ -164,46 +164,54 @@ class Mri : public Workload {
       sets.push_back(generate(kind_, 3072, 32));
       sets.push_back(generate(kind_, 2048, 64));
     }
+    bool startup = true;  // for the first dataset
     for (auto& d : sets) {
       auto data = std::make_shared<const Dataset>(std::move(d));
       for (const Impl& impl : impls()[kind_])
         for (const Variant& v : impl.variants)
-          register_one(data, impl.api, impl.make, v, opts, apis);
+          register_one(data, impl.api, impl.make, v, startup, opts, apis);
+      startup = false;
     }
   }
 
  private:
   void register_one(const std::shared_ptr<const Dataset>& data, const std::string& api,
-                    const Factory& make, const Variant& v, const Options& opts,
-                    const ApiSet& apis) {
+                    const Factory& make, const Variant& v, bool startup,
+                    const Options& opts, const ApiSet& apis) {
     const BenchName name{name_of(kind_), api, v.name,
                          {{"numK", std::to_string(data->numK)},
                           {"numX", std::to_string(data->numX)}}};
     const Kind kind = kind_;
     const std::string output = output_;
-    register_benchmark(name, apis, opts, [=](benchmark::State& state, const DeviceInfo& dev) {
-      Problem p;
+    const auto prepare = [=](const DeviceInfo& dev) {
+      // Owned by the measurement's closures, which outlive the runner (Prepared).
+      auto problem = std::make_shared<Problem>();
+      Problem& p = *problem;
       p.kind = kind;
       p.data = *data;
       p.out_r.assign(std::size_t(data->numX), 0.0f);
       p.out_i.assign(std::size_t(data->numX), 0.0f);
-      auto runner = make(p, v);
-      Measurement m;
+      Prepared r;
+      r.runner = make(p, v);
+      Measurement& m = r.m;
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = flops(kind, data->numK, data->numX);
       m.peak = dev.fp32_peak_gflops;
-      m.batch_target_ms = opts.batch_target_ms;
       m.items_per_launch = double(data->numK) * data->numX;
       m.time_per_item_counter = "ps_per_voxel_k";
-      m.clear_output = [&p] {
-        std::fill(p.out_r.begin(), p.out_r.end(), NAN);
-        std::fill(p.out_i.begin(), p.out_i.end(), NAN);
+      m.clear_output = [problem] {
+        std::fill(problem->out_r.begin(), problem->out_r.end(), NAN);
+        std::fill(problem->out_i.begin(), problem->out_i.end(), NAN);
       };
-      m.validate = [&p, v] { return validate(p, v.fast_math); };
-      measure(state, *runner, m);
-      if (!output.empty() && !v.fast_math) write_parboil_output(output, p.out_r, p.out_i);
-    });
+      m.validate = [problem, v] { return validate(*problem, v.fast_math); };
+      if (!output.empty() && !v.fast_math)
+        m.after_timing = [problem, output] {
+          write_parboil_output(output, problem->out_r, problem->out_i);
+        };
+      return r;
+    };
+    register_measured(name, apis, opts, prepare, startup);
   }
   static std::string name_of(Kind k) { return workload_name(k); }
 

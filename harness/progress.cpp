@@ -1,0 +1,64 @@
+#include "progress.h"
+
+#include <algorithm>
+#include <iostream>
+#include <regex>
+
+namespace gpucmp {
+
+namespace {
+struct Plan {
+  bool enabled = false;
+  int total = -1;  // unknown
+  int done = 0;
+};
+Plan& plan() {
+  static Plan p;
+  return p;
+}
+}  // namespace
+
+int count_selected(const std::vector<std::string>& names, const std::string& filter) {
+  if (filter.empty() || filter == "all") return int(names.size());
+  const bool negate = filter[0] == '-';
+  try {
+    const std::regex re(negate ? filter.substr(1) : filter, std::regex::extended);
+    int n = 0;
+    for (const auto& name : names) n += std::regex_search(name, re) != negate;
+    return n;
+  } catch (const std::regex_error&) {
+    return -1;
+  }
+}
+
+void progress_plan(bool enabled, const std::vector<std::string>& names,
+                   const std::string& filter, int repetitions) {
+  Plan& p = plan();
+  p.enabled = enabled;
+  const int selected = count_selected(names, filter);
+  p.total = selected < 0 ? -1 : selected * std::max(repetitions, 1);
+  p.done = 0;
+}
+
+void progress_step(const BenchName& name) {
+  Plan& p = plan();
+  if (!p.enabled) return;
+  ++p.done;
+  std::cerr << "gpucmp-bench: [" << p.done;
+  if (p.total >= p.done) std::cerr << "/" << p.total;
+  std::cerr << "] " << name.str();
+  if (p.total >= p.done) std::cerr << ", " << (p.total - p.done) << " left";
+  std::cerr << std::endl;
+}
+
+std::string benchmark_flag(int argc, char** argv, const std::string& flag) {
+  const std::string prefix = "--" + flag + "=";
+  std::string value;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg.rfind(prefix, 0) == 0) value = arg.substr(prefix.size());  // the last one wins
+  }
+  return value;
+}
+
+}  // namespace gpucmp

@@ -1,0 +1,34 @@
+// Startup benchmarks: what a kernel costs before its first result, measured
+// apart from kernel time (DESIGN.md fairness rules). Each sample starts fresh
+// (Api::start_fresh: OpenCL programs forgotten; CUDA context re-created, so
+// that its module is loaded again), builds the runner (the OpenCL program
+// build happens here), uploads (not counted), then times the first launch and
+// a second one. Named startup/<api>/<workload>-<variant>/<params>.
+#pragma once
+#include <benchmark/benchmark.h>
+
+#include <functional>
+#include <memory>
+
+#include "api.h"
+#include "measure.h"
+
+namespace gpucmp {
+
+struct Prepared {
+  Measurement m;  // declared first: its closures may own the problem the runner uses
+  std::unique_ptr<Runner> runner;
+};
+// Makes a fresh runner and what to measure of it, for a device.
+using Prepare = std::function<Prepared(const DeviceInfo&)>;
+
+// The startup benchmark's name for a timed benchmark's name.
+BenchName startup_name(const BenchName& timed);
+
+// Takes `samples` fresh starts. Iteration time: median of build + first
+// launch. Counters: build_ms (OpenCL), first_launch_ms, second_launch_ms,
+// context_ms (CUDA: re-creating the context, not counted), each the median.
+void measure_startup(benchmark::State& state, Api& api, const DeviceInfo& dev,
+                     const Prepare& prepare, int samples);
+
+}  // namespace gpucmp

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# The full standard suite on a lent GPU (issue 6), as committed under
+# results/<gpu>/: one part per device call (each call gets a fresh machine and
+# at most 10 minutes). Usage (device tool):
+#   OUT=<dir> PART=compute   scripts/device_suite_run.sh   # matrixMul, cp, mriq, mrifhd; startup
+#   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth; cold vs hot; GPU unit tests
+# Every run: --size standard, 3 repetitions, sampling to 1% noise with at least
+# 5 samples and at most 1 s per benchmark.
+set -u
+: "${OUT:?set OUT to the folder that comes back}"
+: "${PART:?set PART to compute or bandwidth}"
+B=${B:-/tmp/gpucmp-build}
+source scripts/device_setup.sh
+targets=(gpucmp-bench)
+[ "$PART" = bandwidth ] && targets+=(gpucmp_unit_tests)
+{ cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
+  timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build-$PART.log" 2>&1 ||
+  { tail -40 "$OUT/build-$PART.log"; exit 1; }
+"$B/gpucmp-bench" --list-devices > "$OUT/devices.txt" 2>&1
+nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$OUT/nvidia-smi-$PART.txt" 2>&1
+common=(--size standard --min-samples 5 --time-limit 1)
+run() {  # run <name> <timeout> <gpucmp-bench args...>
+  local name=$1 limit=$2; shift 2
+  local t0=$SECONDS
+  timeout "$limit" "$B/gpucmp-bench" "${common[@]}" \
+    --benchmark_out="$OUT/$name.json" --benchmark_out_format=json "$@" > "$OUT/$name.log" 2>&1
+  echo "$name rc=$? $((SECONDS - t0)) s"
+}
+case "$PART" in
+  compute)
+    run suite-compute 330 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(matrixMul|cp|mriq|mrifhd)/'
+    run startup 90 --benchmark_filter='^startup/'
+    # CUDA's module load from PTX (the driver JITs the fatbin's PTX), the
+    # counterpart of OpenCL's PTX build; the driver cache is off in both.
+    CUDA_FORCE_PTX_JIT=1 run startup-cuda-ptx-jit 60 --benchmark_filter='^startup/cuda/'
+    ;;
+  bandwidth)
+    run suite-bandwidth 260 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^bandwidth/'
+    run cold 120 --benchmark_repetitions=3 --startup off --cache cold \
+      --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
+    bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)
+    GPUCMP_TEST_PCI_BUS_ID=$bus timeout 60 "$B/tests/gpucmp_unit_tests" \
+      --gtest_filter='ClockMonitor*:*Nvml*' > "$OUT/unit-nvml.log" 2>&1
+    echo "unit nvml rc=$?"
+    ;;
+esac
+for f in "$OUT"/*.log; do
+  case "$f" in *build-*) continue ;; esac
+  echo "$(basename "$f"): errors $(grep -c ': error:' "$f"), noise warnings $(grep -c 'above the --max-noise' "$f"), clock warnings $(grep -c 'SM clock fell' "$f"), host/device warnings $(grep -c 'host wall clock is' "$f")"
+done

@@ -8,6 +8,7 @@
 #include "check.h"
 #include "errors.h"
 #include "nvml.h"
+#include "ptx_load.h"
 #include "runners.h"
 
 namespace gpucmp::cuda {
@@ -63,6 +64,12 @@ class CudaApi : public Api {
     describe_device();
   }
 
+  double ptx_load_ms(const std::string& workload, const std::string& variant) override {
+    const std::string ptx = variant_ptx(workload, variant);
+    if (ptx.empty()) return -1;
+    return load_ptx_module_ms(ptx, "nvcc PTX of " + workload + "/" + variant);
+  }
+
   std::string unavailable() const override { return why_; }
   DeviceInfo info() const override { return info_; }
 
@@ -73,12 +80,12 @@ class CudaApi : public Api {
 
   // A new primary context: with lazy module loading (CUDA_MODULE_LOADING=LAZY,
   // the default since CUDA 12.2) each kernel's module is loaded again at its
-  // first launch, which the startup benchmark times. Creating the context is
-  // timed apart and returned.
+  // first launch, which the startup benchmark times. Creating the context
+  // (cudaSetDevice does since CUDA 12) is timed apart and returned.
   double start_fresh() override {
     check(cudaDeviceReset(), "cudaDeviceReset", "device " + std::to_string(device_));
-    check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
     const auto t0 = std::chrono::steady_clock::now();
+    check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
     check(cudaFree(nullptr), "cudaFree(0)", "context creation");
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
         .count();

@@ -40,6 +40,14 @@ class Api {
   // re-creating what had to be re-created (the CUDA context), not part of the
   // startup time; 0 when nothing was.
   virtual double start_fresh() = 0;
+  // Milliseconds to load `variant`'s kernels from PTX, where the API has a
+  // path for it apart from its startup benchmark's (CUDA: nvcc's PTX through
+  // cudaLibraryLoadData, the driver's JIT); negative when it has none.
+  virtual double ptx_load_ms(const std::string& workload, const std::string& variant) {
+    (void)workload;
+    (void)variant;
+    return -1;
+  }
 };
 
 // The APIs of this build, by name ("cuda", "opencl").

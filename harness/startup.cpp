@@ -13,8 +13,8 @@ BenchName startup_name(const BenchName& timed) {
 }
 
 void measure_startup(benchmark::State& state, Api& api, const DeviceInfo& dev,
-                     const Prepare& prepare, int samples) {
-  std::vector<double> build_ms, first_ms, second_ms, context_ms, total_s;
+                     const BenchName& timed, const Prepare& prepare, int samples) {
+  std::vector<double> build_ms, first_ms, second_ms, context_ms, ptx_ms, total_s;
   for (auto _ : state) {
     for (int i = 0; i < samples; ++i) {
       context_ms.push_back(api.start_fresh());
@@ -32,12 +32,15 @@ void measure_startup(benchmark::State& state, Api& api, const DeviceInfo& dev,
       first_ms.push_back(first.host_s * 1e3);
       second_ms.push_back(second.host_s * 1e3);
       total_s.push_back(build * 1e-3 + first.host_s);
+      if (const double ms = api.ptx_load_ms(timed.workload, timed.variant); ms >= 0)
+        ptx_ms.push_back(ms);
     }
     state.SetIterationTime(summarize(total_s).median);
   }
   if (!build_ms.empty()) state.counters["build_ms"] = summarize(build_ms).median;
   state.counters["first_launch_ms"] = summarize(first_ms).median;
   state.counters["second_launch_ms"] = summarize(second_ms).median;
+  if (!ptx_ms.empty()) state.counters["ptx_load_ms"] = summarize(ptx_ms).median;
   const Summary ctx = summarize(context_ms);
   if (ctx.max > 0) state.counters["context_ms"] = ctx.median;
   const Summary total = summarize(total_s);

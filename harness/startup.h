@@ -28,7 +28,9 @@ BenchName startup_name(const BenchName& timed);
 // Takes `samples` fresh starts. Iteration time: median of build + first
 // launch. Counters: build_ms (OpenCL), first_launch_ms, second_launch_ms,
 // context_ms (CUDA: re-creating the context, not counted), each the median.
+// Also, where the API has one (Api::ptx_load_ms), ptx_load_ms: loading the
+// variant's kernels from PTX in the fresh context (not part of the time).
 void measure_startup(benchmark::State& state, Api& api, const DeviceInfo& dev,
-                     const Prepare& prepare, int samples);
+                     const BenchName& timed, const Prepare& prepare, int samples);
 
 }  // namespace gpucmp

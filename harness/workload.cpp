@@ -35,7 +35,8 @@ void register_benchmark(const BenchName& name, const ApiSet& apis, const Options
   const auto it = apis.find(name.api);
   if (it == apis.end()) return;  // this build has no such API
   Api* api = it->second;
-  names().push_back(name.str());
+  // As Google Benchmark names it (and filters it) after UseManualTime()->Iterations(1).
+  names().push_back(name.str() + "/iterations:1/manual_time");
   // One Google Benchmark iteration per run: the samples are taken inside it
   // (sampling.h), so that their number can follow the noise target.
   benchmark::RegisterBenchmark(name.str().c_str(),
@@ -71,8 +72,9 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
     return;
   deferred().push_back([name, apis, opts, prepare] {
     register_benchmark(startup_name(name), apis, opts,
-                       [prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
-                         measure_startup(state, api, dev, prepare, opts.startup_samples);
+                       [name, prepare, opts](benchmark::State& state, Api& api,
+                                             const DeviceInfo& dev) {
+                         measure_startup(state, api, dev, name, prepare, opts.startup_samples);
                        });
   });
 }

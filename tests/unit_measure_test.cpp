@@ -1,0 +1,650 @@
+// Unit tests of the measurement protocol: when sampling stops (take_samples),
+// the progress helpers (count_selected, benchmark_flag, progress lines), the
+// cold-mode flush size, startup names, and measure() / measure_startup() on a
+// fake Runner driven through a real Google Benchmark run. Expected values are
+// worked out by hand in the comments. Launch times are multiples of 1/2048 s,
+// so that sums and means of them are exact in binary floating point.
+//
+// Process-wide state: measure() records each run in gpucmp::outcome(), and
+// run_guarded() records failures there (exit code 1); outcome() has no reset,
+// so after this file's tests it holds their results and failures. No other
+// test in gpucmp_unit_tests reads outcome() (they use local Outcome objects),
+// and CTest runs each test in its own process. The progress plan
+// (progress_plan) is process-wide too; the tests that set it disable it again.
+#include <gtest/gtest.h>
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "api.h"
+#include "errors.h"
+#include "measure.h"
+#include "naming.h"
+#include "options.h"
+#include "outcome.h"
+#include "progress.h"
+#include "runner.h"
+#include "sampling.h"
+#include "startup.h"
+
+namespace gpucmp {
+namespace {
+
+// ---- take_samples() -----------------------------------------------------------
+
+// A take() that returns `values` in turn (the last one repeated) and counts calls.
+struct Sequence {
+  std::vector<double> values;
+  int calls = 0;
+  double operator()() {
+    const double v = values[std::min<std::size_t>(std::size_t(calls), values.size() - 1)];
+    ++calls;
+    return v;
+  }
+};
+
+// 1, 3, 1, 3, ...: mean 2, stddev about 1, relative stddev about 50%.
+std::function<double()> alternating(int& calls) {
+  return [&calls] { return ++calls % 2 ? 1.0 : 3.0; };
+}
+
+SamplingRule adaptive(int min_samples, int max_samples, double max_noise, double time_limit_s) {
+  SamplingRule r;
+  r.fixed = 0;
+  r.min_samples = min_samples;
+  r.max_samples = max_samples;
+  r.max_noise = max_noise;
+  r.time_limit_s = time_limit_s;
+  return r;
+}
+
+TEST(TakeSamples, FixedCountTakesExactlyThatMany) {
+  SamplingRule r;
+  r.fixed = 7;  // fewer than min_samples (10): fixed wins
+  Sequence seq{{2.0}};
+  const Samples s = take_samples(r, std::ref(seq));
+  EXPECT_EQ(seq.calls, 7);
+  EXPECT_EQ(s.values, std::vector<double>(7, 2.0));
+  EXPECT_FALSE(s.noise_met);  // a fixed count reaches no noise target
+  EXPECT_GE(s.elapsed_s, 0.0);
+}
+
+TEST(TakeSamples, FixedCountIgnoresMaxSamplesAndNoise) {
+  SamplingRule r = adaptive(2, 5, 0.01, 1000);
+  r.fixed = 20;
+  int calls = 0;
+  const Samples s = take_samples(r, alternating(calls));
+  EXPECT_EQ(calls, 20);
+  EXPECT_EQ(s.values.size(), 20u);
+  EXPECT_FALSE(s.noise_met);
+}
+
+TEST(TakeSamples, ValuesAreKeptInOrder) {
+  SamplingRule r;
+  r.fixed = 4;
+  Sequence seq{{4, 1, 3, 2}};
+  EXPECT_EQ(take_samples(r, std::ref(seq)).values, (std::vector<double>{4, 1, 3, 2}));
+}
+
+TEST(TakeSamples, MinSamplesRespectedWhenNoiseIsMetEarlier) {
+  // Constant values: the relative stddev is 0 from the second sample on.
+  Sequence seq{{5e-3}};
+  const Samples s = take_samples(adaptive(6, 100, 0.01, 1000), std::ref(seq));
+  EXPECT_EQ(seq.calls, 6);
+  EXPECT_EQ(s.values.size(), 6u);
+  EXPECT_TRUE(s.noise_met);
+}
+
+TEST(TakeSamples, StopsAsSoonAsNoiseTargetIsMetAfterMin) {
+  // 1, 2, then 1.5 for ever: the mean stays 1.5 and the squared deviations sum
+  // to 0.25 + 0.25 = 0.5, so after n samples the relative stddev is
+  // sqrt(0.5 / (n - 1)) / 1.5 <= 0.2  <=>  n - 1 >= 0.5 / 0.09 = 5.56  <=>  n >= 7.
+  Sequence seq{{1.0, 2.0, 1.5}};
+  const Samples s = take_samples(adaptive(2, 100, 0.2, 1000), std::ref(seq));
+  EXPECT_EQ(seq.calls, 7);
+  ASSERT_EQ(s.values.size(), 7u);
+  EXPECT_TRUE(s.noise_met);
+  EXPECT_LE(relative_stddev(s.values), 0.2);
+  EXPECT_GT(relative_stddev({s.values.begin(), s.values.end() - 1}), 0.2);  // 6: 0.211
+}
+
+TEST(TakeSamples, NoisyValuesStopAtMaxSamples) {
+  int calls = 0;
+  const Samples s = take_samples(adaptive(3, 25, 0.01, 1000), alternating(calls));
+  EXPECT_EQ(calls, 25);
+  EXPECT_EQ(s.values.size(), 25u);
+  EXPECT_FALSE(s.noise_met);
+}
+
+TEST(TakeSamples, MinSamplesWinsOverASmallerMaxSamples) {
+  // "never before min_samples" (options.h), even when max_samples is lower.
+  int calls = 0;
+  const Samples s = take_samples(adaptive(5, 3, 0.01, 1000), alternating(calls));
+  EXPECT_EQ(calls, 5);
+  EXPECT_FALSE(s.noise_met);
+}
+
+TEST(TakeSamples, TimeLimitStopsRightAfterMinSamples) {
+  // Each sample takes >= 2 ms; the limit (1 ms) has passed once min_samples
+  // (3) are taken, and not before them: exactly 3 samples.
+  int calls = 0;
+  const Samples s = take_samples(adaptive(3, 1000, 0.01, 0.001), [&calls] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    return ++calls % 2 ? 1.0 : 3.0;
+  });
+  EXPECT_EQ(calls, 3);
+  EXPECT_EQ(s.values.size(), 3u);
+  EXPECT_FALSE(s.noise_met);
+  EXPECT_GE(s.elapsed_s, 0.006);
+}
+
+TEST(TakeSamples, ZeroValuesNeverMeetTheNoiseTarget) {
+  // The test divides by the mean: all-zero samples (a timer too coarse for the
+  // kernel) never count as quiet, and sampling runs to max_samples.
+  Sequence seq{{0.0}};
+  const Samples s = take_samples(adaptive(2, 4, 0.01, 1000), std::ref(seq));
+  EXPECT_EQ(seq.calls, 4);
+  EXPECT_FALSE(s.noise_met);
+}
+
+TEST(RelativeStddev, KnownValues) {
+  // {1, 3}: mean 2, sample stddev sqrt(2); fewer than 2 values or mean 0: 0.
+  EXPECT_DOUBLE_EQ(relative_stddev({1, 3}), std::sqrt(2.0) / 2);
+  EXPECT_EQ(relative_stddev({5}), 0.0);
+  EXPECT_EQ(relative_stddev({}), 0.0);
+  EXPECT_EQ(relative_stddev({0, 0, 0}), 0.0);
+}
+
+// ---- count_selected(), benchmark_flag(), progress lines -------------------------
+
+const std::vector<std::string> kNames = {
+    "matrixMul/opencl/tile16/n:64",          // 0
+    "matrixMul/cuda/tile16/n:64",            // 1
+    "bandwidth/opencl/d2d/bytes:4096",       // 2
+    "startup/opencl/matrixMul-tile16/n:64",  // 3
+};
+
+TEST(CountSelected, PlainRegexIsSearched) {
+  EXPECT_EQ(count_selected(kNames, "opencl"), 3);      // 0, 2, 3
+  EXPECT_EQ(count_selected(kNames, "^matrixMul/"), 2);  // 0, 1
+  EXPECT_EQ(count_selected(kNames, "tile16/n:64$"), 3);  // 0, 1, 3
+  EXPECT_EQ(count_selected(kNames, "d2d|cuda"), 2);    // extended: alternation
+  EXPECT_EQ(count_selected(kNames, "nothing-like-it"), 0);
+}
+
+TEST(CountSelected, LeadingMinusNegates) {
+  EXPECT_EQ(count_selected(kNames, "-opencl"), 1);      // 1
+  EXPECT_EQ(count_selected(kNames, "-^startup/"), 3);   // 0, 1, 2
+  EXPECT_EQ(count_selected(kNames, "-nothing-like-it"), 4);
+}
+
+TEST(CountSelected, EmptyAndAllSelectEverything) {
+  EXPECT_EQ(count_selected(kNames, ""), 4);
+  EXPECT_EQ(count_selected(kNames, "all"), 4);
+  EXPECT_EQ(count_selected({}, "all"), 0);
+}
+
+TEST(CountSelected, InvalidRegexGivesMinusOne) {
+  EXPECT_EQ(count_selected(kNames, "("), -1);
+  EXPECT_EQ(count_selected(kNames, "[a-"), -1);
+  EXPECT_EQ(count_selected(kNames, "-("), -1);
+}
+
+TEST(BenchmarkFlag, LastOneWins) {
+  const char* args[] = {"gpucmp-bench", "--benchmark_filter=a", "--size", "quick",
+                        "--benchmark_filter=b", "--benchmark_repetitions=3"};
+  char** argv = const_cast<char**>(args);
+  EXPECT_EQ(benchmark_flag(6, argv, "benchmark_filter"), "b");
+  EXPECT_EQ(benchmark_flag(6, argv, "benchmark_repetitions"), "3");
+  EXPECT_EQ(benchmark_flag(4, argv, "benchmark_filter"), "a");  // only argv[0..3]
+}
+
+TEST(BenchmarkFlag, AbsentOrOtherSpellingsGiveEmpty) {
+  const char* args[] = {"--benchmark_filter=not-argv0", "--benchmark_filter", "x",
+                        "--benchmark_filterx=y", "-benchmark_filter=z"};
+  char** argv = const_cast<char**>(args);
+  EXPECT_EQ(benchmark_flag(5, argv, "benchmark_filter"), "");
+  EXPECT_EQ(benchmark_flag(5, argv, "benchmark_repetitions"), "");
+  EXPECT_EQ(benchmark_flag(1, argv, "benchmark_filter"), "");
+}
+
+TEST(BenchmarkFlag, EmptyValueIsKept) {
+  const char* args[] = {"gpucmp-bench", "--benchmark_filter=a", "--benchmark_filter="};
+  EXPECT_EQ(benchmark_flag(3, const_cast<char**>(args), "benchmark_filter"), "");
+}
+
+BenchName bench(const std::string& workload, const std::string& api, const std::string& variant,
+                const std::string& n) {
+  return BenchName{workload, api, variant, {{"n", n}}};
+}
+
+// The progress lines one plan and `steps` runs print on stderr.
+std::string progress_lines(bool enabled, const std::string& filter, int repetitions, int steps) {
+  testing::internal::CaptureStderr();
+  progress_plan(enabled, kNames, filter, repetitions);
+  for (int i = 0; i < steps; ++i) progress_step(bench("matrixMul", "opencl", "tile16", "64"));
+  progress_plan(false, {}, "", 1);  // process-wide: off again
+  return testing::internal::GetCapturedStderr();
+}
+
+TEST(Progress, CountsSelectedTimesRepetitions) {
+  // "opencl" selects 3 names, 2 repetitions: 6 runs.
+  EXPECT_EQ(progress_lines(true, "opencl", 2, 2),
+            "gpucmp-bench: [1/6] matrixMul/opencl/tile16/n:64, 5 left\n"
+            "gpucmp-bench: [2/6] matrixMul/opencl/tile16/n:64, 4 left\n");
+}
+
+TEST(Progress, UnknownTotalPrintsOnlyTheCount) {
+  // An invalid regex, and more runs than planned: no total, no "left".
+  EXPECT_EQ(progress_lines(true, "(", 1, 1), "gpucmp-bench: [1] matrixMul/opencl/tile16/n:64\n");
+  EXPECT_EQ(progress_lines(true, "-opencl", 1, 2),
+            "gpucmp-bench: [1/1] matrixMul/opencl/tile16/n:64, 0 left\n"
+            "gpucmp-bench: [2] matrixMul/opencl/tile16/n:64\n");
+}
+
+TEST(Progress, DisabledPrintsNothing) { EXPECT_EQ(progress_lines(false, "all", 1, 3), ""); }
+
+// ---- flush_bytes_for(), startup_name() -----------------------------------------
+
+TEST(FlushBytesFor, TwiceTheL2InWholePages) {
+  EXPECT_EQ(flush_bytes_for(50LL << 20), std::size_t(100) << 20);  // H100: 50 MiB L2
+  EXPECT_EQ(flush_bytes_for(4096), 8192u);
+  EXPECT_EQ(flush_bytes_for(4097), 12288u);  // 8194 -> 3 pages
+  EXPECT_EQ(flush_bytes_for(1000), 4096u);   // 2000 -> 1 page
+  EXPECT_EQ(flush_bytes_for(1), 4096u);
+}
+
+TEST(FlushBytesFor, UnknownL2Gives64MiB) {
+  EXPECT_EQ(flush_bytes_for(0), std::size_t(64) << 20);
+  EXPECT_EQ(flush_bytes_for(-1), std::size_t(64) << 20);
+}
+
+TEST(StartupName, PrefixesStartupAndJoinsWorkloadAndVariant) {
+  const BenchName s = startup_name(bench("matrixMul", "opencl", "tile16", "256"));
+  EXPECT_EQ(s.str(), "startup/opencl/matrixMul-tile16/n:256");
+  EXPECT_EQ(s.workload, "startup");
+  EXPECT_EQ(s.api, "opencl");
+  EXPECT_EQ(s.variant, "matrixMul-tile16");
+  ASSERT_EQ(s.params.size(), 1u);
+  EXPECT_EQ(s.params[0].name, "n");
+  EXPECT_EQ(s.params[0].value, "256");
+  // Parses back as a name of its own.
+  const auto parsed = parse_bench_name(s.str() + "/iterations:1/manual_time");
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->str(), s.str());
+}
+
+// ---- measure() on a fake Runner, through Google Benchmark ----------------------
+
+constexpr double kLaunchS = 1.0 / 2048;  // 488.28125 us
+
+// Records every call in `log`; each launch takes kLaunchS of device time and
+// host_ratio times that of host time.
+class FakeRunner : public Runner {
+ public:
+  FakeRunner(std::vector<std::string>& log, double host_ratio = 1.0, double build_ms = -1)
+      : log_(log), host_ratio_(host_ratio), build_ms_(build_ms) {}
+  void upload() override { log_.push_back("upload"); }
+  BatchTiming time_batch(int launches) override {
+    log_.push_back("time_batch " + std::to_string(launches));
+    BatchTiming t;
+    t.device_s = launches * kLaunchS;
+    t.host_s = t.device_s * host_ratio_;
+    t.launches = launches;
+    return t;
+  }
+  void download() override { log_.push_back("download"); }
+  void flush_l2(std::size_t bytes) override { log_.push_back("flush_l2 " + std::to_string(bytes)); }
+  double build_ms() const override { return build_ms_; }
+
+ private:
+  std::vector<std::string>& log_;
+  double host_ratio_;
+  double build_ms_;
+};
+
+// 2e6 flop per launch (matrixMul n = 100); validates `valid_calls` times, then fails.
+Measurement fake_measurement(std::vector<std::string>& log, int valid_calls = 1000) {
+  Measurement m;
+  m.name = bench("fake", "opencl", "base", "100");
+  m.unit = RateUnit::GFLOPs;
+  m.work_per_launch = 2e6;
+  m.clear_output = [&log] { log.push_back("clear_output"); };
+  auto calls = std::make_shared<int>(0);
+  m.validate = [&log, calls, valid_calls] {
+    log.push_back("validate");
+    Validation v;
+    v.max_rel_err = 1e-7;
+    v.tolerance = 1e-5;
+    v.checked = 16;
+    v.ok = (*calls)++ < valid_calls;
+    if (!v.ok) {
+      v.max_rel_err = 0.5;
+      v.where = "c[0,0]: got 1.5, want 1";
+    }
+    return v;
+  };
+  return m;
+}
+
+Protocol fixed_protocol(int samples, CacheMode cache) {
+  Protocol p;
+  p.sampling.fixed = samples;
+  p.cache = cache;
+  p.batch_target_ms = 20;
+  p.flush_bytes = 8192;
+  return p;
+}
+
+using BenchRun = benchmark::BenchmarkReporter::Run;
+
+class CapturingReporter : public benchmark::BenchmarkReporter {
+ public:
+  bool ReportContext(const Context&) override { return true; }
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const auto& r : runs) this->runs.push_back(r);
+  }
+  std::vector<Run> runs;
+};
+
+bool is_error(const BenchRun& r) {
+#ifdef GPUCMP_HAVE_SKIP_MESSAGE
+  return r.skipped == benchmark::internal::SkippedWithError;
+#else
+  return r.error_occurred;
+#endif
+}
+
+std::string message(const BenchRun& r) {
+#ifdef GPUCMP_HAVE_SKIP_MESSAGE
+  return r.skip_message;
+#else
+  return r.error_message;
+#endif
+}
+
+// Registers `body` as the only benchmark, the way workload.cpp does (manual
+// time, one iteration, run_guarded around the body), runs it and returns its
+// one run.
+BenchRun run_benchmark(const BenchName& name, const std::function<void(benchmark::State&)>& body) {
+  benchmark::ClearRegisteredBenchmarks();
+  benchmark::RegisterBenchmark(name.str().c_str(),
+                               [name, body](benchmark::State& state) {
+                                 run_guarded(state, name, [&] { body(state); });
+                               })
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMicrosecond);
+  CapturingReporter reporter;
+  testing::internal::CaptureStderr();  // warnings and error lines: not this test's output
+  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter, ".");
+  testing::internal::GetCapturedStderr();
+  benchmark::ClearRegisteredBenchmarks();
+  EXPECT_EQ(ran, 1u);
+  EXPECT_EQ(reporter.runs.size(), 1u);
+  return reporter.runs.empty() ? BenchRun() : reporter.runs.front();
+}
+
+BenchRun run_measure(FakeRunner& runner, const Measurement& m, const Protocol& p) {
+  return run_benchmark(m.name, [&](benchmark::State& state) { measure(state, runner, m, p); });
+}
+
+double counter(const BenchRun& r, const std::string& key) {
+  const auto it = r.counters.find(key);
+  EXPECT_NE(it, r.counters.end()) << "no counter " << key;
+  return it == r.counters.end() ? -1 : double(it->second);
+}
+
+bool has_counter(const BenchRun& r, const std::string& key) { return r.counters.count(key) > 0; }
+
+TEST(Measure, ColdFlushesBeforeEverySampleWithBatchOne) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);
+  const Measurement m = fake_measurement(log);
+  const BenchRun r = run_measure(runner, m, fixed_protocol(4, CacheMode::cold));
+  ASSERT_FALSE(is_error(r)) << message(r);
+  // Upload, first launch, validate, probe, then 4 x (flush, one launch),
+  // validate again.
+  const std::vector<std::string> want = {
+      "upload",       "time_batch 1", "clear_output",  "download",     "validate",
+      "time_batch 1", "flush_l2 8192", "time_batch 1", "flush_l2 8192", "time_batch 1",
+      "flush_l2 8192", "time_batch 1", "flush_l2 8192", "time_batch 1", "clear_output",
+      "download",     "validate"};
+  EXPECT_EQ(log, want);
+  EXPECT_EQ(counter(r, "cold"), 1);
+  EXPECT_EQ(counter(r, "batch"), 1);
+  EXPECT_EQ(counter(r, "samples"), 4);
+  EXPECT_FALSE(has_counter(r, "host/device"));  // no batches to cross-check
+  EXPECT_FALSE(has_counter(r, "host_device_flag"));
+}
+
+TEST(Measure, HotNeverFlushesAndBatchesToTheTarget) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);
+  const Measurement m = fake_measurement(log);
+  const BenchRun r = run_measure(runner, m, fixed_protocol(3, CacheMode::hot));
+  ASSERT_FALSE(is_error(r)) << message(r);
+  // 20 ms / 488.28125 us = 40.96: batches of 40.
+  const std::vector<std::string> want = {
+      "upload",        "time_batch 1",  "clear_output",  "download",     "validate",
+      "time_batch 1",  "time_batch 40", "time_batch 40", "time_batch 40", "clear_output",
+      "download",      "validate"};
+  EXPECT_EQ(log, want);
+  EXPECT_EQ(counter(r, "cold"), 0);
+  EXPECT_EQ(counter(r, "batch"), 40);
+  EXPECT_EQ(counter(r, "samples"), 3);
+  EXPECT_EQ(counter(r, "host/device"), 1);
+  EXPECT_EQ(counter(r, "host_device_flag"), 0);
+}
+
+TEST(Measure, HotBatchIsSizedByTheSlowerHostTime) {
+  // Host 1.25 x device: 20 ms / 610.35 us = 32.77 -> 32; ratio 1.25 > 1.02: flagged.
+  std::vector<std::string> log;
+  FakeRunner runner(log, 1.25);
+  const Measurement m = fake_measurement(log);
+  const BenchRun r = run_measure(runner, m, fixed_protocol(2, CacheMode::hot));
+  ASSERT_FALSE(is_error(r)) << message(r);
+  EXPECT_EQ(counter(r, "batch"), 32);
+  EXPECT_DOUBLE_EQ(counter(r, "host/device"), 1.25);
+  EXPECT_EQ(counter(r, "host_device_flag"), 1);
+  // Samples are device time per launch, whatever the host says.
+  EXPECT_DOUBLE_EQ(counter(r, "median_us"), kLaunchS * 1e6);
+}
+
+TEST(Measure, FixedSamplesCountersAndRates) {
+  std::vector<std::string> log;
+  FakeRunner runner(log, 1.0, 7.5);
+  Measurement m = fake_measurement(log);
+  m.peak = 8.192;  // GFLOP/s
+  m.items_per_launch = 1024;
+  m.time_per_item_counter = "ps_per_item";
+  int after = 0;
+  m.after_timing = [&after] { ++after; };
+  const BenchRun r = run_measure(runner, m, fixed_protocol(5, CacheMode::hot));
+  ASSERT_FALSE(is_error(r)) << message(r);
+  EXPECT_EQ(r.iterations, 1);
+  EXPECT_EQ(counter(r, "samples"), 5);
+  EXPECT_FALSE(has_counter(r, "noise_met"));  // fixed count: no noise target
+  EXPECT_EQ(counter(r, "cv"), 0);
+  EXPECT_DOUBLE_EQ(counter(r, "min_us"), 488.28125);
+  EXPECT_DOUBLE_EQ(counter(r, "median_us"), 488.28125);
+  EXPECT_DOUBLE_EQ(counter(r, "max_us"), 488.28125);
+  EXPECT_DOUBLE_EQ(counter(r, "first_launch_ms"), 0.48828125);
+  EXPECT_DOUBLE_EQ(counter(r, "max_rel_err"), 1e-7);
+  EXPECT_DOUBLE_EQ(counter(r, "build_ms"), 7.5);
+  // 2e6 flop in 1/2048 s = 4.096 GFLOP/s, half of the 8.192 peak.
+  EXPECT_NEAR(counter(r, "GFLOP/s"), 4.096, 4.096e-9);
+  EXPECT_NEAR(counter(r, "pct_peak"), 50.0, 50e-9);
+  EXPECT_FALSE(has_counter(r, "GB/s"));
+  // (1/2048 s) / 1024 items = 2^-21 s = 476837.158203125 ps.
+  EXPECT_DOUBLE_EQ(counter(r, "ps_per_item"), 476837.158203125);
+  // The iteration time is the mean sample, in the benchmark's unit (us).
+  EXPECT_NEAR(r.GetAdjustedRealTime(), 488.28125, 1e-6);
+  EXPECT_EQ(after, 1);
+}
+
+TEST(Measure, NoPeakBuildOrClocksNoCounters) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);  // build_ms -1: nothing built at run time
+  Measurement m = fake_measurement(log);
+  m.unit = RateUnit::GBps;
+  const BenchRun r = run_measure(runner, m, fixed_protocol(2, CacheMode::hot));
+  ASSERT_FALSE(is_error(r)) << message(r);
+  EXPECT_TRUE(has_counter(r, "GB/s"));
+  EXPECT_FALSE(has_counter(r, "GFLOP/s"));
+  for (const char* key : {"pct_peak", "build_ms", "clock_flag", "sm_mhz_before", "sm_mhz_min",
+                          "temp_c_before", "power_w_before"})
+    EXPECT_FALSE(has_counter(r, key)) << key;
+}
+
+TEST(Measure, AdaptiveStopsAtMinSamplesForSteadyTimes) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);
+  const Measurement m = fake_measurement(log);
+  Protocol p = fixed_protocol(0, CacheMode::cold);
+  p.sampling = adaptive(6, 1000, 0.01, 1000);
+  const BenchRun r = run_measure(runner, m, p);
+  ASSERT_FALSE(is_error(r)) << message(r);
+  EXPECT_EQ(counter(r, "samples"), 6);
+  EXPECT_EQ(counter(r, "noise_met"), 1);
+  EXPECT_EQ(counter(r, "cv"), 0);
+  int flushes = 0;
+  for (const auto& call : log) flushes += call == "flush_l2 8192";
+  EXPECT_EQ(flushes, 6);
+}
+
+TEST(Measure, ValidationFailingAfterTimingIsAnErrorAndAFailure) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);
+  const Measurement m = fake_measurement(log, /*valid_calls=*/1);  // before: ok; after: not
+  const std::size_t failures_before = outcome().failures().size();
+  const BenchRun r = run_measure(runner, m, fixed_protocol(3, CacheMode::hot));
+  EXPECT_TRUE(is_error(r));
+  EXPECT_NE(message(r).find("validation failed after timing"), std::string::npos) << message(r);
+  EXPECT_NE(message(r).find("c[0,0]: got 1.5, want 1"), std::string::npos) << message(r);
+  EXPECT_EQ(log.back(), "validate");  // the samples were taken, then the check failed
+  // Process-wide (see the top of this file): the run now exits 1.
+  EXPECT_EQ(outcome().exit_code(), kExitFailed);
+  ASSERT_EQ(outcome().failures().size(), failures_before + 1);
+  EXPECT_NE(outcome().failures().back().find("fake/opencl/base/n:100: validation failed"),
+            std::string::npos)
+      << outcome().failures().back();
+}
+
+TEST(Measure, ValidationFailingBeforeTimingTakesNoSamples) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);
+  const Measurement m = fake_measurement(log, /*valid_calls=*/0);
+  const BenchRun r = run_measure(runner, m, fixed_protocol(3, CacheMode::cold));
+  EXPECT_TRUE(is_error(r));
+  EXPECT_NE(message(r).find("validation failed before timing"), std::string::npos) << message(r);
+  const std::vector<std::string> want = {"upload", "time_batch 1", "clear_output", "download",
+                                         "validate"};
+  EXPECT_EQ(log, want);
+  EXPECT_EQ(outcome().exit_code(), kExitFailed);
+}
+
+TEST(RunGuarded, UnavailableIsSkippedNotFailed) {
+  const std::size_t failures_before = outcome().failures().size();
+  const BenchRun r = run_benchmark(bench("fake", "cuda", "base", "1"), [](benchmark::State&) {
+    throw Unavailable("no CUDA device");
+  });
+  EXPECT_EQ(message(r), "skipped: no CUDA device");
+#ifdef GPUCMP_HAVE_SKIP_MESSAGE
+  EXPECT_EQ(r.skipped, benchmark::internal::SkippedWithMessage);
+#else
+  EXPECT_TRUE(r.error_occurred);  // 1.7 has no skip without error
+#endif
+  EXPECT_EQ(outcome().failures().size(), failures_before);
+}
+
+// ---- measure_startup() on a fake Api -------------------------------------------
+
+class FakeApi : public Api {
+ public:
+  std::string name() const override { return "opencl"; }
+  void list_devices(std::ostream&) const override {}
+  void select(const Options&) override {}
+  std::string unavailable() const override { return ""; }
+  DeviceInfo info() const override { return {}; }
+  void add_context(ContextList&) const override {}
+  bool has_startup(const std::string&, const std::string&) const override { return true; }
+  double start_fresh() override {
+    log.push_back("start_fresh");
+    return context_ms;
+  }
+  std::vector<std::string> log;
+  double context_ms = 0;
+};
+
+// Each call makes a fresh FakeRunner (build 7.5 ms) logging into api.log.
+Prepare fake_prepare(FakeApi& api, int valid_calls = 1000) {
+  return [&api, valid_calls](const DeviceInfo&) {
+    api.log.push_back("prepare");
+    Prepared p;
+    p.m = fake_measurement(api.log, valid_calls);
+    p.runner = std::make_unique<FakeRunner>(api.log, 1.0, 7.5);
+    return p;
+  };
+}
+
+TEST(MeasureStartup, FreshStartPerSampleAndMedianCounters) {
+  FakeApi api;
+  const Prepare prepare = fake_prepare(api);
+  const BenchRun r = run_benchmark(startup_name(bench("fake", "opencl", "base", "100")),
+                              [&](benchmark::State& state) {
+                                measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
+                              });
+  ASSERT_FALSE(is_error(r)) << message(r);
+  std::vector<std::string> want;
+  for (int i = 0; i < 3; ++i)
+    for (const char* call : {"start_fresh", "prepare", "upload", "time_batch 1", "time_batch 1",
+                             "clear_output", "download", "validate"})
+      want.push_back(call);
+  EXPECT_EQ(api.log, want);
+  EXPECT_EQ(counter(r, "samples"), 3);
+  EXPECT_DOUBLE_EQ(counter(r, "build_ms"), 7.5);
+  EXPECT_DOUBLE_EQ(counter(r, "first_launch_ms"), 0.48828125);
+  EXPECT_DOUBLE_EQ(counter(r, "second_launch_ms"), 0.48828125);
+  EXPECT_FALSE(has_counter(r, "context_ms"));  // start_fresh re-created nothing
+  EXPECT_EQ(counter(r, "cv"), 0);
+  // Iteration time: build + first launch = 7.5 ms + 488.28125 us.
+  EXPECT_NEAR(r.GetAdjustedRealTime(), 7500 + 488.28125, 1e-6);
+}
+
+TEST(MeasureStartup, ContextTimeIsReportedApart) {
+  FakeApi api;
+  api.context_ms = 2.0;
+  const Prepare prepare = fake_prepare(api);
+  const BenchRun r = run_benchmark(startup_name(bench("fake", "cuda", "base", "100")),
+                              [&](benchmark::State& state) {
+                                measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 2);
+                              });
+  ASSERT_FALSE(is_error(r)) << message(r);
+  EXPECT_DOUBLE_EQ(counter(r, "context_ms"), 2.0);
+  EXPECT_NEAR(r.GetAdjustedRealTime(), 7500 + 488.28125, 1e-6);  // not counted in
+}
+
+TEST(MeasureStartup, ValidationFailureIsAnError) {
+  FakeApi api;
+  const Prepare prepare = fake_prepare(api, /*valid_calls=*/0);
+  const BenchRun r = run_benchmark(startup_name(bench("fake", "opencl", "base", "100")),
+                              [&](benchmark::State& state) {
+                                measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
+                              });
+  EXPECT_TRUE(is_error(r));
+  EXPECT_NE(message(r).find("validation failed after a fresh start"), std::string::npos)
+      << message(r);
+  EXPECT_EQ(outcome().exit_code(), kExitFailed);
+}
+
+}  // namespace
+}  // namespace gpucmp

@@ -2,17 +2,20 @@
 # The full standard suite on a lent GPU (issue 6), as committed under
 # results/<gpu>/: one part per device call (each call gets a fresh machine and
 # at most 10 minutes). Usage (device tool):
-#   OUT=<dir> PART=compute   scripts/device_suite_run.sh   # matrixMul, cp, mriq, mrifhd; startup
-#   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth; cold vs hot; GPU unit tests
+#   OUT=<dir> PART=matrixmul scripts/device_suite_run.sh   # matrixMul (all variants, ~5 min)
+#   OUT=<dir> PART=parboil   scripts/device_suite_run.sh   # cp, mriq, mrifhd; startup/; cold; NVML tests
+#   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth
+# (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
+# part, matrixMul then cp in one run, stopped by its timeout during cp.)
 # Every run: --size standard, 3 repetitions, sampling to 1% noise with at least
 # 5 samples and at most 1 s per benchmark.
 set -u
 : "${OUT:?set OUT to the folder that comes back}"
-: "${PART:?set PART to compute or bandwidth}"
+: "${PART:?set PART to matrixmul, parboil or bandwidth}"
 B=${B:-/tmp/gpucmp-build}
 source scripts/device_setup.sh
 targets=(gpucmp-bench)
-[ "$PART" = bandwidth ] && targets+=(gpucmp_unit_tests)
+[ "$PART" = parboil ] && targets+=(gpucmp_unit_tests)
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
   timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build-$PART.log" 2>&1 ||
   { tail -40 "$OUT/build-$PART.log"; exit 1; }
@@ -27,23 +30,25 @@ run() {  # run <name> <timeout> <gpucmp-bench args...>
   echo "$name rc=$? $((SECONDS - t0)) s"
 }
 case "$PART" in
-  compute)
-    run suite-compute 330 --benchmark_repetitions=3 --startup off \
-      --benchmark_filter='^(matrixMul|cp|mriq|mrifhd)/'
-    run startup 90 --benchmark_filter='^startup/'
-    # CUDA's module load from PTX (the driver JITs the fatbin's PTX), the
-    # counterpart of OpenCL's PTX build; the driver cache is off in both.
-    CUDA_FORCE_PTX_JIT=1 run startup-cuda-ptx-jit 60 --benchmark_filter='^startup/cuda/'
+  matrixmul)
+    run suite-matrixmul 500 --benchmark_repetitions=3 --startup off --benchmark_filter='^matrixMul/'
     ;;
-  bandwidth)
-    run suite-bandwidth 260 --benchmark_repetitions=3 --startup off \
-      --benchmark_filter='^bandwidth/'
+  parboil)
+    run suite-parboil 150 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(cp|mriq|mrifhd)/'
+    run startup 90 --benchmark_filter='^startup/'
+    # The same with the driver forced to JIT the fatbin's PTX at module load.
+    CUDA_FORCE_PTX_JIT=1 run startup-cuda-ptx-jit 60 --benchmark_filter='^startup/cuda/'
     run cold 120 --benchmark_repetitions=3 --startup off --cache cold \
       --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
     bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)
     GPUCMP_TEST_PCI_BUS_ID=$bus timeout 60 "$B/tests/gpucmp_unit_tests" \
       --gtest_filter='ClockMonitor*:*Nvml*' > "$OUT/unit-nvml.log" 2>&1
     echo "unit nvml rc=$?"
+    ;;
+  bandwidth)
+    run suite-bandwidth 450 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^bandwidth/'
     ;;
 esac
 for f in "$OUT"/*.log; do

@@ -3,8 +3,11 @@
 # results/<gpu>/: one part per device call (each call gets a fresh machine and
 # at most 10 minutes). Usage (device tool):
 #   OUT=<dir> PART=matrixmul scripts/device_suite_run.sh   # matrixMul (all variants, ~5 min)
-#   OUT=<dir> PART=parboil   scripts/device_suite_run.sh   # cp, mriq, mrifhd; startup/; cold; NVML tests
+#   OUT=<dir> PART=parboil   scripts/device_suite_run.sh   # cp, mriq, mrifhd
+#   OUT=<dir> PART=extras    scripts/device_suite_run.sh   # startup/; cold; NVML tests
 #   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth
+# PART may name several parts ("parboil bandwidth"). Results come back as
+# $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
 # part, matrixMul then cp in one run, stopped by its timeout during cp.)
 # Every run: --size standard, 3 repetitions, sampling to 1% noise with at least
@@ -15,12 +18,12 @@ set -u
 B=${B:-/tmp/gpucmp-build}
 source scripts/device_setup.sh
 targets=(gpucmp-bench)
-[ "$PART" = parboil ] && targets+=(gpucmp_unit_tests)
+case " $PART " in *" extras "*) targets+=(gpucmp_unit_tests) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
-  timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build-$PART.log" 2>&1 ||
-  { tail -40 "$OUT/build-$PART.log"; exit 1; }
+  timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build.log" 2>&1 ||
+  { tail -40 "$OUT/build.log"; exit 1; }
 "$B/gpucmp-bench" --list-devices > "$OUT/devices.txt" 2>&1
-nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$OUT/nvidia-smi-$PART.txt" 2>&1
+nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$OUT/nvidia-smi.txt" 2>&1
 common=(--size standard --min-samples 5 --time-limit 1)
 run() {  # run <name> <timeout> <gpucmp-bench args...>
   local name=$1 limit=$2; shift 2
@@ -29,13 +32,16 @@ run() {  # run <name> <timeout> <gpucmp-bench args...>
     --benchmark_out="$OUT/$name.json" --benchmark_out_format=json "$@" > "$OUT/$name.log" 2>&1
   echo "$name rc=$? $((SECONDS - t0)) s"
 }
-case "$PART" in
+for part in $PART; do
+case "$part" in
   matrixmul)
     run suite-matrixmul 500 --benchmark_repetitions=3 --startup off --benchmark_filter='^matrixMul/'
     ;;
   parboil)
-    run suite-parboil 150 --benchmark_repetitions=3 --startup off \
+    run suite-parboil 110 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(cp|mriq|mrifhd)/'
+    ;;
+  extras)
     run startup 90 --benchmark_filter='^startup/'
     # The same with the driver forced to JIT the fatbin's PTX at module load.
     CUDA_FORCE_PTX_JIT=1 run startup-cuda-ptx-jit 60 --benchmark_filter='^startup/cuda/'
@@ -47,11 +53,14 @@ case "$PART" in
     echo "unit nvml rc=$?"
     ;;
   bandwidth)
-    run suite-bandwidth 450 --benchmark_repetitions=3 --startup off \
+    run suite-bandwidth 400 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^bandwidth/'
     ;;
+  *) echo "unknown part '$part'"; exit 2 ;;
 esac
+done
 for f in "$OUT"/*.log; do
-  case "$f" in *build-*) continue ;; esac
+  case "$f" in */build.log) continue ;; esac
   echo "$(basename "$f"): errors $(grep -c ': error:' "$f"), noise warnings $(grep -c 'above the --max-noise' "$f"), clock warnings $(grep -c 'SM clock fell' "$f"), host/device warnings $(grep -c 'host wall clock is' "$f")"
 done
+(cd "$OUT" && tar czf results.tgz --exclude=results.tgz --exclude=build.log -- * && ls -l results.tgz)

@@ -5,7 +5,8 @@
 #   OUT=<dir> PART=matrixmul scripts/device_suite_run.sh   # matrixMul (all variants, ~5 min)
 #   OUT=<dir> PART=parboil   scripts/device_suite_run.sh   # cp, mriq, mrifhd
 #   OUT=<dir> PART=extras    scripts/device_suite_run.sh   # startup/; cold; NVML tests
-#   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth
+#   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth, 1 KiB .. 128 MiB
+#   OUT=<dir> PART=bandwidth-large scripts/device_suite_run.sh  # bandwidth, 256 MiB .. 1 GiB
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -54,7 +55,11 @@ case "$part" in
     ;;
   bandwidth)
     run suite-bandwidth 400 --benchmark_repetitions=3 --startup off \
-      --benchmark_filter='^bandwidth/'
+      --benchmark_filter='^bandwidth/.*/bytes:([0-9]{1,8}|1[0-9]{8})/'
+    ;;
+  bandwidth-large)
+    run suite-bandwidth-large 400 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^bandwidth/.*/bytes:(268435456|536870912|1073741824)/'
     ;;
   *) echo "unknown part '$part'"; exit 2 ;;
 esac

@@ -53,11 +53,18 @@ void register_benchmark(const BenchName& name, const ApiSet& apis, const Options
       ->Unit(benchmark::kMicrosecond);
 }
 
+BenchName timed_name(const BenchName& name, const Options& opts) {
+  BenchName n = name;
+  if (opts.cache == CacheMode::cold) n.params.push_back({"cache", "cold"});
+  return n;
+}
+
 void register_measured(const BenchName& name, const ApiSet& apis, const Options& opts,
                        Prepare prepare, bool startup) {
-  register_benchmark(name, apis, opts,
+  register_benchmark(timed_name(name, opts), apis, opts,
                      [prepare, opts](benchmark::State& state, Api&, const DeviceInfo& dev) {
                        Prepared p = prepare(dev);
+                       p.m.name = timed_name(p.m.name, opts);
                        Protocol protocol;
                        protocol.sampling = opts.sampling;
                        protocol.cache = opts.cache;

@@ -36,6 +36,10 @@ class Workload {
 void register_benchmark(const BenchName& name, const ApiSet& apis, const Options& opts,
                         std::function<void(benchmark::State&, Api&, const DeviceInfo&)> body);
 
+// The timed benchmark's name: `name`, plus the parameter cache:cold in cold
+// mode, so that hot and cold rows never mix in one file or dashboard.
+BenchName timed_name(const BenchName& name, const Options& opts);
+
 // Registers the timed benchmark `name` (measure() with the options' protocol)
 // and, when `startup` and the API has one for this variant, its startup
 // benchmark (startup.h), registered after every timed one by

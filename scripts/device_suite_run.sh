@@ -4,7 +4,9 @@
 # at most 10 minutes). Usage (device tool):
 #   OUT=<dir> PART=matrixmul scripts/device_suite_run.sh   # matrixMul (all variants, ~5 min)
 #   OUT=<dir> PART=parboil   scripts/device_suite_run.sh   # cp, mriq, mrifhd
-#   OUT=<dir> PART=extras    scripts/device_suite_run.sh   # startup/; cold; NVML tests
+#   OUT=<dir> PART=startup   scripts/device_suite_run.sh   # startup/ (and with CUDA_FORCE_PTX_JIT=1)
+#   OUT=<dir> PART=cold      scripts/device_suite_run.sh   # cold-cache rows of the main kernels
+#   OUT=<dir> PART=gputests  scripts/device_suite_run.sh   # the GPU-labelled CTest tests, NVML tests
 #   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth, 1 KiB .. 128 MiB
 #   OUT=<dir> PART=bandwidth-large scripts/device_suite_run.sh  # bandwidth, 256 MiB .. 1 GiB
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -19,7 +21,9 @@ set -u
 B=${B:-/tmp/gpucmp-build}
 source scripts/device_setup.sh
 targets=(gpucmp-bench)
-case " $PART " in *" extras "*) targets+=(gpucmp_unit_tests) ;; esac
+case " $PART " in
+  *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests) ;;
+esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
   timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
@@ -42,12 +46,19 @@ case "$part" in
     run suite-parboil 110 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(cp|mriq|mrifhd)/'
     ;;
-  extras)
+  startup)
     run startup 90 --benchmark_filter='^startup/'
     # The same with the driver forced to JIT the fatbin's PTX at module load.
     CUDA_FORCE_PTX_JIT=1 run startup-cuda-ptx-jit 60 --benchmark_filter='^startup/cuda/'
+    ;;
+  cold)
     run cold 120 --benchmark_repetitions=3 --startup off --cache cold \
       --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
+    ;;
+  gputests)
+    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor' --output-on-failure) \
+      > "$OUT/ctest-gpu.log" 2>&1
+    echo "ctest gpu rc=$? ($(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"))"
     bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)
     GPUCMP_TEST_PCI_BUS_ID=$bus timeout 60 "$B/tests/gpucmp_unit_tests" \
       --gtest_filter='ClockMonitor*:*Nvml*' > "$OUT/unit-nvml.log" 2>&1

@@ -8,9 +8,18 @@ The report re-asks the 2010 study's questions with the numbers in the files:
 (4) bandwidth against transfer size per API and host-memory kind;
 (5) fraction of peak (bandwidth or FP32) per kernel and API;
 and a short text, generated from the numbers, on what has changed since 2010.
+Where the input has such rows, also: (6) startup (OpenCL program build, CUDA
+PTX module load and context, first-launch overhead) from the startup/ rows;
+(7) hot against cold caches from the rows with the parameter cache:cold; and
+(8) measurement quality (noise target, cv, clock and host/device flags).
 
 Rows are matched by name with Google Benchmark's /iterations:N removed; when
-several files hold the same benchmark, the later file wins. A benchmark's time
+several files hold the same benchmark, the later file wins, except that the
+CUDA startup rows of a file run with CUDA_FORCE_PTX_JIT=1 (its context's
+env.CUDA_FORCE_PTX_JIT) are kept apart and shown beside the others. Startup
+rows (startup/<api>/<workload>-<variant>/<params>) and cold rows (parameter
+cache:cold, or the counter cold=1 in older files without it) enter their own
+sections only, never the pairs, ratios, peaks or bandwidth. A benchmark's time
 is the median of its repetitions (the median aggregate where only aggregates
 exist); its spread is half the min-max range of the repetitions relative to the
 median (else the cv aggregate). Rows that errored or were skipped are listed
@@ -67,6 +76,18 @@ STUDY_2010_STEPS = {"unroll": -48.0, "cse": -40.0, "mad": 0.0, "licm": -20.0}
 FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
            "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
 API_LABEL = {"cuda": "CUDA", "opencl": "OpenCL"}
+STARTUP = "startup"  # the workload part of startup/<api>/<workload>-<variant>/<params>
+COLD_PARAM = ("cache", "cold")
+JIT_ENV = "env.CUDA_FORCE_PTX_JIT"
+JIT_PART = "CUDA_FORCE_PTX_JIT=1"  # appended to the key of such a file's CUDA startup rows
+NONE = "\u2013"  # an empty cell of the startup, cold and quality tables
+SLOW_SAMPLE = 2.0  # a startup sample this many times the median is named
+QUALITY_FLAGS = [("clock_flag", "SM clock below 90% of max"),
+                 ("host_device_flag", "host wall clock and device time differ by >2%")]
+QUALITY_RANGES = [("sm_mhz_min", "lowest SM clock", "MHz"),
+                  ("power_w_after", "power after", "W"),
+                  ("temp_c_after", "temperature after", "\u00b0C")]
+MAX_LISTED = 10  # flagged benchmarks listed by name up to this many, else counted
 NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
                 "cpu_time", "time_unit", "aggregate_name", "aggregate_unit", "error_occurred",
@@ -79,7 +100,8 @@ CONTEXT_KEYS = [  # (context key, label) shown under "Device and software"
     ("opencl.c_version", "OpenCL C"), ("opencl.build_options", "OpenCL build options"),
     ("gpucmp.math", "math"), ("cuda.fp32_peak_gflops", "FP32 peak (GFLOP/s)"),
     ("cuda.dram_peak_gbps", "DRAM peak (GB/s)"), ("cuda.link_peak_gbps", "link peak (GB/s)"),
-    ("gpucmp.timing", "timing"),
+    ("gpucmp.timing", "timing"), ("gpucmp.sampling", "sampling"), ("gpucmp.cache", "caches"),
+    (JIT_ENV, "CUDA_FORCE_PTX_JIT"),
 ]
 
 
@@ -96,10 +118,16 @@ def fail(message):
 
 
 class Bench:
-    """One measured benchmark: median time (ns), spread, and counters."""
+    """One measured benchmark: median time (ns), spread, and counters.
 
-    def __init__(self, key, parts, path, times, counters, cv=None):
+    counters: each counter's median over the repetitions; reps: the counters of
+    each repetition (one entry where the file has only aggregates); jit: a CUDA
+    startup row of a file run with CUDA_FORCE_PTX_JIT=1."""
+
+    def __init__(self, key, parts, path, times, counters, cv=None, reps=None, jit=False):
         self.key = key
+        self.reps = reps if reps is not None else [counters]
+        self.jit = jit
         self.workload, self.api, self.variant, self.params = parts
         self.path = path
         self.times = times
@@ -166,7 +194,12 @@ def split_variant(variant):
     return variant, None
 
 
-def measure(path, key, entry):
+def numeric_counters(row):
+    return {k: float(v) for k, v in row.items() if k not in NOT_COUNTERS
+            and isinstance(v, (int, float)) and not isinstance(v, bool) and math.isfinite(v)}
+
+
+def measure(path, key, entry, jit=False):
     """A Bench from compare.load's entry, or None where it has no time."""
     parts = parse_name(key)
     if entry["rows"]:
@@ -189,24 +222,62 @@ def measure(path, key, entry):
                   and not isinstance(r.get(name), bool) and math.isfinite(r[name])]
         if values:
             counters[name] = statistics.median(values)
-    return Bench(key, parts, path, times, counters, cv)
+    reps = [numeric_counters(r) for r in rows]
+    if not entry["rows"] and reps:
+        # Aggregates only: one entry; a flag counts where any repetition had it (mean
+        # above 0), the noise target where every one met it (mean 1).
+        mean = numeric_counters(entry["aggregates"].get("mean", {}))
+        for flag, _ in QUALITY_FLAGS:
+            if flag in mean:
+                reps[0][flag] = 1.0 if mean[flag] > 0 else 0.0
+        if "noise_met" in mean:
+            reps[0]["noise_met"] = 1.0 if mean["noise_met"] >= 1 else 0.0
+    return Bench(key, parts, path, times, counters, cv, reps, jit)
+
+
+def is_cold(bench):
+    return COLD_PARAM in bench.params
+
+
+def without_cache(params):
+    return tuple(p for p in params if p[0] != COLD_PARAM[0])
+
+
+def cold_key(key, entry):
+    """The key of an older cold row named without cache:cold (its counter cold is 1),
+    with /cache:cold after its last parameter; else key."""
+    parsed = parse_name(key)
+    if parsed is None or COLD_PARAM in parsed[3]:
+        return key
+    rows = entry["rows"] or [entry["aggregates"][a] for a in ("median", "mean")
+                             if a in entry["aggregates"]][:1]
+    if not any(numeric_counters(r).get("cold") == 1 for r in rows):
+        return key
+    parts = key.split("/")
+    last = max([i for i, p in enumerate(parts) if i >= 3 and ":" in p], default=2)
+    return "/".join(parts[: last + 1] + [":".join(COLD_PARAM)] + parts[last + 1:])
 
 
 def load_all(paths):
     """(contexts [(path, context, rows)], {key: Bench}, not measured [(key, reason, path)])."""
     contexts = []
-    latest = {}  # key -> (path, entry); the later file wins
+    latest = {}  # key -> (path, entry, jit); the later file wins
     for path in paths:
         try:
             context, entries = compare.load(path, ignore_iterations=True)
         except compare.InputError as e:
             raise InputError(str(e)) from e
         contexts.append((path, context, len(entries)))
+        jit = str(context.get(JIT_ENV, "")).strip() == "1"
         for key, entry in entries.items():
-            latest[key] = (path, entry)
+            key = cold_key(key, entry)
+            forced = jit and key.startswith(f"{STARTUP}/cuda/")
+            if forced:  # kept beside the same row of a file without it
+                key = f"{key}/{JIT_PART}"
+            latest[key] = (path, entry, forced)
     benches, missing = {}, []
     for key in sorted(latest):
-        path, entry = latest[key]
+        path, entry, jit = latest[key]
         if parse_name(key) is None:
             continue  # not a gpucmp benchmark name
         if entry["skipped"]:
@@ -216,7 +287,7 @@ def load_all(paths):
             missing.append((key, entry["error"], path))
             continue
         try:
-            bench = measure(path, key, entry)
+            bench = measure(path, key, entry, jit)
         except compare.InputError as e:
             raise InputError(str(e)) from e
         if bench is None:
@@ -230,12 +301,20 @@ def load_all(paths):
 
 
 class Data:
-    """The measured benchmarks, indexed for the report."""
+    """The measured benchmarks, indexed for the report: by_id holds the kernel and
+    transfer times (hot); startup and cold rows are apart and enter no pair."""
 
     def __init__(self, benches):
         self.by_id = {}  # (workload, api, variant, params) -> Bench
-        for b in benches.values():
-            self.by_id[(b.workload, b.api, b.variant, b.params)] = b
+        self.startup, self.cold = [], []
+        self.all = [benches[k] for k in sorted(benches)]
+        for b in self.all:
+            if b.workload == STARTUP:
+                self.startup.append(b)
+            elif is_cold(b):
+                self.cold.append(b)
+            else:
+                self.by_id[(b.workload, b.api, b.variant, b.params)] = b
 
     def get(self, workload, api, variant, params):
         return self.by_id.get((workload, api, variant, params))
@@ -393,6 +472,81 @@ def bandwidth_series(data):
     return {k: sorted(v) for k, v in sorted(out.items())}
 
 
+def startup_split(variant):
+    """(workload, variant) of a startup row's <workload>-<variant>."""
+    workload, _, rest = variant.partition("-")
+    return workload, rest
+
+
+STARTUP_COLUMNS = [  # (key, API, variant suffix, counter)
+    ("build_source", "opencl", None, "build_ms"),
+    ("build_own_ptx", "opencl", "ptx-as-built", "build_ms"),
+    ("build_nvcc_ptx", "opencl", "ptx-from-nvcc", "build_ms"),
+    ("ptx_load", "cuda", None, "ptx_load_ms"),
+    ("context", "cuda", None, "context_ms"),
+]
+
+
+def first_launch(bench):
+    """(median first launch, slowest first launch or None) in ms of a startup row. The
+    slowest is the row's max_us where the time is the first launch alone (no build)."""
+    first = bench.counters.get("first_launch_ms")
+    slowest = None
+    if first is not None and "build_ms" not in bench.counters and "max_us" in bench.counters:
+        slowest = bench.counters["max_us"] / 1e3
+    return first, slowest
+
+
+def startup_rows(data):
+    """One entry per kernel (workload, base variant, params) of the startup rows:
+    {workload, base, params, build_source, build_own_ptx, build_nvcc_ptx, ptx_load,
+    context (ms or None), overhead: {api: first - second launch ms}, first, first_jit:
+    (median, slowest) CUDA first launch without and with CUDA_FORCE_PTX_JIT=1 or None}"""
+    index = {}
+    for b in data.startup:
+        workload, variant = startup_split(b.variant)
+        index[(b.api, b.jit, workload, variant, b.params)] = b
+    kernels = sorted({(w, split_variant(v)[0], p) for _, _, w, v, p in index},
+                     key=lambda k: (workload_rank(k[0]), k[1], size_key(k[2])))
+    out = []
+    for workload, base, params in kernels:
+        row = {"workload": workload, "base": base, "params": params}
+        for name, api, suffix, counter in STARTUP_COLUMNS:
+            b = index.get((api, False, workload, f"{base}-{suffix}" if suffix else base, params))
+            row[name] = b.counters.get(counter) if b is not None else None
+        row["overhead"] = {}
+        for api in APIS:
+            b = index.get((api, False, workload, base, params))
+            if b is not None and {"first_launch_ms", "second_launch_ms"} <= set(b.counters):
+                row["overhead"][api] = (b.counters["first_launch_ms"]
+                                        - b.counters["second_launch_ms"])
+        for name, jit in (("first", False), ("first_jit", True)):
+            b = index.get(("cuda", jit, workload, base, params))
+            row[name] = first_launch(b) if b is not None else None
+            if row[name] is not None and row[name][0] is None:
+                row[name] = None
+        out.append(row)
+    return out
+
+
+def cold_rows(data):
+    """[(cold Bench, hot Bench or None)] in report order: the hot row is the same
+    name without cache:cold."""
+    out = []
+    for b in sorted(data.cold, key=lambda b: (workload_rank(b.workload), b.variant,
+                                               size_key(without_cache(b.params)), b.api)):
+        out.append((b, data.get(b.workload, b.api, b.variant, without_cache(b.params))))
+    return out
+
+
+def quality_groups(data):
+    """[(name, [Bench])] of the rows with measurement counters: hot, cold, startup."""
+    groups = [("kernels and transfers", [data.by_id[k] for k in data.ids()]),
+              ("cold caches", [b for b, _ in cold_rows(data)]),
+              ("startup", data.startup)]
+    return [(name, benches) for name, benches in groups if benches]
+
+
 # ---------------------------------------------------------------- formatting
 
 
@@ -451,6 +605,33 @@ def fmt_bench(b, rate=True):
             f" (cv {b.spread * 100:.2g}%)"
     r = fmt_rate(b) if rate else ""
     return f"{text} ({r})" if r else text
+
+
+def fmt_ms(ms):
+    return NONE if ms is None else fmt_time(ms * 1e6)
+
+
+def fmt_cv(cv):
+    if cv is None:
+        return NONE
+    return f"{cv * 100:.0f}%" if cv >= 0.995 else f"{cv * 100:.2g}%"
+
+
+def fmt_first(first):
+    """'358 us' or '358 us (slowest 31.5 ms)' of (median, slowest) ms."""
+    if first is None:
+        return NONE
+    median, slowest = first
+    text = fmt_ms(median)
+    if slowest is not None and median > 0 and slowest > SLOW_SAMPLE * median:
+        text += f" (slowest {fmt_ms(slowest)})"
+    return text
+
+
+def short_name(bench):
+    """The benchmark's name without Google Benchmark's parts (manual_time)."""
+    parts = bench.key.split("/")
+    return "/".join(p for i, p in enumerate(parts) if i < 3 or ":" in p or p == JIT_PART)
 
 
 def fmt_peak(b):
@@ -559,8 +740,11 @@ class Plotter:
     def fig_best(self, rows):
         labels = []
         for w, v, p, _, source, best in rows:
+            near = source is not None and best is not source and \
+                best.time >= source.time * (1 - BEST_MARGIN)
             labels.append(f"{label_of(w, v, p)}\nbest: "
-                          + ("the source kernel" if best is source else best.variant))
+                          + ("the source kernel" if best is source else best.variant)
+                          + (f" (source within {BEST_MARGIN:.0%})" if near else ""))
         src = [(o.time / c.time) if o is not None else float("nan") for _, _, _, c, o, _ in rows]
         best = [b.time / c.time for _, _, _, c, _, b in rows]
         fig, ax = self.plt.subplots(figsize=(9, 1.4 + 0.55 * len(rows)))
@@ -609,7 +793,8 @@ class Plotter:
                         continue
                     ax.bar(x, y * 100, width=width * 0.9, color=self.colors[ci],
                            edgecolor="black", linewidth=0.4)
-                    ax.text(x, y * 100, f"{y * 100:+.0f}", ha="center",
+                    ax.text(x, y * 100, f"{y * 100:+.1f}" if abs(y) < 0.095 else
+                            f"{y * 100:+.0f}", ha="center",
                             va="bottom" if y >= 0 else "top", fontsize=6.5)
                     values.append(y * 100)
                 legend[f"{chain} chain"] = Patch(facecolor=self.colors[ci], edgecolor="black",
@@ -818,13 +1003,242 @@ def changed_text(data, all_pairs, analyses, best_rows):
     return out
 
 
+def fmt_ms_range(values):
+    lo, hi = fmt_ms(min(values)), fmt_ms(max(values))
+    return lo if lo == hi else f"{lo} to {hi}"
+
+
+def startup_section(data, contexts):
+    """The lines of 'Startup: build, module load and first launch' ([] without rows)."""
+    rows = startup_rows(data)
+    if not rows:
+        return []
+    jit = any(r["first_jit"] for r in rows)
+    samples = sorted({int(b.counters["samples"]) for b in data.startup if "samples" in b.counters})
+    md = ["Each sample starts fresh (OpenCL: the program is built again; CUDA: the context is "
+          "re-created, so the module loads again at the first launch); values are medians over "
+          + (f"{samples[0]} samples" if len(samples) == 1 else "the samples")
+          + ". OpenCL builds from source for the plain variant, from its own PTX "
+          "(`-ptx-as-built`) or from nvcc's PTX (`-ptx-from-nvcc`) through "
+          "`clCreateProgramWithBinary`. CUDA PTX module load: nvcc's PTX of the variant "
+          "(precise-math variants only) loaded with `cudaLibraryLoadData` (the driver's JIT), "
+          "not part of CUDA's startup; nor is creating the CUDA context. First-launch overhead: first launch "
+          "minus second launch (host wall clock).", ""]
+    header = ["kernel", "size", "OpenCL build from source",
+              "OpenCL build from its own PTX (ptx-as-built)", "OpenCL build from nvcc's PTX",
+              "CUDA PTX module load", "CUDA context", "first-launch overhead CUDA",
+              "first-launch overhead OpenCL"]
+    if jit:
+        header += ["CUDA first launch", "CUDA first launch, CUDA_FORCE_PTX_JIT=1"]
+    table = []
+    for r in rows:
+        line = [f"{r['workload']} {r['base']}".strip(), fmt_params(r["params"])]
+        line += [fmt_ms(r[name]) for name, _, _, _ in STARTUP_COLUMNS]
+        line += [fmt_ms(r["overhead"].get(api)) for api in APIS]
+        if jit:
+            line += [fmt_first(r["first"]), fmt_first(r["first_jit"])]
+        table.append(line)
+    md += md_table(header, table, right=tuple(range(2, len(header))))
+    md.append("")
+
+    def values(name):
+        return [r[name] for r in rows if r[name] is not None]
+
+    medians = []
+    for name, label in (("build_source", "OpenCL build from source"),
+                        ("build_own_ptx", "from its own PTX"),
+                        ("build_nvcc_ptx", "from nvcc's PTX"),
+                        ("ptx_load", "CUDA PTX module load (driver JIT)"),
+                        ("context", "CUDA context creation")):
+        if values(name):
+            medians.append(f"{label} {fmt_ms(statistics.median(values(name)))} "
+                           f"({len(values(name))} kernels)")
+    text = []
+    if medians:
+        text.append("Median over kernels: " + "; ".join(medians) + ".")
+    ratios = []
+    for num, den, label in (("build_own_ptx", "build_source",
+                             "the OpenCL build from its own PTX takes"),
+                            ("build_source", "ptx_load",
+                             "the OpenCL build from source takes")):
+        rs = [r[num] / r[den] for r in rows if r[num] is not None and r[den]]
+        if rs:
+            other = "its build from source" if den == "build_source" else \
+                "the CUDA PTX module load"
+            ratios.append(f"{label} {fmt_range(rs)}x {other} ({len(rs)} kernels)")
+    if ratios:
+        text.append("Per kernel, " + "; ".join(ratios) + ".")
+    overheads = []
+    for api in APIS:
+        vs = [r["overhead"][api] for r in rows if api in r["overhead"]]
+        if vs:
+            overheads.append(f"{API_LABEL[api]} {fmt_ms(statistics.median(vs))} "
+                             f"({fmt_ms_range(vs)}, {len(vs)} kernels)")
+    if overheads:
+        text.append("First-launch overhead, median over kernels: " + "; ".join(overheads) + ".")
+    if jit:
+        files = [p for p, c, _ in contexts if str(c.get(JIT_ENV, "")).strip() == "1"]
+        both = [r for r in rows if r["first"] and r["first_jit"]]
+        line = "With CUDA_FORCE_PTX_JIT=1 (" + ", ".join(f"`{p}`" for p in files) + ")"
+        if both:
+            line += (f": median CUDA first launch {fmt_ms(statistics.median(r['first_jit'][0] for r in both))}"
+                     f" against {fmt_ms(statistics.median(r['first'][0] for r in both))} without "
+                     f"({len(both)} kernels)")
+        slow = {}
+        for name in ("first", "first_jit"):
+            known = [r for r in rows if r[name] and r[name][1] is not None]
+            hit = [r for r in known if r[name][0] > 0 and r[name][1] > SLOW_SAMPLE * r[name][0]]
+            slow[name] = (known, hit)
+        known, hit = slow["first_jit"]
+        if known:
+            line += (f"; its slowest sample is over {SLOW_SAMPLE:g}x the median in {len(hit)} of "
+                     f"{len(known)} kernels")
+            if hit:
+                worst = max(hit, key=lambda r: r["first_jit"][1])
+                line += (f" (up to {fmt_ms(worst['first_jit'][1])}, {worst['workload']} "
+                         f"{worst['base']})")
+            if slow["first"][0]:
+                line += f", without it in {len(slow['first'][1])} of {len(slow['first'][0])}"
+            line += (" (a cost that few samples pay shows in the slowest sample, not in "
+                     "the median)")
+        text.append(line + ".")
+    return md + [" ".join(text)] if text else md
+
+
+def cold_section(data):
+    """The lines of 'Hot vs cold caches' ([] without cold rows)."""
+    rows = cold_rows(data)
+    if not rows:
+        return []
+    md = ["Cold: each sample is one launch after the L2 is flushed; hot: the same benchmark "
+          "without `cache:cold` (launches batched, caches warm). Both are medians over the "
+          "repetitions.", ""]
+    table = []
+    for cold, hot in rows:
+        label = f"{cold.workload} {API_LABEL.get(cold.api, cold.api)} {cold.variant} " \
+                f"{fmt_params(without_cache(cold.params))}".strip()
+        table.append((label, fmt_bench(hot, False) if hot else NONE, fmt_bench(cold, False),
+                      fmt_ratio(cold.time / hot.time) if hot and hot.time > 0 else NONE))
+    md += md_table(["benchmark", "hot time", "cold time", "cold/hot"], table, right=(1, 2, 3))
+    md.append("")
+    by_workload = {}
+    for cold, hot in rows:
+        if hot is not None and hot.time > 0:
+            by_workload.setdefault(cold.workload, []).append((cold.time / hot.time, cold))
+    text = []
+    if by_workload:
+        parts = [f"{w} {fmt_range([r for r, _ in rs])} ({len(rs)} benchmarks)"
+                 for w, rs in sorted(by_workload.items(), key=lambda kv: workload_rank(kv[0]))]
+        text.append("Cold/hot time per workload: " + "; ".join(parts) + ".")
+        ratio, worst = max((r for rs in by_workload.values() for r in rs), key=lambda r: r[0])
+        text.append(f"Largest: {worst.workload} {API_LABEL.get(worst.api, worst.api)} "
+                    f"{worst.variant} {fmt_params(without_cache(worst.params))}, "
+                    f"{fmt_ratio(ratio)}.")
+    lonely = sum(hot is None for _, hot in rows)
+    if lonely:
+        text.append(f"{lonely} of {len(rows)} cold rows have no hot row in the input "
+                    f"(hot: {NONE}).")
+    return md + [" ".join(text)]
+
+
+def quality_section(data):
+    """The lines of 'Measurement quality' ([] where no row has its counters)."""
+    counters = {"samples", "cv", "noise_met"} | {f for f, _ in QUALITY_FLAGS} | \
+        {c for c, _, _ in QUALITY_RANGES}
+    groups = [(name, benches) for name, benches in quality_groups(data)
+              if any(counters & set(r) for b in benches for r in b.reps)]
+    if not groups:
+        return []
+    md = ["Per repetition (each a run of samples): whether it met the noise target, its cv "
+          "(relative stddev of its samples), and its flags: clock_flag, the SM clock fell "
+          "below 90% of max; host_device_flag, host wall clock and device time differ by more "
+          "than 2% (batched runs).", ""]
+    table, worst_cv = [], []
+    for name, benches in groups:
+        reps = [r for b in benches for r in b.reps]
+        met = [r["noise_met"] for r in reps if "noise_met" in r]
+        cvs = [(r["cv"], b) for b in benches for r in b.reps if "cv" in r]
+        row = [name, len(benches), len(reps),
+               f"{sum(m >= 0.5 for m in met)} of {len(met)}" if met else f"{NONE} (fixed samples)",
+               fmt_cv(statistics.median(c for c, _ in cvs)) if cvs else NONE,
+               fmt_cv(max(c for c, _ in cvs)) if cvs else NONE]
+        for flag, _ in QUALITY_FLAGS:
+            have = [r[flag] for r in reps if flag in r]
+            row.append(str(sum(v >= 0.5 for v in have)) if have else NONE)
+        table.append(row)
+        if cvs:
+            cv, b = max(cvs, key=lambda x: x[0])
+            worst_cv.append(f"{name} `{short_name(b)}` ({fmt_cv(cv)})")
+    md += md_table(["rows", "benchmarks", "repetitions", "noise target met", "median cv",
+                    "max cv"] + [f"{f}=1" for f, _ in QUALITY_FLAGS], table,
+                   right=tuple(range(1, 6 + len(QUALITY_FLAGS))))
+    md.append("")
+    lines = []
+    if worst_cv:
+        lines.append("- Largest cv: " + "; ".join(worst_cv) + ".")
+    for name, benches in groups:
+        missed = {}
+        for b in benches:
+            for r in b.reps:
+                if "noise_met" in r:
+                    total = missed.setdefault(b.workload, [0, 0])
+                    total[0] += r["noise_met"] < 0.5
+                    total[1] += 1
+        missed = {w: t for w, t in missed.items() if t[0]}
+        if missed:
+            lines.append(f"- Noise target not met ({name}), repetitions per workload: " + ", ".join(
+                f"{w} {t[0]} of {t[1]}" for w, t in sorted(
+                    missed.items(), key=lambda kv: workload_rank(kv[0]))) + ".")
+    everything = [b for _, benches in groups for b in benches]
+    for flag, meaning in QUALITY_FLAGS:
+        hit = [(b, sum(r.get(flag, 0) >= 0.5 for r in b.reps)) for b in everything]
+        hit = [(b, n) for b, n in hit if n]
+        if not hit:
+            continue
+        if len(hit) <= MAX_LISTED:
+            items = []
+            for b, n in hit:
+                extra = f"{n} of {len(b.reps)} repetitions"
+                low = [r["sm_mhz_min"] for r in b.reps if "sm_mhz_min" in r]
+                if flag == "clock_flag" and low:
+                    extra += f", lowest SM clock {min(low):g} MHz"
+                ratio = b.counters.get("host/device")
+                if flag == "host_device_flag" and ratio is not None:
+                    extra += f", host/device {ratio:.3f}"
+                items.append(f"`{short_name(b)}` ({extra})")
+            lines.append(f"- {flag}=1 ({meaning}): " + "; ".join(items) + ".")
+        else:
+            per = {}
+            for b, _ in hit:
+                variants = per.setdefault(b.workload, {})
+                variants[b.variant] = variants.get(b.variant, 0) + 1
+            lines.append(f"- {flag}=1 ({meaning}): {len(hit)} benchmarks: " + "; ".join(
+                f"{w} {sum(vs.values())} (" + ", ".join(
+                    f"{v} {n}" for v, n in sorted(vs.items(), key=lambda kv: (-kv[1], kv[0])))
+                + ")" for w, vs in sorted(per.items(), key=lambda kv: workload_rank(kv[0])))
+                + ".")
+    if not any(r.get(f, 0) >= 0.5 for b in everything for r in b.reps for f, _ in QUALITY_FLAGS) \
+            and any(f in r for b in everything for r in b.reps for f, _ in QUALITY_FLAGS):
+        lines.append("- No repetition had " + " or ".join(f"{f}=1" for f, _ in QUALITY_FLAGS)
+                     + ".")
+    ranges = []
+    for counter, label, unit in QUALITY_RANGES:
+        vs = [r[counter] for b in everything for r in b.reps if counter in r]
+        if vs:
+            lo, hi = f"{min(vs):.4g}", f"{max(vs):.4g}"
+            ranges.append(f"{label} ({counter}) {lo if lo == hi else f'{lo}-{hi}'} {unit}")
+    if ranges:
+        lines.append("- Over all repetitions: " + "; ".join(ranges) + ".")
+    return md + lines
+
+
 def write_report(args, contexts, benches, missing, plotter):
     data = Data(benches)
     all_pairs = pairs(data)
     shown = shown_pairs(all_pairs)
     analyses = ptx_analysis(data)
     best_rows = best_opencl(data)
-    has_ptx_variants = any(split_variant(b.variant)[1] for b in benches.values()
+    has_ptx_variants = any(split_variant(b.variant)[1] for b in data.by_id.values()
                            if b.api == "opencl")
     bw = bandwidth_series(data)
     peaks = peak_entries(data, all_pairs)
@@ -851,7 +1265,10 @@ def write_report(args, contexts, benches, missing, plotter):
                    [(f"`{p}`", c.get("date", "?"), c.get("gpucmp.revision", "?"),
                      c.get("gpucmp.size", "?"), n) for p, c, n in contexts], right=(4,))
     md += ["", "When several files hold one benchmark (name without /iterations:N), the "
-           "later file's rows are used.", "", "## Device and software", ""]
+           "later file's rows are used" + ("; the CUDA startup rows of a file run with "
+                                          "CUDA_FORCE_PTX_JIT=1 are kept apart (see Startup)"
+                                          if any(b.jit for b in data.startup) else "") + ".",
+           "", "## Device and software", ""]
     for key, label in CONTEXT_KEYS:
         values = []
         for p, c, _ in contexts:
@@ -1009,6 +1426,13 @@ def write_report(args, contexts, benches, missing, plotter):
     else:
         md += ["No cuBLAS or CLBlast rows in the input."]
     md.append("")
+
+    for title, lines in (("Startup: build, module load and first launch",
+                          startup_section(data, contexts)),
+                         ("Hot vs cold caches", cold_section(data)),
+                         ("Measurement quality", quality_section(data))):
+        if lines:
+            md += [f"## {title}", ""] + lines + [""]
 
     variants = {(w, api, v) for (w, api, v, _) in data.by_id
                 if v not in VENDOR and not split_variant(v)[1]}

@@ -607,6 +607,10 @@ def fmt_bench(b, rate=True):
     return f"{text} ({r})" if r else text
 
 
+def plural(n, word):
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def fmt_ms(ms):
     return NONE if ms is None else fmt_time(ms * 1e6)
 
@@ -1022,8 +1026,8 @@ def startup_section(data, contexts):
           "(`-ptx-as-built`) or from nvcc's PTX (`-ptx-from-nvcc`) through "
           "`clCreateProgramWithBinary`. CUDA PTX module load: nvcc's PTX of the variant "
           "(precise-math variants only) loaded with `cudaLibraryLoadData` (the driver's JIT), "
-          "not part of CUDA's startup; nor is creating the CUDA context. First-launch overhead: first launch "
-          "minus second launch (host wall clock).", ""]
+          "not part of CUDA's startup; nor is creating the CUDA context. First-launch "
+          "overhead: first launch minus second launch (host wall clock).", ""]
     header = ["kernel", "size", "OpenCL build from source",
               "OpenCL build from its own PTX (ptx-as-built)", "OpenCL build from nvcc's PTX",
               "CUDA PTX module load", "CUDA context", "first-launch overhead CUDA",
@@ -1052,7 +1056,7 @@ def startup_section(data, contexts):
                         ("context", "CUDA context creation")):
         if values(name):
             medians.append(f"{label} {fmt_ms(statistics.median(values(name)))} "
-                           f"({len(values(name))} kernels)")
+                           f"({plural(len(values(name)), 'kernel')})")
     text = []
     if medians:
         text.append("Median over kernels: " + "; ".join(medians) + ".")
@@ -1065,7 +1069,7 @@ def startup_section(data, contexts):
         if rs:
             other = "its build from source" if den == "build_source" else \
                 "the CUDA PTX module load"
-            ratios.append(f"{label} {fmt_range(rs)}x {other} ({len(rs)} kernels)")
+            ratios.append(f"{label} {fmt_range(rs)}x {other} ({plural(len(rs), 'kernel')})")
     if ratios:
         text.append("Per kernel, " + "; ".join(ratios) + ".")
     overheads = []
@@ -1073,7 +1077,7 @@ def startup_section(data, contexts):
         vs = [r["overhead"][api] for r in rows if api in r["overhead"]]
         if vs:
             overheads.append(f"{API_LABEL[api]} {fmt_ms(statistics.median(vs))} "
-                             f"({fmt_ms_range(vs)}, {len(vs)} kernels)")
+                             f"({fmt_ms_range(vs)}, {plural(len(vs), 'kernel')})")
     if overheads:
         text.append("First-launch overhead, median over kernels: " + "; ".join(overheads) + ".")
     if jit:
@@ -1081,9 +1085,10 @@ def startup_section(data, contexts):
         both = [r for r in rows if r["first"] and r["first_jit"]]
         line = "With CUDA_FORCE_PTX_JIT=1 (" + ", ".join(f"`{p}`" for p in files) + ")"
         if both:
-            line += (f": median CUDA first launch {fmt_ms(statistics.median(r['first_jit'][0] for r in both))}"
-                     f" against {fmt_ms(statistics.median(r['first'][0] for r in both))} without "
-                     f"({len(both)} kernels)")
+            with_jit = statistics.median(r["first_jit"][0] for r in both)
+            without = statistics.median(r["first"][0] for r in both)
+            line += (f": median CUDA first launch {fmt_ms(with_jit)} against {fmt_ms(without)} "
+                     f"without ({plural(len(both), 'kernel')})")
         slow = {}
         for name in ("first", "first_jit"):
             known = [r for r in rows if r[name] and r[name][1] is not None]
@@ -1127,7 +1132,7 @@ def cold_section(data):
             by_workload.setdefault(cold.workload, []).append((cold.time / hot.time, cold))
     text = []
     if by_workload:
-        parts = [f"{w} {fmt_range([r for r, _ in rs])} ({len(rs)} benchmarks)"
+        parts = [f"{w} {fmt_range([r for r, _ in rs])} ({plural(len(rs), 'benchmark')})"
                  for w, rs in sorted(by_workload.items(), key=lambda kv: workload_rank(kv[0]))]
         text.append("Cold/hot time per workload: " + "; ".join(parts) + ".")
         ratio, worst = max((r for rs in by_workload.values() for r in rs), key=lambda r: r[0])
@@ -1145,8 +1150,9 @@ def quality_section(data):
     """The lines of 'Measurement quality' ([] where no row has its counters)."""
     counters = {"samples", "cv", "noise_met"} | {f for f, _ in QUALITY_FLAGS} | \
         {c for c, _, _ in QUALITY_RANGES}
-    groups = [(name, benches) for name, benches in quality_groups(data)
-              if any(counters & set(r) for b in benches for r in b.reps)]
+    groups = [(name, [b for b in benches if any(counters & set(r) for r in b.reps)])
+              for name, benches in quality_groups(data)]
+    groups = [(name, benches) for name, benches in groups if benches]
     if not groups:
         return []
     md = ["Per repetition (each a run of samples): whether it met the noise target, its cv "
@@ -1212,7 +1218,7 @@ def quality_section(data):
             for b, _ in hit:
                 variants = per.setdefault(b.workload, {})
                 variants[b.variant] = variants.get(b.variant, 0) + 1
-            lines.append(f"- {flag}=1 ({meaning}): {len(hit)} benchmarks: " + "; ".join(
+            lines.append(f"- {flag}=1 ({meaning}): {plural(len(hit), 'benchmark')}: " + "; ".join(
                 f"{w} {sum(vs.values())} (" + ", ".join(
                     f"{v} {n}" for v, n in sorted(vs.items(), key=lambda kv: (-kv[1], kv[0])))
                 + ")" for w, vs in sorted(per.items(), key=lambda kv: workload_rank(kv[0])))

@@ -1270,6 +1270,10 @@ def write_report(args, contexts, benches, missing, plotter):
     md += md_table(["file", "date", "revision", "size preset", "benchmarks"],
                    [(f"`{p}`", c.get("date", "?"), c.get("gpucmp.revision", "?"),
                      c.get("gpucmp.size", "?"), n) for p, c, n in contexts], right=(4,))
+    partial = [(p, c["gpucmp.partial"]) for p, c, _ in contexts if c.get("gpucmp.partial")]
+    if partial:
+        md += ["", "Partial files (a run stopped by its timeout; only complete benchmarks kept):", ""]
+        md += [f"- `{p}`: {note}" for p, note in partial]
     md += ["", "When several files hold one benchmark (name without /iterations:N), the "
            "later file's rows are used" + ("; the CUDA startup rows of a file run with "
                                           "CUDA_FORCE_PTX_JIT=1 are kept apart (see Startup)"

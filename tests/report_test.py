@@ -573,6 +573,18 @@ class WholeRuns(Work):
             self.assertNotIn(title, md)
         self.assertNotIn("CUDA_FORCE_PTX_JIT", md)
 
+    def test_partial_files_are_named_with_their_note(self):
+        ctx = dict(H200, **{"gpucmp.partial": "stopped by its 400 s timeout during cp"})
+        proc, md, _ = self.run_report(
+            self.write("part.json", doc(mm("cuda", "tile16", 1024, 2.0),
+                                        mm("opencl", "tile16", 1024, 2.5), context=ctx)),
+            self.write("whole.json", doc(mm("cuda", "tile32", 1024, 2.0))),
+            "--no-plots", python=sys.executable)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("Partial files", md)
+        self.assertIn("part.json`: stopped by its 400 s timeout during cp", md)
+        self.assertNotIn("whole.json`:", md)
+
     def test_startup_only_input_is_a_report(self):
         proc, md, _ = self.run_report(self.write("startup.json", startup_suite()), "--no-plots",
                                       python=sys.executable)

@@ -7,11 +7,7 @@
 #include <vector>
 
 #include "check.h"
-
-namespace gpucmp::opencl::nvcc_ptx {
-// Generated (cuda/CMakeLists.txt, EmbedFilesScript.cmake): file name -> PTX.
-const std::map<std::string, std::string>& embedded_sources();
-}  // namespace gpucmp::opencl::nvcc_ptx
+#include "nvcc_ptx.h"
 
 namespace gpucmp::cuda {
 
@@ -45,7 +41,7 @@ std::string variant_ptx(const std::string& workload, const std::string& variant)
                                                           {"mrifhd", "mrifhd.ptx"}};
   const auto f = file.find(workload);
   if (f == file.end()) return "";
-  const auto& table = opencl::nvcc_ptx::embedded_sources();
+  const auto& table = nvcc_ptx::embedded_sources();
   const auto it = table.find(f->second);
   return it == table.end() ? "" : it->second;
 }

@@ -25,13 +25,11 @@ const ClockMonitor* clock_monitor(const DeviceInfo& dev) {
   if (!m) m = std::make_unique<ClockMonitor>(dev.pci_bus_id);
   return m.get();
 }
-}  // namespace
 
-const std::vector<std::string>& registered_names() { return names(); }
-
-void register_benchmark(const BenchName& name, const ApiSet& apis, const Options& opts,
+// Registers `name` as a manual-time benchmark whose body runs on its API:
+// skipped when the API has no device, errors handled by run_guarded.
+void register_benchmark(const BenchName& name, const ApiSet& apis,
                         std::function<void(benchmark::State&, Api&, const DeviceInfo&)> body) {
-  (void)opts;
   const auto it = apis.find(name.api);
   if (it == apis.end()) return;  // this build has no such API
   Api* api = it->second;
@@ -52,6 +50,9 @@ void register_benchmark(const BenchName& name, const ApiSet& apis, const Options
       ->Iterations(1)
       ->Unit(benchmark::kMicrosecond);
 }
+}  // namespace
+
+const std::vector<std::string>& registered_names() { return names(); }
 
 BenchName timed_name(const BenchName& name, const Options& opts) {
   BenchName n = name;
@@ -61,7 +62,7 @@ BenchName timed_name(const BenchName& name, const Options& opts) {
 
 void register_measured(const BenchName& name, const ApiSet& apis, const Options& opts,
                        Prepare prepare, bool startup) {
-  register_benchmark(timed_name(name, opts), apis, opts,
+  register_benchmark(timed_name(name, opts), apis,
                      [prepare, opts](benchmark::State& state, Api&, const DeviceInfo& dev) {
                        Prepared p = prepare(dev);
                        p.m.name = timed_name(p.m.name, opts);
@@ -78,7 +79,7 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
       !it->second->has_startup(name.workload, name.variant))
     return;
   deferred().push_back([name, apis, opts, prepare] {
-    register_benchmark(startup_name(name), apis, opts,
+    register_benchmark(startup_name(name), apis,
                        [name, prepare, opts](benchmark::State& state, Api& api,
                                              const DeviceInfo& dev) {
                          measure_startup(state, api, dev, name, prepare, opts.startup_samples);

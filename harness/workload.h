@@ -30,12 +30,6 @@ class Workload {
   virtual void register_benchmarks(const Options& opts, const ApiSet& apis) = 0;
 };
 
-// Registers `name` as a manual-time benchmark whose body runs on `api`:
-// skipped when the API has no device, errors handled by run_guarded.
-// `body` gets the state and the API's device facts.
-void register_benchmark(const BenchName& name, const ApiSet& apis, const Options& opts,
-                        std::function<void(benchmark::State&, Api&, const DeviceInfo&)> body);
-
 // The timed benchmark's name: `name`, plus the parameter cache:cold in cold
 // mode, so that hot and cold rows never mix in one file or dashboard.
 BenchName timed_name(const BenchName& name, const Options& opts);

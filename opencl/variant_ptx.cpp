@@ -11,15 +11,11 @@
 #include "ptx/passes.h"
 #include "ptx/printer.h"
 #include "ptx_dump.h"
+#include "nvcc_ptx.h"
 #include "session.h"
 
 namespace gpucmp::opencl {
 
-namespace nvcc_ptx {
-#ifdef GPUCMP_HAVE_NVCC_PTX
-const std::map<std::string, std::string>& embedded_sources();  // generated (cuda/)
-#endif
-}  // namespace nvcc_ptx
 namespace hand_ptx {
 const std::map<std::string, std::string>& embedded_sources();  // generated (ptx/variants/)
 }  // namespace hand_ptx

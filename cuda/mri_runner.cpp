@@ -15,7 +15,8 @@ namespace {
 
 class MriRunner : public TimedRunner {
  public:
-  MriRunner(mri::Problem& p, const mri::Variant& v) : p_(p), fast_(v.fast_math) {}
+  MriRunner(mri::Problem& p, const mri::Variant& v)
+      : p_(p), fast_(v.fast_math), loop_(v.loop) {}
 
   void upload() override {
     const mri::Dataset& d = p_.data;
@@ -53,7 +54,8 @@ class MriRunner : public TimedRunner {
       for (int start = 0; start < d.numK; start += mri::kTileQ) {
         const int count = std::min(mri::kTileQ, d.numK - start);
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mriq k tile");
-        k.compute_q(count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
+        k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_),
+                    stream());
       }
     } else {
       const MriFhdKernels& k = mrifhd_kernels(fast_);
@@ -63,7 +65,8 @@ class MriRunner : public TimedRunner {
       for (int start = 0; start < d.numK; start += mri::kTileFH) {
         const int count = std::min(mri::kTileFH, d.numK - start);
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mrifhd k tile");
-        k.compute_fh(count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
+        k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_),
+                     stream());
       }
     }
   }
@@ -85,6 +88,7 @@ class MriRunner : public TimedRunner {
 
   mri::Problem& p_;
   bool fast_;
+  mri::KLoop loop_;
   DevicePtr x_, y_, z_, phiR_, phiI_, dR_, dI_, kv_, out_r_, out_i_;
 };
 

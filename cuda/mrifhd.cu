@@ -1,6 +1,8 @@
 // mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
 // k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
-// thread, the k loop unrolled x4 by hand. Pairs with opencl/kernels/mrifhd.cl.
+// thread, the k loop unrolled x4 by hand. Two forms of that loop
+// (mri::KLoop, harness/workloads/mri.h): the origin's (main variants) and
+// gpucmp's first form (uniform-tile). Pairs with opencl/kernels/mrifhd.cl.
 #include "math_mode.h"
 #include "parboil_kernels.h"
 #include "workloads/mri.h"
@@ -30,20 +32,33 @@ __device__ __forceinline__ void accumulate(const KValuesFH& kv, float sX, float 
   iFH += kv.RhoPhiI * cArg + kv.RhoPhiR * sArg;
 }
 
+// numK: the k-values in this tile (<= kTileFH).
+template <mri::KLoop kLoop>
 __global__ void ComputeFH(int numK, int numX, const float* x, const float* y, const float* z,
                           float* outR, float* outI) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= numX) return;
   const float sX = x[t], sY = y[t], sZ = z[t];
   float rFH = outR[t], iFH = outI[t];
-  int k = 0;
-  for (; k + 3 < numK; k += 4) {
-    accumulate(ck[k], sX, sY, sZ, rFH, iFH);
-    accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
-    accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
-    accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+  if constexpr (kLoop == mri::KLoop::tile_and_count) {
+    int k = 0;  // the numK % 4 leftovers first, then fours
+    for (; k < numK % 4; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+    for (; k < mri::kTileFH && k < numK; k += 4) {
+      accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+    }
+  } else {
+    int k = 0;  // fours, then the leftovers
+    for (; k + 3 < numK; k += 4) {
+      accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+    }
+    for (; k < numK; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
   }
-  for (; k < numK; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
   outR[t] = rFH;
   outI[t] = iFH;
 }
@@ -59,10 +74,15 @@ cudaError_t set_k(const KValuesFH* device_kv, int count, cudaStream_t s) {
                                  cudaMemcpyDeviceToDevice, s);
 }
 
-void compute_fh(int numK, int numX, const float* x, const float* y, const float* z,
-                float* outR, float* outI, cudaStream_t s) {
-  ComputeFH<<<(numX + mri::kBlock - 1) / mri::kBlock, mri::kBlock, 0, s>>>(numK, numX, x, y, z,
-                                                                          outR, outI);
+void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
+                const float* z, float* outR, float* outI, cudaStream_t s) {
+  const int blocks = (numX + mri::kBlock - 1) / mri::kBlock;
+  if (loop == mri::KLoop::tile_and_count)
+    ComputeFH<mri::KLoop::tile_and_count><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z,
+                                                                         outR, outI);
+  else
+    ComputeFH<mri::KLoop::count_only><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR,
+                                                                     outI);
 }
 
 }  // namespace

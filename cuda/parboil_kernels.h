@@ -3,6 +3,8 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "workloads/mri.h"
+
 namespace gpucmp::cuda {
 
 struct CpKernels {
@@ -25,8 +27,8 @@ struct MriQKernels {
   // kv[k].PhiMag = phiR[k]^2 + phiI[k]^2
   void (*phi_mag)(const float* phiR, const float* phiI, KValuesQ* kv, int numK, cudaStream_t);
   cudaError_t (*set_k)(const KValuesQ* device_kv, int count, cudaStream_t);  // into constant memory
-  void (*compute_q)(int numK, int numX, const float* x, const float* y, const float* z, float* Qr,
-                    float* Qi, cudaStream_t);
+  void (*compute_q)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
+                    const float* z, float* Qr, float* Qi, cudaStream_t);
 };
 
 struct MriFhdKernels {
@@ -34,8 +36,8 @@ struct MriFhdKernels {
   void (*rho_phi)(const float* phiR, const float* phiI, const float* dR, const float* dI,
                   KValuesFH* kv, int numK, cudaStream_t);
   cudaError_t (*set_k)(const KValuesFH* device_kv, int count, cudaStream_t);
-  void (*compute_fh)(int numK, int numX, const float* x, const float* y, const float* z,
-                     float* outR, float* outI, cudaStream_t);
+  void (*compute_fh)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
+                     const float* z, float* outR, float* outI, cudaStream_t);
 };
 
 namespace precise {

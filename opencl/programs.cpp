@@ -7,6 +7,8 @@ namespace gpucmp::opencl {
 namespace {
 constexpr const char* kFast = "-cl-fast-relaxed-math";
 constexpr const char* kIeee = "-cl-fp32-correctly-rounded-divide-sqrt";
+constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
+constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
 
 ProgramSpec source(const char* workload, const char* variant, const char* file,
                    const char* options) {
@@ -82,8 +84,12 @@ std::vector<ProgramSpec> make_specs() {
       source("cp", "unrollx8-fast", "cp.cl", kFast),
       mriq,
       source("mriq", "fast", "mriq.cl", kFast),
+      source("mriq", "uniform-tile", "mriq.cl", kCountOnly),
+      source("mriq", "uniform-tile-fast", "mriq.cl", kCountOnlyFast),
       mrifhd,
       source("mrifhd", "fast", "mrifhd.cl", kFast),
+      source("mrifhd", "uniform-tile", "mrifhd.cl", kCountOnly),
+      source("mrifhd", "uniform-tile-fast", "mrifhd.cl", kCountOnlyFast),
   };
   for (const ProgramSpec* base : {&tile16, &tile32, &cp_x8, &mriq, &mrifhd}) {
     add_ptx_controls(specs, *base);

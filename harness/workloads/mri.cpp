@@ -52,7 +52,10 @@ std::pair<double, double> reference_voxel(const Problem& p, std::size_t i) {
 const char* workload_name(Kind k) { return k == Kind::q ? "mriq" : "mrifhd"; }
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"precise", false}, {"fast", true}};
+  static const std::vector<Variant> v = {{"precise", false, KLoop::tile_and_count},
+                                         {"fast", true, KLoop::tile_and_count},
+                                         {"uniform-tile", false, KLoop::count_only},
+                                         {"uniform-tile-fast", true, KLoop::count_only}};
   return v;
 }
 
@@ -152,6 +155,10 @@ class Mri : public Workload {
                    w + ": Parboil input file to use instead of the generated datasets");
     app.add_option("--" + w + "-output", output_,
                    w + ": write Parboil's output layout after each validated precise run");
+    app.add_option("--" + w + "-save-inputs", save_dir_,
+                   w + ": write each dataset of this run as a Parboil input file into this "
+                       "existing folder (" + w + "-numK<K>-numX<X>.bin), to run Parboil on it")
+        ->check(CLI::ExistingDirectory);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -164,6 +171,11 @@ class Mri : public Workload {
       sets.push_back(generate(kind_, 3072, 32));
       sets.push_back(generate(kind_, 2048, 64));
     }
+    if (!save_dir_.empty())
+      for (const Dataset& d : sets)
+        write_parboil_input(save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) +
+                                "-numX" + std::to_string(d.numX) + ".bin",
+                            d, kind_);
     bool startup = true;  // for the first dataset
     for (auto& d : sets) {
       auto data = std::make_shared<const Dataset>(std::move(d));
@@ -216,7 +228,7 @@ class Mri : public Workload {
   static std::string name_of(Kind k) { return workload_name(k); }
 
   Kind kind_;
-  std::string input_, output_;
+  std::string input_, output_, save_dir_;
 };
 
 }  // namespace

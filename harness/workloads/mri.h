@@ -67,9 +67,21 @@ double tolerance(bool fast_math);
 // + 3 per k; FHD 16 per voxel x k + 6 per k.
 double flops(Kind kind, int numK, int numX);
 
+// How the voxel kernel walks its constant-memory tile of k-values.
+//   tile_and_count: the origin's form (Parboil): the leftover k-values first
+//     (numK % 2 for Q, numK % 4 for FHD), then the unrolled loop bounded both
+//     by the compile-time tile size and by the tile's count. nvcc 13.0 keeps
+//     the counter in a per-thread register and reads the tile with
+//     LDC c[0x3][R] (as Parboil's kernels compile).
+//   count_only: gpucmp's first form: the unrolled loop bounded only by the
+//     count (a kernel parameter), the leftovers after it. nvcc 13.0 keeps the
+//     counter in a uniform register and reads the tile with ULDC c[0x3][UR].
+enum class KLoop { tile_and_count, count_only };
+
 struct Variant {
-  std::string name;  // "precise" | "fast"
+  std::string name;  // "precise" | "fast" | "uniform-tile" | "uniform-tile-fast"
   bool fast_math;
+  KLoop loop = KLoop::tile_and_count;
 };
 const std::vector<Variant>& variants();
 

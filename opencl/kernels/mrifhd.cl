@@ -1,7 +1,9 @@
 // mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
 // k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
-// work-item, the k loop unrolled x4 by hand. Pairs with cuda/mrifhd.cu.
+// work-item, the k loop unrolled x4 by hand, in one of two forms
+// (mri::KLoop, harness/workloads/mri.h). Pairs with cuda/mrifhd.cu.
 #define TWO_PI 6.2831853071795864769f
+#define TILE_FH 512  // mri::kTileFH
 
 typedef struct {
   float Kx, Ky, Kz, RhoPhiR, RhoPhiI;
@@ -29,6 +31,8 @@ static inline void accumulate(__constant KValuesFH* kv, float sX, float sY, floa
   *iFH += kv->RhoPhiI * cArg + kv->RhoPhiR * sArg;
 }
 
+// numK: the k-values in this tile (<= TILE_FH). The loop's form is chosen by
+// -DK_LOOP_COUNT_ONLY (variants uniform-tile*), as in cuda/mrifhd.cu.
 __kernel void ComputeFH(int numK, int numX, __global const float* x, __global const float* y,
                         __global const float* z, __global float* outR, __global float* outI,
                         __constant KValuesFH* ck) {
@@ -36,7 +40,17 @@ __kernel void ComputeFH(int numK, int numX, __global const float* x, __global co
   if (t >= numX) return;
   const float sX = x[t], sY = y[t], sZ = z[t];
   float rFH = outR[t], iFH = outI[t];
-  int k = 0;
+#ifndef K_LOOP_COUNT_ONLY
+  int k = 0;  // the numK % 4 leftovers first, then fours
+  for (; k < numK % 4; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+  for (; k < TILE_FH && k < numK; k += 4) {
+    accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 1], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 2], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 3], sX, sY, sZ, &rFH, &iFH);
+  }
+#else
+  int k = 0;  // fours, then the leftovers
   for (; k + 3 < numK; k += 4) {
     accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
     accumulate(&ck[k + 1], sX, sY, sZ, &rFH, &iFH);
@@ -44,6 +58,7 @@ __kernel void ComputeFH(int numK, int numX, __global const float* x, __global co
     accumulate(&ck[k + 3], sX, sY, sZ, &rFH, &iFH);
   }
   for (; k < numK; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+#endif
   outR[t] = rFH;
   outI[t] = iFH;
 }

@@ -12,6 +12,9 @@ Where the input has such rows, also: (6) startup (OpenCL program build, CUDA
 PTX module load and context, first-launch overhead) from the startup/ rows;
 (7) hot against cold caches from the rows with the parameter cache:cold; and
 (8) measurement quality (noise target, cv, clock and host/device flags).
+With cross-run rows, ncu profiles, SASS or explanations beside the results:
+(9) profiler counters, the compiler/runtime split per pair and why each gap
+(scripts/report_gaps.py; explanations.json and *-ncu.json are not results).
 
 Rows are matched by name with Google Benchmark's /iterations:N removed; when
 several files hold the same benchmark, the later file wins, except that the
@@ -49,6 +52,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402  (scripts/compare.py: the Google Benchmark JSON reader)
+import report_gaps  # noqa: E402  (profiler counters, compiler/runtime split, why each gap)
 
 REPO = os.path.dirname(HERE)
 WORKLOAD_ORDER = ["bandwidth", "matrixMul", "cp", "mriq", "mrifhd"]
@@ -1437,6 +1441,7 @@ def write_report(args, contexts, benches, missing, plotter):
         md += ["No cuBLAS or CLBlast rows in the input."]
     md.append("")
 
+    md += report_gaps.sections(getattr(args, "side", None), data, all_pairs, contexts, globals())
     for title, lines in (("Startup: build, module load and first launch",
                           startup_section(data, contexts)),
                          ("Hot vs cold caches", cold_section(data)),
@@ -1503,9 +1508,11 @@ def main(argv):
                    "scripts/report.py)"
         fail(f"matplotlib is not importable by {sys.executable}: install python3-matplotlib "
              f"(scripts/setup.sh does), or pass --no-plots{hint}")
+    args.results, args.side = report_gaps.split_inputs(args.results)
     try:
         contexts, benches, missing = load_all(args.results)
-    except InputError as e:
+        args.side.load()
+    except (InputError, report_gaps.InputError) as e:
         fail(str(e))
     if not benches:
         fail("no measured gpucmp benchmark (<workload>/<cuda|opencl>/<variant>/...) in "

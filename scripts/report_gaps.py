@@ -1,0 +1,293 @@
+"""The gap sections of report.py: "Profiler counters", "Compiler or runtime: the
+split per pair" and "Why each gap", from the cross-run rows of the result files,
+Nsight Compute profiles (<date>-ncu.json of scripts/ncu_to_json.py), driver-JIT
+SASS (sass/*.sass) and a curated explanations.json, all beside the results.
+
+Side inputs: report.py's arguments named explanations.json or *-ncu.json are
+these files, never benchmark results; the same files and sass/*.sass in the
+folders of the result files are read too. explanations.json maps a pair name
+(the benchmark name without its api: matrixMul/tile16/n:4096, or
+matrixMul/tile16 for every size) to {"cause": one sentence, "evidence": the
+instrument that settles it}. Causes come only from that file: a gap without an
+entry is "unexplained". Without any cross-run row, profile, SASS or
+explanations the three sections are left out and the report is as before."""
+import glob
+import json
+import os
+import types
+
+import report_counters
+import report_sass
+
+EXPLANATIONS = "explanations.json"
+NCU_SUFFIX = "-ncu.json"
+GAP = (0.95, 1.05)  # an OpenCL/CUDA ratio outside this is a gap to explain
+TRANSFERS = {"bandwidth"}  # workloads without a kernel of their own: no SASS, no counters
+NO_CROSS = "no cross-run rows"
+STANDARD = "standard"  # the size preset of the standard suite (context gpucmp.size)
+# Cross-run rows: (api, variant suffix).
+PTX_JIT = ("cuda", "-ptx-jit")  # nvcc's PTX, JIT-compiled by the CUDA driver
+OPENCL_PTX = ("cuda", "-opencl-ptx")  # OpenCL's PTX (envregs 0), CUDA driver JIT + runtime
+OPENCL_CUBIN = ("cuda", "-opencl-cubin")  # OpenCL's cubin launched under CUDA
+FROM_NVCC = ("opencl", "-ptx-from-nvcc")  # nvcc's PTX through OpenCL's JIT + runtime
+NEW_ROWS = (PTX_JIT, OPENCL_PTX, OPENCL_CUBIN)
+SPLIT_COLUMNS = [  # (key, header): each a ratio of times
+    ("total", "OpenCL/CUDA"),
+    ("jit", "JIT: ptx-jit/CUDA"),
+    ("front", "front end: opencl-ptx/ptx-jit"),
+    ("path", "OpenCL JIT+runtime: OpenCL/opencl-ptx"),
+    ("cl_jit", "OpenCL JIT: opencl-cubin/opencl-ptx"),
+    ("cl_runtime", "OpenCL runtime: OpenCL/opencl-cubin"),
+    ("nvcc_path", "check: ptx-from-nvcc/ptx-jit"),
+    ("cl_front", "check: OpenCL/ptx-from-nvcc"),
+]
+DEFINITIONS = [
+    "Rows, all at the pair's size: **C** `cuda/<v>` (nvcc's cubin, CUDA runtime), "
+    "**O** `opencl/<v>` (OpenCL's compiler, its driver JIT and runtime), "
+    "**J** `cuda/<v>-ptx-jit` (nvcc's PTX JIT-compiled by the CUDA driver), "
+    "**X** `cuda/<v>-opencl-ptx` (OpenCL's PTX, `%envreg` reads set to 0, JIT-compiled and "
+    "launched by the CUDA driver), **K** `cuda/<v>-opencl-cubin` (the cubin of OpenCL's own "
+    "JIT, launched by CUDA), **P** `opencl/<v>-ptx-from-nvcc` (nvcc's PTX through OpenCL's "
+    "JIT and runtime).",
+    "The total O/C = J/C × X/J × O/X: **JIT** J/C, the driver's JIT against offline ptxas on "
+    "nvcc's PTX (both under CUDA); **front end** X/J, OpenCL's PTX against nvcc's, both "
+    "JIT-compiled by the CUDA driver and run by CUDA (the compilers up to PTX); **OpenCL "
+    "JIT+runtime** O/X, the same PTX (OpenCL's) JIT-compiled and run by OpenCL's driver "
+    "against CUDA's. Where K exists O/X = K/X × O/K: **OpenCL JIT** K/X (OpenCL's JIT "
+    "against CUDA's on the same PTX, both run by CUDA) and **OpenCL runtime** O/K (the same "
+    "machine code, OpenCL's runtime against CUDA's). Without J the front-end cell holds X/C "
+    "(front end and JIT together), marked *. Checks, not factors of the total: P/J, OpenCL's "
+    "JIT+runtime measured on nvcc's PTX (near O/X when the path, not the PTX, is the cause); "
+    "O/P, OpenCL's PTX against nvcc's, both through OpenCL (near X/J).",
+]
+
+
+class InputError(Exception):
+    """A side input that cannot be read: report.py exits 2."""
+
+
+class Side:
+    """The side inputs: profiles, explanations and SASS, and the folders searched."""
+
+    def __init__(self, ncu=(), explanations=(), dirs=()):
+        self.ncu_paths, self.explanation_paths, self.dirs = list(ncu), list(explanations), \
+            list(dirs)
+        self.ncu_docs, self.ncu_rows, self.explanations, self.sass = [], {}, {}, []
+
+    def load(self):
+        try:
+            self.ncu_docs, self.ncu_rows = report_counters.load(self.ncu_paths)
+        except report_counters.InputError as e:
+            raise InputError(str(e)) from e
+        for path in self.explanation_paths:
+            self.explanations.update(load_explanations(path))
+        self.sass = report_sass.load(self.dirs)
+        return self
+
+    def has_any(self):
+        return bool(self.ncu_docs or self.explanations or self.sass)
+
+
+def is_side_file(path):
+    name = os.path.basename(path)
+    return name == EXPLANATIONS or name.endswith(NCU_SUFFIX)
+
+
+def split_inputs(paths):
+    """(result paths, Side): arguments that are side files are taken out; the same
+    files in the folders of the result files are added."""
+    results = [p for p in paths if not is_side_file(p)]
+    given = [p for p in paths if is_side_file(p)]
+    dirs = list(dict.fromkeys(os.path.dirname(p) or "." for p in results))
+    found = list(given)
+    seen = {os.path.realpath(p) for p in given}
+    for d in dirs:
+        for p in [os.path.join(d, EXPLANATIONS)] + sorted(glob.glob(os.path.join(
+                d, "*" + NCU_SUFFIX))):
+            if os.path.isfile(p) and os.path.realpath(p) not in seen:
+                seen.add(os.path.realpath(p))
+                found.append(p)
+    ncu = [p for p in found if os.path.basename(p).endswith(NCU_SUFFIX)]
+    explanations = [p for p in found if os.path.basename(p) == EXPLANATIONS]
+    return results, Side(ncu, explanations, dirs)
+
+
+def load_explanations(path):
+    """{pair name: {"cause", "evidence"}} of a curated file; keys starting with _ are notes."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not valid JSON ({e})") from e
+    if not isinstance(doc, dict):
+        raise InputError(f"{path}: not an object of pair name -> {{cause, evidence}}")
+    out = {}
+    for pair, entry in doc.items():
+        if pair.startswith("_"):
+            continue
+        if not isinstance(entry, dict) or not isinstance(entry.get("cause"), str) \
+                or not entry["cause"].strip():
+            raise InputError(f"{path}: '{pair}': needs {{\"cause\": sentence, \"evidence\": "
+                             "instrument}")
+        out[pair] = {"cause": entry["cause"].strip(),
+                     "evidence": str(entry.get("evidence", "")).strip()}
+    return out
+
+
+def pair_name(workload, variant, params):
+    return "/".join([workload, variant] + [f"{k}:{v}" for k, v in params])
+
+
+def explanation(explanations, workload, variant, params):
+    return explanations.get(pair_name(workload, variant, params)) or \
+        explanations.get(pair_name(workload, variant, ()))
+
+
+def cross(data, workload, variant, params, row):
+    api, suffix = row
+    return data.get(workload, api, variant + suffix, params)
+
+
+def split(data, workload, variant, params, cuda, opencl):
+    """{column key: ratio or None} of SPLIT_COLUMNS, and whether front is X/C."""
+    j = cross(data, workload, variant, params, PTX_JIT)
+    x = cross(data, workload, variant, params, OPENCL_PTX)
+    k = cross(data, workload, variant, params, OPENCL_CUBIN)
+    p = cross(data, workload, variant, params, FROM_NVCC)
+
+    def r(a, b):
+        return a.time / b.time if a is not None and b is not None and b.time > 0 else None
+
+    s = {"total": r(opencl, cuda), "jit": r(j, cuda),
+         "front": r(x, j) if j is not None else r(x, cuda),
+         "path": r(opencl, x), "cl_jit": r(k, x), "cl_runtime": r(opencl, k),
+         "nvcc_path": r(p, j), "cl_front": r(opencl, p)}
+    return s, j is None and x is not None
+
+
+def fmt_part(r):
+    return "-" if r is None else f"{r:.3f}"
+
+
+def has_new_rows(data):
+    return any(b.api == api and b.variant.endswith(suffix) for b in data.by_id.values()
+               for api, suffix in NEW_ROWS)
+
+
+def standard_pairs(all_pairs, contexts):
+    """The pairs whose rows come from files of the standard size preset (or that name none)."""
+    size = {p: c.get("gpucmp.size") for p, c, _ in contexts}
+    return [p for p in all_pairs if all(size.get(b.path) in (None, STANDARD) for b in p[3:5])]
+
+
+def split_lines(r, data, all_pairs):
+    rows = []
+    for w, v, p, c, o in all_pairs:
+        s, combined = split(data, w, v, p, c, o)
+        if all(s[key] is None for key, _ in SPLIT_COLUMNS[1:]):
+            continue
+        rows.append([w, v, r.fmt_params(p)] + [
+            fmt_part(s[key]) + ("*" if key == "front" and combined and s[key] is not None
+                                else "") for key, _ in SPLIT_COLUMNS])
+    md = ["Each pair's OpenCL/CUDA time ratio split by the cross-run rows that hold one "
+          "thing fixed. Every part is a ratio of the two runs' times (medians of the "
+          "repetitions): above 1, the run in its denominator is faster.", ""]
+    for paragraph in DEFINITIONS:
+        md += [paragraph, ""]
+    if rows:
+        md += r.md_table(["workload", "variant", "size"] + [h for _, h in SPLIT_COLUMNS], rows,
+                         right=tuple(range(3, 3 + len(SPLIT_COLUMNS))))
+    else:
+        md += ["No pair has a cross-run row (`cuda/<v>-opencl-ptx`, `cuda/<v>-ptx-jit`, "
+               "`cuda/<v>-opencl-cubin`, `opencl/<v>-ptx-from-nvcc`) in the input: no split."]
+    return md
+
+
+def split_text(s, combined):
+    parts = []
+    if s["jit"] is not None:
+        parts.append(f"JIT {fmt_part(s['jit'])}")
+    if s["front"] is not None:
+        parts.append(("front end + JIT " if combined else "front end ") + fmt_part(s["front"]))
+    if s["path"] is not None:
+        path = f"OpenCL JIT+runtime {fmt_part(s['path'])}"
+        if s["cl_jit"] is not None:
+            path += f" (OpenCL JIT {fmt_part(s['cl_jit'])} × runtime {fmt_part(s['cl_runtime'])})"
+        parts.append(path)
+    checks = [f"{label} {fmt_part(s[key])}" for key, label in
+              (("nvcc_path", "ptx-from-nvcc/ptx-jit"), ("cl_front", "OpenCL/ptx-from-nvcc"))
+              if s[key] is not None]
+    text = " × ".join(parts) if parts else NO_CROSS
+    return text + (f"; checks: {', '.join(checks)}" if checks else "")
+
+
+def gap_lines(r, side, data, all_pairs, contexts):
+    gaps = [p for p in standard_pairs(all_pairs, contexts)
+            if not GAP[0] <= p[4].time / p[3].time <= GAP[1]]
+    md = [f"Every pair of the standard suite whose OpenCL/CUDA ratio is outside "
+          f"{GAP[0]:.2f}-{GAP[1]:.2f}: its split (above), the largest differences of the SASS "
+          "instruction mix between the CUDA cubin and the cubin of OpenCL's driver JIT, the "
+          "counter differences (CUDA row against OpenCL's PTX under CUDA), and the cause "
+          f"curated in `{EXPLANATIONS}` with the instrument that settles it, or "
+          "\"unexplained\".", ""]
+    if not gaps:
+        return md + ["No pair of the standard suite is outside that range."]
+    groups = {}
+    for w, v, p, c, o in gaps:
+        groups.setdefault((w, v), []).append((p, c, o))
+    for (w, v), members in groups.items():
+        md += [f"### {w} {v}", ""]
+        splits = [(p, split(data, w, v, p, c, o)) for p, c, o in members]
+        if all(split_text(*s) == NO_CROSS for _, s in splits):
+            md.append("- OpenCL/CUDA: " + ", ".join(
+                f"{r.fmt_params(p) or 'no parameters'} {fmt_part(s[0]['total'])}"
+                for p, s in splits) + f"; split: {NO_CROSS}.")
+        else:
+            md += [f"- {r.fmt_params(p) or 'no parameters'}: OpenCL/CUDA "
+                   f"{fmt_part(s[0]['total'])}; split: {split_text(*s)}." for p, s in splits]
+        if w in TRANSFERS:
+            md.append("- SASS and counters: a transfer, no kernel of gpucmp's to read.")
+        else:
+            md += report_sass.describe(side.sass, w, v)
+        counters = []
+        for p, _, _ in members:
+            lines = report_counters.difference(side.ncu_rows, w, v, p)
+            if not lines[0].startswith("- Counters: no ncu profile of this pair"):
+                counters += [f"{lines[0][:2]}{r.fmt_params(p)}: {lines[0][2:]}"] + lines[1:]
+        if w not in TRANSFERS:
+            md += counters or ["- Counters: no ncu profile of this pair's CUDA rows."]
+        causes = {}
+        for p, _, _ in members:
+            e = explanation(side.explanations, w, v, p)
+            key = (e["cause"], e["evidence"]) if e else None
+            causes.setdefault(key, []).append(r.fmt_params(p))
+        for key, sizes in causes.items():
+            where = f" ({', '.join(sizes)})" if len(causes) > 1 else ""
+            if key is None:
+                md.append(f"- Cause{where}: unexplained.")
+            else:
+                md.append(f"- Cause{where}: {key[0]}" + (f" (evidence: {key[1]})"
+                                                         if key[1] else ""))
+        md.append("")
+    return md
+
+
+def sections(side, data, all_pairs, contexts, helpers):
+    """Markdown lines of the three sections, or [] where the input has none of their
+    evidence. helpers: report.py's globals (fmt_params, md_table, parse_name, ...)."""
+    if side is None or not (side.has_any() or has_new_rows(data)):
+        return []
+    r = types.SimpleNamespace(**helpers)
+    md = ["## Profiler counters", ""]
+    md += report_counters.section(side.ncu_docs, side.ncu_rows, r.parse_name, r.size_key,
+                                  r.workload_rank, r.fmt_params, r.md_table)
+    md += ["", "## Compiler or runtime: the split per pair", ""]
+    md += split_lines(r, data, all_pairs) + [""]
+    md += ["## Why each gap", ""]
+    md += gap_lines(r, side, data, all_pairs, contexts)
+    md = [line for i, line in enumerate(md) if line or (i and md[i - 1])]
+    while md and not md[-1]:
+        md.pop()
+    return md + [""]

@@ -1,0 +1,157 @@
+"""SASS instruction mixes for report.py's "Why each gap": the CUDA cubin against
+the cubin that OpenCL's driver JIT produced, read from results/<gpu>/sass/*.sass.
+
+A file is named <stem>.<source>.sass: stem <workload>-<variant> (one kernel) or
+<workload> (every kernel of one .cu file, e.g. matrixmul.cuda.sass); source
+`cuda` (the executable's cubin), `cuda-jit` (CUDA_FORCE_PTX_JIT), `opencl-jit`
+(the driver's JIT output from its compute cache) or `opencl-ptxas` (offline
+ptxas on OpenCL's PTX: a guess at what ran, never shown as OpenCL's SASS).
+Its first line `// SASS: ...` names where it came from. The body is cuobjdump
+-sass or nvdisasm text: `Function : <name>` (or `.text.<name>:`) starts a
+kernel; an instruction line holds `/*<offset>*/ [@[!]P] OPCODE[.SUFFIX...] ... ;`.
+Opcodes are counted by mnemonic with their suffixes (LDS.128 and LDS apart)."""
+import collections
+import glob
+import os
+import re
+
+SASS_DIR = "sass"
+CUDA_SOURCE = "cuda"  # what CUDA ran: the executable's own cubin
+HEADER = "// SASS:"
+TOP = 5  # opcodes listed per difference
+INSTRUCTION = re.compile(r"/\*[0-9a-fA-F]{4,}\*/\s+(.*?)\s*;")
+FUNCTION = re.compile(r"^\s*(?:Function\s*:\s*(\S+)|\.text\.(\S+?):)")
+PREDICATE = re.compile(r"^@!?U?P[T0-9]+\s+")
+
+
+class SassFile:
+    """One .sass file: its source line and the opcode counts of each function."""
+
+    def __init__(self, path, text):
+        self.path = path
+        name = os.path.basename(path)[: -len(".sass")]
+        self.stem, _, self.source = name.rpartition(".")
+        if not self.stem:
+            self.stem, self.source = self.source, ""
+        lines = text.splitlines()
+        first = lines[0].strip() if lines else ""
+        self.origin = first[len(HEADER):].strip() if first.startswith(HEADER) else None
+        self.functions = collections.OrderedDict()
+        current = None
+        for line in lines[1 if self.origin is not None else 0:]:
+            m = FUNCTION.match(line)
+            if m:
+                current = m.group(1) or m.group(2)
+                self.functions.setdefault(current, collections.Counter())
+                continue
+            m = INSTRUCTION.search(line)
+            if not m:
+                continue
+            op = opcode(m.group(1))
+            if op:
+                self.functions.setdefault(current or "(unnamed)", collections.Counter())[op] += 1
+
+
+def opcode(instruction):
+    """The mnemonic with its suffixes ("@!P0 LDS.U.128 R4, [R2]" -> "LDS.U.128")."""
+    text = PREDICATE.sub("", instruction.strip().lstrip("{").strip())
+    token = text.split(None, 1)[0] if text else ""
+    return token if re.match(r"^[A-Z][A-Z0-9_]*(\.[A-Za-z0-9_]+)*$", token) else None
+
+
+def load(dirs):
+    """[SassFile] from <dir>/sass/*.sass of each folder, in name order."""
+    out = []
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, SASS_DIR, "*.sass"))):
+            try:
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    out.append(SassFile(path, f.read()))
+            except OSError:
+                continue
+    return out
+
+
+def is_opencl_jit(source):
+    """A file of what OpenCL's driver JIT produced (never offline ptxas)."""
+    s = source.lower()
+    return "opencl" in s and "jit" in s and "ptxas" not in s
+
+
+def tokens(variant):
+    """The parts of a variant name that may appear in a kernel's (mangled) name."""
+    out = []
+    for part in re.split(r"[-_]", variant.lower()):
+        if part:
+            out.append(part)
+            out += re.findall(r"\d+", part)
+    return list(dict.fromkeys(out))
+
+
+def select(files, workload, variant, accept):
+    """(file, [function names], opcode Counter) for a kernel, or None.
+
+    A file of the variant (stem <workload>-<variant>) wins over one of the whole
+    workload (stem <workload>); in a file with several functions, those whose
+    names hold the most of the variant's name parts (16 of tile16 also as Li16E,
+    a template argument) are summed."""
+    wanted = [f"{workload}-{variant}".lower(), workload.lower()]
+    candidates = [f for f in files if accept(f.source) and f.stem.lower() in wanted]
+    if not candidates:
+        return None
+    f = min(candidates, key=lambda f: wanted.index(f.stem.lower()))
+    if not f.functions:
+        return None
+    names = list(f.functions)
+    if len(names) > 1:
+        parts = tokens(variant)
+
+        def score(name):
+            low = name.lower()
+            return sum(1 for t in parts if (f"li{t}e" in low if t.isdigit() else t in low))
+
+        best = max(score(n) for n in names)
+        names = [n for n in names if score(n) == best]
+    total = collections.Counter()
+    for n in names:
+        total.update(f.functions[n])
+    return f, names, total
+
+
+def differences(cuda, opencl, top=TOP):
+    """[(opcode, CUDA count, OpenCL count)], the largest |difference| first."""
+    ops = set(cuda) | set(opencl)
+    diff = [(op, cuda.get(op, 0), opencl.get(op, 0)) for op in ops
+            if cuda.get(op, 0) != opencl.get(op, 0)]
+    diff.sort(key=lambda d: (-abs(d[2] - d[1]), d[0]))
+    return diff[:top]
+
+
+def describe(files, workload, variant):
+    """Markdown lines on the SASS mix of a pair's CUDA and OpenCL-JIT cubins."""
+    if not files:
+        return ["- SASS: no driver-JIT SASS committed (no `sass/*.sass` beside the results)."]
+    cuda = select(files, workload, variant, lambda s: s.lower() == CUDA_SOURCE)
+    opencl = select(files, workload, variant, is_opencl_jit)
+    lines = []
+    missing = [label for label, x in (("CUDA cubin (`*.cuda.sass`)", cuda),
+                                      ("OpenCL driver JIT (`*.opencl-jit.sass`)", opencl))
+               if x is None]
+    if opencl is None:
+        lines.append(f"- SASS: no driver-JIT SASS committed for {workload} {variant}"
+                     + ("" if cuda is not None else " (nor a CUDA cubin)") + ".")
+        return lines
+    if missing:
+        return [f"- SASS: missing {', '.join(missing)} for {workload} {variant}."]
+    for label, (f, names, counts) in (("CUDA", cuda), ("OpenCL", opencl)):
+        lines.append(f"- SASS {label}: `{os.path.basename(f.path)}` "
+                     f"({f.origin or 'no // SASS: line'}); {sum(counts.values())} instructions"
+                     + (f" in {', '.join(f'`{n}`' for n in names)}" if names != ["(unnamed)"]
+                        else ""))
+    diff = differences(cuda[2], opencl[2])
+    if diff:
+        lines.append("- SASS mix, CUDA → OpenCL (largest differences): "
+                     + ", ".join(f"{op} {c} → {o} ({o - c:+d})" for op, c, o in diff) + ".")
+    else:
+        lines.append("- SASS mix: the same opcode counts in both cubins.")
+    return lines

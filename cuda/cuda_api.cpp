@@ -1,5 +1,7 @@
 #include "cuda_api.h"
 
+#include "cross_runners.h"
+
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -75,7 +77,9 @@ class CudaApi : public Api {
 
   // gpucmp's own kernels; cuBLAS loads its library kernels its own way.
   bool has_startup(const std::string&, const std::string& variant) const override {
-    return variant != "cublas";
+    // Cross-run rows report their JIT as build_ms; a startup row would load
+    // nvcc's PTX under their name (ptx_load_ms), the wrong label.
+    return variant != "cublas" && !is_cross_variant(variant);
   }
 
   // A new primary context: with lazy module loading (CUDA_MODULE_LOADING=LAZY,
@@ -159,6 +163,7 @@ void register_runners() {
   register_matrixmul_runners();
   register_cp_runners();
   register_mri_runners();
+  register_cross_runners();
 }
 
 }  // namespace gpucmp::cuda

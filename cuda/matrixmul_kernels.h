@@ -4,8 +4,9 @@
 
 namespace gpucmp::cuda {
 
-// Tiled kernel, tile 16 or 32; n must be a multiple of the tile.
-void launch_matrixmul(int tile, float* c, const float* a, const float* b, int n,
+// Tiled kernel, tile 16 or 32; n must be a multiple of the tile. tile_align:
+// the tiles' alignment in bytes, 16 or 0 for float's own (matrixmul.h TiledKernel).
+void launch_matrixmul(int tile, int tile_align, float* c, const float* a, const float* b, int n,
                       cudaStream_t stream);
 
 }  // namespace gpucmp::cuda

@@ -2,52 +2,39 @@
 #include <cublas_v2.h>
 
 #include "errors.h"
+#include "matrixmul_buffers.h"
 #include "matrixmul_kernels.h"
 #include "runners.h"
-#include "timed_runner.h"
-#include "workloads/matrixmul.h"
 
 namespace gpucmp::cuda {
 
+void MatrixRunner::upload() {
+  const std::size_t bytes = p_.a.size() * sizeof(float);
+  a_ = device_alloc(bytes, "matrixMul A");
+  b_ = device_alloc(bytes, "matrixMul B");
+  c_ = device_alloc(bytes, "matrixMul C");
+  copy_and_wait(a_.get(), p_.a.data(), bytes, cudaMemcpyHostToDevice, stream(), "matrixMul A");
+  copy_and_wait(b_.get(), p_.b.data(), bytes, cudaMemcpyHostToDevice, stream(), "matrixMul B");
+}
+
+void MatrixRunner::download() {
+  copy_and_wait(p_.c.data(), c_.get(), p_.c.size() * sizeof(float), cudaMemcpyDeviceToHost,
+                stream(), "matrixMul C");
+}
+
 namespace {
-
-// Device copies of one problem; the tiled and cuBLAS runners differ only in enqueue().
-class MatrixRunner : public TimedRunner {
- public:
-  explicit MatrixRunner(matrixmul::Problem& p) : p_(p) {}
-  void upload() override {
-    const std::size_t bytes = p_.a.size() * sizeof(float);
-    a_ = device_alloc(bytes, "matrixMul A");
-    b_ = device_alloc(bytes, "matrixMul B");
-    c_ = device_alloc(bytes, "matrixMul C");
-    copy_and_wait(a_.get(), p_.a.data(), bytes, cudaMemcpyHostToDevice, stream(), "matrixMul A");
-    copy_and_wait(b_.get(), p_.b.data(), bytes, cudaMemcpyHostToDevice, stream(), "matrixMul B");
-  }
-  void download() override {
-    copy_and_wait(p_.c.data(), c_.get(), p_.c.size() * sizeof(float), cudaMemcpyDeviceToHost,
-                  stream(), "matrixMul C");
-  }
-
- protected:
-  float* a() const { return static_cast<float*>(a_.get()); }
-  float* b() const { return static_cast<float*>(b_.get()); }
-  float* c() const { return static_cast<float*>(c_.get()); }
-  int n() const { return p_.n; }
-
- private:
-  matrixmul::Problem& p_;
-  DevicePtr a_, b_, c_;
-};
 
 class TiledMatrixMul : public MatrixRunner {
  public:
-  TiledMatrixMul(matrixmul::Problem& p, int tile) : MatrixRunner(p), tile_(tile) {}
+  TiledMatrixMul(matrixmul::Problem& p, int tile, int tile_align)
+      : MatrixRunner(p), tile_(tile), tile_align_(tile_align) {}
 
  protected:
-  void enqueue() override { launch_matrixmul(tile_, c(), a(), b(), n(), stream()); }
+  void enqueue() override { launch_matrixmul(tile_, tile_align_, c(), a(), b(), n(), stream()); }
 
  private:
   int tile_;
+  int tile_align_;
 };
 
 const char* cublas_status_name(cublasStatus_t s) {
@@ -96,11 +83,12 @@ class CublasMatrixMul : public MatrixRunner {
 }  // namespace
 
 void register_matrixmul_runners() {
-  for (int tile : {16, 32})
-    matrixmul::add_runner({"cuda", "tile" + std::to_string(tile), tile,
-                           [](matrixmul::Problem& p, int t) {
-                             return std::make_unique<TiledMatrixMul>(p, t);
+  for (const matrixmul::TiledKernel& k : matrixmul::tiled_kernels()) {
+    const int tile_align = k.tile_align;
+    matrixmul::add_runner({"cuda", k.variant, k.tile, [tile_align](matrixmul::Problem& p, int t) {
+                             return std::make_unique<TiledMatrixMul>(p, t, tile_align);
                            }});
+  }
   matrixmul::add_runner({"cuda", "cublas", 0, [](matrixmul::Problem& p, int) {
                            return std::make_unique<CublasMatrixMul>(p);
                          }});

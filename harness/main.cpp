@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "context.h"
+#include "cross_ptx.h"
 #include "errors.h"
 #include "outcome.h"
 #include "progress.h"
@@ -19,6 +20,7 @@
 #include "workloads/cp.h"
 #include "workloads/matrixmul.h"
 #include "workloads/mri.h"
+#include "../opencl/cross_ptx_source.h"
 #include "../opencl/opencl_api.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "../cuda/cuda_api.h"
@@ -48,6 +50,8 @@ std::vector<std::unique_ptr<Api>> all_apis() {
 #ifdef GPUCMP_HAVE_CUDA
   apis.push_back(cuda::make_api());
   cuda::register_runners();
+  // The cross-run rows <variant>-opencl-ptx: OpenCL's PTX, run through CUDA.
+  cross_ptx::set_opencl_source(opencl::program_ptx);
 #endif
   apis.push_back(opencl::make_api());
   opencl::register_runners();

@@ -64,7 +64,8 @@ class TiledMatrixMul : public TimedRunner {
 }  // namespace
 
 void register_matrixmul_runners() {
-  // The tiled kernel from source, and from PTX reloaded (programs.h).
+  // The tiled kernel from source (tile16, tile32 and their -aligned forms:
+  // harness/workloads/matrixmul.h), and from PTX reloaded (programs.h).
   for (const ProgramSpec& spec : program_specs()) {
     if (spec.workload != "matrixMul") continue;
     const int tile = spec.variant.rfind("tile32", 0) == 0 ? 32 : 16;

@@ -1,17 +1,19 @@
 #include "programs.h"
 
 #include "errors.h"
+#include "workloads/matrixmul.h"
 
 namespace gpucmp::opencl {
 
 namespace {
 constexpr const char* kFast = "-cl-fast-relaxed-math";
 constexpr const char* kIeee = "-cl-fp32-correctly-rounded-divide-sqrt";
+// MRI's k loop bounded by the tile's count only (mri::KLoop::count_only).
 constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
 constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
 
-ProgramSpec source(const char* workload, const char* variant, const char* file,
-                   const char* options) {
+ProgramSpec source(const std::string& workload, const std::string& variant,
+                   const std::string& file, const std::string& options) {
   ProgramSpec s;
   s.workload = workload;
   s.variant = s.base = variant;
@@ -29,14 +31,15 @@ ProgramSpec derived(const ProgramSpec& base, const std::string& suffix, ProgramF
 
 // The study's chain, cumulative, applied by gpucmp's passes to the -O0 PTX:
 // cleanup first (calls inlined, stack slots to registers: the 2010-like
-// baseline), then unroll, cse, mad, licm.
+// baseline), then unroll, cse, mad, licm, and a fifth step the 2010 study did
+// not need: align (.shared tiles aligned to 16 bytes, for LDS.128).
 void add_auto_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
   std::vector<std::string> passes = {"cleanup"};
   ProgramSpec clean = derived(base, "auto-clean", ProgramFrom::ptx_passes);
   clean.passes = passes;
   specs.push_back(clean);
   std::string name = "auto";
-  for (const char* pass : {"unroll", "cse", "mad", "licm"}) {
+  for (const char* pass : {"unroll", "cse", "mad", "licm", "align"}) {
     passes.push_back(pass);
     name += std::string("-") + pass;
     ProgramSpec s = derived(base, name, ProgramFrom::ptx_passes);
@@ -55,9 +58,25 @@ void add_hand_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
   }
 }
 
+// ptx-align: the source build's own PTX after the align pass alone, which
+// prices it apart from everything the chain does before it.
 void add_ptx_controls(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
   specs.push_back(derived(base, "ptx-as-built", ProgramFrom::ptx_as_built));
   specs.push_back(derived(base, "ptx-O0", ProgramFrom::ptx_O0));
+  ProgramSpec align = derived(base, "ptx-align", ProgramFrom::ptx_as_built_passes);
+  align.passes = {"align"};
+  specs.push_back(align);
+}
+
+// A tiled matrixMul kernel of harness/workloads/matrixmul.h, by its variant name.
+ProgramSpec tiled_matrixmul(const std::string& variant) {
+  for (const matrixmul::TiledKernel& k : matrixmul::tiled_kernels()) {
+    if (k.variant != variant) continue;
+    std::string options = "-DTILE=" + std::to_string(k.tile);
+    if (k.tile_align > 0) options += " -DALIGN_TILES=" + std::to_string(k.tile_align);
+    return source("matrixMul", k.variant, "matrixmul.cl", options);
+  }
+  throw ApiError("no tiled matrixMul kernel " + variant);
 }
 
 ProgramSpec from_nvcc(const ProgramSpec& base, const std::string& ptx, const std::string& entry,
@@ -70,14 +89,16 @@ ProgramSpec from_nvcc(const ProgramSpec& base, const std::string& ptx, const std
 }
 
 std::vector<ProgramSpec> make_specs() {
-  const ProgramSpec tile16 = source("matrixMul", "tile16", "matrixmul.cl", "-DTILE=16");
-  const ProgramSpec tile32 = source("matrixMul", "tile32", "matrixmul.cl", "-DTILE=32");
+  const ProgramSpec tile16 = tiled_matrixmul("tile16");
+  const ProgramSpec tile32 = tiled_matrixmul("tile32");
   const ProgramSpec cp_x8 = source("cp", "unrollx8", "cp.cl", "");
   const ProgramSpec mriq = source("mriq", "precise", "mriq.cl", "");
   const ProgramSpec mrifhd = source("mrifhd", "precise", "mrifhd.cl", "");
   std::vector<ProgramSpec> specs = {
       tile16,
       tile32,
+      tiled_matrixmul("tile16-aligned"),
+      tiled_matrixmul("tile32-aligned"),
       source("cp", "base", "cp.cl", ""),
       cp_x8,
       source("cp", "unrollx8-ieee", "cp.cl", kIeee),
@@ -99,8 +120,9 @@ std::vector<ProgramSpec> make_specs() {
   // cp, mriq and mrifhd read their inputs from a __constant__ symbol in CUDA
   // and from a __constant kernel argument in OpenCL: nvcc's PTX of them has a
   // different signature (ptx/README.md), so only matrixMul crosses over.
-  specs.push_back(from_nvcc(tile16, "matrixmul.ptx", "matrixMulILi16E", "matrixMul"));
-  specs.push_back(from_nvcc(tile32, "matrixmul.ptx", "matrixMulILi32E", "matrixMul"));
+  // matrixMul<TILE, ALIGN>: the unaligned kernels have ALIGN = alignof(float).
+  specs.push_back(from_nvcc(tile16, "matrixmul.ptx", "matrixMulILi16ELi4E", "matrixMul"));
+  specs.push_back(from_nvcc(tile32, "matrixmul.ptx", "matrixMulILi32ELi4E", "matrixMul"));
   return specs;
 }
 

@@ -12,6 +12,8 @@ namespace gpucmp::opencl {
 //   ptx_as_built:  the PTX that source build produced (CL_PROGRAM_BINARIES),
 //                  reloaded with clCreateProgramWithBinary + clBuildProgram(options):
 //                  the control that must time as the source build does
+//   ptx_as_built_passes: that PTX after gpucmp's PTX passes (`passes`): one
+//                  pass priced apart from the -O0 chain (ptx-align)
 //   ptx_O0:        the PTX of a build with -cl-opt-disable (front end at -O0),
 //                  reloaded the same way: ptxas still optimizes it
 //   ptx_passes:    that -O0 PTX after gpucmp's PTX passes (`passes`), made at
@@ -20,7 +22,15 @@ namespace gpucmp::opencl {
 //   ptx_from_nvcc: nvcc's PTX of the CUDA kernel (`ptx`, entry containing
 //                  `entry`), rewritten to OpenCL's conventions (ptx/opencl_abi.h)
 // Every PTX-loaded variant is built with the options of its source variant.
-enum class ProgramFrom { source, ptx_as_built, ptx_O0, ptx_passes, ptx_file, ptx_from_nvcc };
+enum class ProgramFrom {
+  source,
+  ptx_as_built,
+  ptx_as_built_passes,
+  ptx_O0,
+  ptx_passes,
+  ptx_file,
+  ptx_from_nvcc
+};
 
 struct ProgramSpec {
   std::string workload;  // "matrixMul"
@@ -29,7 +39,7 @@ struct ProgramSpec {
   std::string file;      // "matrixmul.cl"
   std::string options;   // added to Session::common_build_options()
   ProgramFrom from = ProgramFrom::source;
-  std::vector<std::string> passes;  // ptx_passes
+  std::vector<std::string> passes;  // ptx_passes, ptx_as_built_passes
   std::string ptx;                  // ptx_file, ptx_from_nvcc: the PTX file's name
   std::string entry;                // ptx_from_nvcc: the kernel to keep (a name part)
   std::string kernel;               // ptx_from_nvcc: its OpenCL name

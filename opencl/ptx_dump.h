@@ -1,5 +1,6 @@
 // `gpucmp-ptx dump --api opencl`: builds every OpenCL program with the
-// options its benchmark uses and writes what the driver produced.
+// options its benchmark uses and writes what the driver produced: the PTX, the
+// build log and, from the driver's compute cache, the cubin its JIT made.
 #pragma once
 #include <string>
 #include <vector>
@@ -15,6 +16,10 @@ struct DumpedProgram {
   ProgramSpec spec;
   std::string ptx_path;  // <out>/<workload>-<variant>.ptx (CL_PROGRAM_BINARIES)
   std::string log_path;  // <out>/<workload>-<variant>.log (build log)
+  // <out>/<workload>-<variant>.jit.cubin (then .jit.2.cubin, ...): the cubins
+  // the driver's JIT made of this PTX, taken from its compute cache.
+  std::vector<std::string> jit_cubin_paths;
+  std::string jit_note;  // how the cubin was found if not from this build, or why none
   std::string error;     // why this program could not be dumped ("" when it was)
 };
 
@@ -24,8 +29,15 @@ struct DumpedProgram {
 // are not PTX (e.g. PoCL) or nothing matches `filter`. A PTX variant that
 // fails to build is returned with `error` set (its log written), and the
 // others are still dumped.
+// `jit_cache_dir`: the driver's compute cache folder of this process
+// (CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH=<it>, set before OpenCL was first
+// used; empty: no cubins). Each program's cubins are those that its last
+// build added there with a kernel of its PTX; when that build was served from
+// the cache (the same PTX and options as an earlier program), the earlier
+// program's cubins, with a note.
 std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
-                                         const std::string& filter);
+                                         const std::string& filter,
+                                         const std::string& jit_cache_dir = "");
 
 // True when `binary` is PTX text (".version" and ".target" directives).
 bool looks_like_ptx(const std::string& binary);

@@ -53,10 +53,12 @@ std::string join(const std::vector<std::string>& parts) {
 
 VariantPtx transform(const ProgramSpec& spec, const std::string& text, const std::string& what) {
   ptx::Module m = ptx::parse(text, what);
-  if (spec.from == ProgramFrom::ptx_passes) {
+  if (spec.from != ProgramFrom::ptx_from_nvcc) {
     // OpenCL C's default FP_CONTRACT ON lets mul+add become fma, as the source build does.
     const std::string header = ptx::run_passes(m, spec.passes, true, nullptr);
-    return {header + ptx::print(m), "-cl-opt-disable PTX of this driver, then:\n" + header};
+    const char* input = spec.from == ProgramFrom::ptx_passes ? "-cl-opt-disable PTX of this driver"
+                                                             : "this driver's PTX of the source build";
+    return {header + ptx::print(m), std::string(input) + ", then:\n" + header};
   }
   std::vector<std::string> notes;
   ptx::rewrite_nvcc_kernel_for_opencl(m, spec.entry, spec.kernel, &notes);
@@ -79,13 +81,15 @@ VariantPtx variant_ptx(Session& s, const ProgramSpec& spec) {
     case ProgramFrom::ptx_file:
       return {embedded(hand_ptx::embedded_sources(), spec.ptx, "hand-edited PTX"),
               "ptx/variants/" + spec.workload + "/" + spec.ptx};
+    case ProgramFrom::ptx_as_built_passes:
     case ProgramFrom::ptx_passes:
     case ProgramFrom::ptx_from_nvcc:
       break;
   }
-  const bool passes = spec.from == ProgramFrom::ptx_passes;
-  const std::string input =
-      passes ? driver_ptx(s, spec, " -cl-opt-disable") : nvcc_kernel_ptx(spec.ptx);
+  std::string input;
+  if (spec.from == ProgramFrom::ptx_as_built_passes) input = driver_ptx(s, spec, "");
+  else if (spec.from == ProgramFrom::ptx_passes) input = driver_ptx(s, spec, " -cl-opt-disable");
+  else input = nvcc_kernel_ptx(spec.ptx);
   const std::string what = spec.workload + "/" + spec.variant;
   try {
     return transform(spec, input, what);

@@ -1,6 +1,7 @@
 // The PTX a PTX-loaded benchmark variant is built from (programs.h), made with
-// the driver of the session in use: its own PTX reloaded, its -O0 PTX, that
-// PTX after gpucmp's passes, a hand-edited file, or nvcc's PTX rewritten.
+// the driver of the session in use: its own PTX reloaded (as is, or after
+// gpucmp's passes), its -O0 PTX, that PTX after gpucmp's passes, a hand-edited
+// file, or nvcc's PTX rewritten.
 #pragma once
 #include <string>
 

@@ -1,4 +1,5 @@
 // run_passes(): the named passes in order over every function with a body.
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -32,20 +33,28 @@ int count_instructions(const Function& f) {
   return n;
 }
 
+const std::vector<std::string>& known_passes() {
+  static const std::vector<std::string> names = {"cleanup", "unroll", "cse", "mad", "licm", "align"};
+  return names;
+}
+
 std::string run_passes(Module& m, const std::vector<std::string>& names, bool allow_float_contraction,
                        std::vector<PassReport>* reports) {
+  const std::vector<std::string>& known = known_passes();
   for (const std::string& name : names)
-    if (name != "cleanup" && name != "unroll" && name != "mad" && name != "cse" && name != "licm")
-      throw std::invalid_argument("unknown PTX pass '" + name +
-                                  "' (known: cleanup, unroll, cse, mad, licm)");
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw std::invalid_argument("unknown PTX pass '" + name + "' (known: " + join(known, ", ") + ")");
   std::string header = "// gpucmp-ptx opt: passes " + join(names, ",") +
                        "; float contraction: " + (allow_float_contraction ? "on" : "off") + "\n";
   for (const std::string& name : names) {
     PassReport total{name, 0, {}};
-    if (name == "cleanup") total = pass_cleanup(m);  // module-wide: it inlines calls
+    // Module-wide: cleanup inlines calls, align also edits module-scope variables.
+    const bool module_wide = name == "cleanup" || name == "align";
+    if (name == "cleanup") total = pass_cleanup(m);
+    if (name == "align") total = pass_align(m);
     for (Function& f : m.functions) {
       if (!f.has_body) continue;
-      if (name == "cleanup") {
+      if (module_wide) {
         build_blocks(f);
         continue;
       }

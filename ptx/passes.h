@@ -1,8 +1,8 @@
 // Optimization passes over the PTX IR: integer/float multiply-add fusion (mad),
 // common-subexpression elimination over the dominator tree (cse) and
-// loop-invariant code motion into existing preheaders (licm). They keep the
-// printed PTX assemblable: they only fuse, remove or move instructions and
-// rename registers of the same class; .reg declarations stay as they are.
+// loop-invariant code motion into existing preheaders (licm), the clean-up of
+// -O0 PTX (cleanup), loop unrolling (unroll) and the alignment of .shared
+// arrays (align). They keep the printed PTX assemblable.
 #pragma once
 #include <string>
 #include <vector>
@@ -12,8 +12,8 @@
 namespace gpucmp::ptx {
 
 struct PassReport {
-  std::string pass;                // "mad", "cse", "licm"
-  int changed = 0;                 // instructions fused, removed or hoisted
+  std::string pass;                // "mad", "cse", "licm", "align", ...
+  int changed = 0;                 // instructions fused, removed or hoisted; align: declarations
   std::vector<std::string> notes;  // human-readable details
 };
 
@@ -52,8 +52,21 @@ PassReport pass_cleanup(Module& m);
 // giving the reason.
 PassReport pass_unroll(Function& f, int factor);
 
-// Runs the named passes ("cleanup", "unroll", "mad", "cse", "licm"; anything
-// else throws
+// Raises the alignment of .shared array declarations (module scope and
+// function scope, as OpenCL puts its __local arrays in the .entry body) to 16
+// bytes, so that the JIT may read them with 128-bit vector loads (LDS.128):
+// only where the declaration is not .extern, every variable it declares has a
+// known size that is a multiple of 16, and a function that refers to it
+// reads or writes shared memory with ld/st.shared. It never lowers an
+// alignment. `changed` counts declarations; a note names each variable raised
+// (and each one kept, with the reason). .local arrays are left alone: in the
+// PTX the suite loads they are the -O0 stack depot, which cleanup promotes.
+PassReport pass_align(Module& m);
+
+// The pass names run_passes() knows, in the study's order.
+const std::vector<std::string>& known_passes();
+
+// Runs the named passes (known_passes(); anything else throws
 // std::invalid_argument) in order on every function with a body, rebuilding
 // the basic blocks after each. Appends one report per pass (summed over the
 // functions) to *reports when given. Returns a comment block describing the run,

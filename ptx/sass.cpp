@@ -76,8 +76,16 @@ std::string sass_class(std::string_view opcode) {
   return "other";
 }
 
+std::string sass_source_label(std::string_view text) {
+  std::string_view first = text.substr(0, text.find('\n'));
+  while (!first.empty() && (first.back() == '\r' || first.back() == ' ')) first.remove_suffix(1);
+  if (!starts_with(first, "// SASS")) return "";
+  return std::string(first.substr(3));
+}
+
 SassStats parse_sass(std::string_view text) {
   SassStats stats;
+  stats.source = sass_source_label(text);
   while (!text.empty()) {
     const std::size_t newline = text.find('\n');
     const std::string_view line = text.substr(0, newline);
@@ -107,6 +115,7 @@ nlohmann::json to_json(const SassStats& s) {
     functions.push_back(std::move(j));
   }
   nlohmann::json j = to_json(s.total);
+  if (!s.source.empty()) j["source"] = s.source;
   j["functions"] = std::move(functions);
   return j;
 }

@@ -17,6 +17,7 @@ struct SassFunction {
 };
 
 struct SassStats {
+  std::string source;  // the first line's label without "// " ("SASS: driver JIT ..."); "" if none
   OpcodeCounts total;
   std::vector<SassFunction> functions;
 };
@@ -27,11 +28,16 @@ struct SassStats {
 // when unsure).
 std::string sass_class(std::string_view opcode);
 
+// Where a SASS text came from: its first line when that reads "// SASS: ..."
+// (gpucmp-ptx dump and ptx-dump write one), without the "// "; else "".
+std::string sass_source_label(std::string_view text);
+
 // Counts instruction lines like `/*0040*/  @!P0 FFMA R4, R2, R3, R4 ;`; other
-// lines (headers, encodings, labels) are skipped, and so are NOPs. Never throws
-// on malformed text.
+// lines (headers, encodings, labels, the source label) are skipped, and so are
+// NOPs. Never throws on malformed text.
 SassStats parse_sass(std::string_view text);
 
+// {"source": label (when there is one), <OpcodeCounts>, "functions": [...]}
 nlohmann::json to_json(const SassStats& s);
 
 }  // namespace gpucmp::ptx

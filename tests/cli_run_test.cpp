@@ -36,7 +36,7 @@ const QuickRunResult& quick_run() {
 }
 
 // OpenCL variants built from PTX (opencl/programs.h): -ptx-as-built, -ptx-O0,
-// -ptx-from-nvcc, -auto-*, -hand-*.
+// -ptx-align, -ptx-from-nvcc, -auto-*, -hand-*.
 bool built_from_ptx(const std::string& name) {
   for (const char* mark : {"-ptx-", "-auto-", "-hand-"})
     if (name.find(mark) != std::string::npos) return true;
@@ -79,9 +79,11 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
             (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}));
   for (const char* v : {"bandwidth/h2d-pageable", "bandwidth/h2d-pinned", "bandwidth/h2d-mapped",
                         "bandwidth/d2h-pageable", "bandwidth/d2h-pinned", "bandwidth/d2h-mapped",
-                        "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32", "cp/base",
+                        "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32",
+                        "matrixMul/tile16-aligned", "matrixMul/tile32-aligned", "cp/base",
                         "cp/unrollx8", "cp/unrollx8-ieee", "cp/unrollx8-fast", "mriq/precise", "mriq/fast",
-                        "mrifhd/precise", "mrifhd/fast"})
+                        "mriq/uniform-tile", "mriq/uniform-tile-fast", "mrifhd/precise",
+                        "mrifhd/fast", "mrifhd/uniform-tile", "mrifhd/uniform-tile-fast"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 
@@ -154,9 +156,11 @@ TEST(QuickRun, PtxVariantsRunOnNvidiaAndSkipElsewhere) {
       EXPECT_TRUE(b.contains("build_ms")) << b["name"];
     }
   }
-  // matrixMul, 2 sizes x (tile16: 2 controls + 5 auto + 5 hand + from-nvcc;
-  // tile32: 2 + 5 + from-nvcc); cp, mriq, mrifhd: 2 controls + 5 auto each.
-  EXPECT_EQ(seen, 2 * (13 + 8) + 3 * 7);
+  // matrixMul, 2 sizes x (tile16: 3 controls (as-built, O0, align) + 6 auto
+  // (clean .. licm-align) + 5 hand + from-nvcc; tile32: 3 + 6 + from-nvcc);
+  // cp, mriq, mrifhd: 3 controls + 6 auto each. The -aligned variants are
+  // built from source and run everywhere.
+  EXPECT_EQ(seen, 2 * (15 + 10) + 3 * 9);
 }
 
 // One startup row per OpenCL kernel built from source (and its PTX reloads,
@@ -173,8 +177,8 @@ TEST(QuickRun, StartupRowsPriceBuildAndFirstLaunch) {
     EXPECT_EQ(b.value("samples", 0.0), 2.0) << name;
     if (!built_from_ptx(name)) from_source.insert(parse_bench_name(name)->variant);
   }
-  for (const char* v : {"matrixMul-tile16", "matrixMul-tile32", "cp-base", "cp-unrollx8",
-                        "mriq-precise", "mrifhd-fast"})
+  for (const char* v : {"matrixMul-tile16", "matrixMul-tile32", "matrixMul-tile16-aligned",
+                        "cp-base", "cp-unrollx8", "mriq-precise", "mrifhd-fast"})
     EXPECT_TRUE(from_source.count(v)) << "missing startup/opencl/" << v;
   EXPECT_FALSE(from_source.count("matrixMul-clblast")) << "vendor libraries have no startup row";
   for (const auto& b : rows_of("opencl", true))

@@ -40,6 +40,10 @@ void add_runner(const std::string& api, Factory make, const std::vector<Variant>
   impls().push_back({api, std::move(make), std::move(all)});
 }
 
+void add_api_only_runner(const std::string& api, Factory make, const std::vector<Variant>& only) {
+  impls().push_back({api, std::move(make), only});
+}
+
 const Variant& variant(const std::string& name) {
   for (const Variant& v : variants())
     if (v.name == name) return v;

@@ -70,6 +70,9 @@ using Factory = std::function<std::unique_ptr<Runner>(Problem&, const Variant&)>
 // Registers an API's runner for every variant(), plus `api_only` variants that
 // only this API has (e.g. OpenCL programs built from PTX).
 void add_runner(const std::string& api, Factory make, const std::vector<Variant>& api_only = {});
+// Registers an API's runner for `only` these variants (no shared ones): rows
+// that only one API has and another runner makes (e.g. CUDA's cross-run rows).
+void add_api_only_runner(const std::string& api, Factory make, const std::vector<Variant>& only);
 
 std::unique_ptr<Workload> make_workload();
 

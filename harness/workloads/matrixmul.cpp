@@ -32,6 +32,12 @@ double reference_entry(const Problem& p, int i, int j, double& abs_sum) {
 
 void add_runner(Impl impl) { impls().push_back(std::move(impl)); }
 
+const std::vector<TiledKernel>& tiled_kernels() {
+  static const std::vector<TiledKernel> kernels = {
+      {"tile16", 16, 0}, {"tile32", 32, 0}, {"tile16-aligned", 16, 16}, {"tile32-aligned", 32, 16}};
+  return kernels;
+}
+
 Problem make_problem(int n) {
   Problem p;
   p.n = n;

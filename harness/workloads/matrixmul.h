@@ -36,6 +36,18 @@ double tolerance(int n);
 constexpr int kFullCheckMaxN = 512;
 constexpr int kSampledEntries = 4096;
 
+// The tiled kernels both APIs build, one list for the two runners and the
+// OpenCL program table: the thread-block edge and the alignment in bytes of
+// the two shared (__shared__ / __local) tiles, 0 for the element type's own
+// (4 bytes). "-aligned": 16 bytes, so that the compilers may read a tile row
+// with 128-bit vector loads (LDS.128); the kernel is otherwise the same.
+struct TiledKernel {
+  std::string variant;  // "tile16", "tile32-aligned"
+  int tile = 0;
+  int tile_align = 0;
+};
+const std::vector<TiledKernel>& tiled_kernels();
+
 // A runner for `variant` on one API. `tile` is the thread-block edge of the
 // tiled kernels, 0 for library rows (cuBLAS, CLBlast).
 using Factory = std::function<std::unique_ptr<Runner>(Problem& problem, int tile)>;

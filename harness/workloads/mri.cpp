@@ -66,6 +66,11 @@ void add_runner(Kind kind, const std::string& api, Factory make,
   impls()[kind].push_back({api, std::move(make), std::move(all)});
 }
 
+void add_api_only_runner(Kind kind, const std::string& api, Factory make,
+                         const std::vector<Variant>& only) {
+  impls()[kind].push_back({api, std::move(make), only});
+}
+
 const Variant& variant(const std::string& name) {
   for (const Variant& v : variants())
     if (v.name == name) return v;

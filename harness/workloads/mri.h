@@ -93,6 +93,10 @@ using Factory = std::function<std::unique_ptr<Runner>(Problem&, const Variant&)>
 // only this API has (e.g. OpenCL programs built from PTX).
 void add_runner(Kind kind, const std::string& api, Factory make,
                 const std::vector<Variant>& api_only = {});
+// Registers an API's runner for `only` these variants (no shared ones): rows
+// that only one API has and another runner makes (e.g. CUDA's cross-run rows).
+void add_api_only_runner(Kind kind, const std::string& api, Factory make,
+                         const std::vector<Variant>& only);
 
 std::unique_ptr<Workload> make_workload(Kind kind);
 

@@ -13,6 +13,7 @@
 #include "ptx/passes.h"
 #include "ptx/printer.h"
 #include "ptx/sass.h"
+#include "ptx/sass_compare.h"
 #include "ptx/stats.h"
 
 namespace gpucmp::ptxtool {
@@ -35,6 +36,15 @@ std::string read_text(const std::string& path) {
   return ss.str();
 }
 
+// A .sass file, or text whose first line is a "// SASS..." label.
+bool is_sass_file(const std::string& path) {
+  if (path.size() > 5 && path.compare(path.size() - 5, 5, ".sass") == 0) return true;
+  std::ifstream in(path);
+  std::string first;
+  std::getline(in, first);
+  return first.rfind("// SASS", 0) == 0;
+}
+
 }  // namespace
 
 void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
@@ -44,7 +54,10 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
 
   auto* stats = app.add_subcommand("stats", "Instruction mix per kernel, in and out of loops");
   stats->add_option("files", opts.files, "PTX files")->required();
-  stats->add_option("--sass", opts.sass, "cuobjdump -sass output to count too (repeatable)")
+  stats->add_option("--sass", opts.sass,
+                    "cuobjdump -sass output to count too; repeatable, e.g. the driver JIT's "
+                    "X.sass and offline ptxas' X.ptxas.sass. Each is shown with its source, "
+                    "the file's first line \"// SASS: ...\"")
       ->expected(1)
       ->take_all();
   stats->add_flag("--json", opts.json, "JSON instead of a table");
@@ -63,9 +76,11 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
                 "Allow float mul+add -> fma (a semantic change, recorded in the header)");
   opt->add_option("-o,--out", opts.out, "Write here instead of stdout");
 
-  auto* diff = app.add_subcommand("diff", "Normalized diff and stats table; exit 1 if different");
-  diff->add_option("a", opts.diff_a, "First PTX file")->required();
-  diff->add_option("b", opts.diff_b, "Second PTX file")->required();
+  auto* diff = app.add_subcommand(
+      "diff", "Normalized diff and stats table; exit 1 if different. Two .sass files: their "
+              "instruction counts by class and opcode side by side, exit 1 if any differs");
+  diff->add_option("a", opts.diff_a, "First PTX (or .sass) file")->required();
+  diff->add_option("b", opts.diff_b, "Second PTX (or .sass) file")->required();
 }
 
 namespace {
@@ -111,11 +126,20 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
       if (opts.json) {
         all[f] = ptx::to_json(s);
       } else {
-        std::cout << "== " << f << " (SASS)\n" << ptx::to_json(s).dump(2) << "\n";
+        std::cout << "== " << f << " ("
+                  << (s.source.empty() ? "SASS, source not labelled" : s.source) << ")\n"
+                  << ptx::to_json(s).dump(2) << "\n";
       }
     }
     if (opts.json) std::cout << all.dump(2) << "\n";
     return kExitOk;
+  }
+  if (is_sass_file(opts.diff_a) && is_sass_file(opts.diff_b)) {
+    const ptx::SassComparison c = ptx::compare_sass(ptx::parse_sass(read_text(opts.diff_a)),
+                                                    ptx::parse_sass(read_text(opts.diff_b)),
+                                                    opts.diff_a, opts.diff_b);
+    std::cout << c.table;
+    return c.equal ? 0 : 1;
   }
   const ptx::DiffResult d = ptx::diff(load(opts.diff_a), load(opts.diff_b), opts.diff_a, opts.diff_b);
   std::cout << d.unified << (d.unified.empty() ? "" : "\n") << d.stats_table;

@@ -25,22 +25,87 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
   dump->add_option("--variant", opts.variant, "Only programs whose workload/variant contains this");
   dump->add_option("--cl-platform", opts.cl_platform, "OpenCL platform index");
   dump->add_option("--cl-device", opts.cl_device, "OpenCL device index");
-  dump->add_flag("!--no-sass", opts.sass, "Skip SASS (offline ptxas + cuobjdump)");
+  dump->add_option("--jit-cache", opts.jit_cache,
+                   "opencl: the driver's compute-cache folder to use and keep (new or empty; "
+                   "default: a temporary one, removed)");
+  dump->add_flag("!--no-sass", opts.sass, "Skip SASS (cuobjdump of the driver JIT's cubins; "
+                                           "offline ptxas + cuobjdump)");
+  dump->footer(
+      "--api opencl writes per program <name>.ptx, <name>.log (ptxas' report), <name>.jit.cubin "
+      "(what the driver's JIT made, from its compute cache), <name>.sass (its SASS: what ran) and "
+      "<name>.ptxas.sass (offline ptxas on the PTX: not what ran). Each .sass names its source "
+      "on its first line.");
 }
 
 namespace {
 
+// The driver's compute-cache folder for this process: NVIDIA's OpenCL stores
+// the cubins its JIT makes there. A temporary one is removed at the end.
+class JitCacheFolder {
+ public:
+  explicit JitCacheFolder(const std::string& keep) : path_(keep), temporary_(keep.empty()) {
+    if (temporary_) {
+      std::string pattern = (fs::temp_directory_path() / "gpucmp-jit-cache-XXXXXX").string();
+      if (!mkdtemp(pattern.data())) throw UsageError("cannot create a temporary folder");
+      path_ = pattern;
+    } else {
+      std::error_code ec;
+      fs::create_directories(path_, ec);
+      if (ec || !fs::is_empty(path_, ec))
+        throw UsageError("--jit-cache " + path_ + ": must be a new or empty folder");
+    }
+  }
+  ~JitCacheFolder() {
+    std::error_code ec;
+    if (temporary_) fs::remove_all(path_, ec);
+  }
+  JitCacheFolder(const JitCacheFolder&) = delete;
+  JitCacheFolder& operator=(const JitCacheFolder&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  bool temporary_;
+};
+
+void note(const std::string& what) { std::cerr << "gpucmp-ptx: note: " << what << "\n"; }
+
+// <stem>.sass from the driver JIT's cubins (when there are any), <stem>.ptxas.sass
+// from offline ptxas.
+void write_sass(const opencl::DumpedProgram& d, const std::string& driver) {
+  const std::string stem = d.ptx_path.substr(0, d.ptx_path.size() - 4);
+  if (d.jit_cubin_paths.empty()) {
+    note("no driver-JIT cubin for " + d.ptx_path + ": " + d.jit_note +
+         "; only the offline ptxas SASS, which is not what ran");
+  } else {
+    if (!d.jit_note.empty()) note(d.ptx_path + ": JIT cubin " + d.jit_note);
+    const std::string why = sass_of_cubins(
+        d.jit_cubin_paths, stem + ".sass",
+        "// SASS: driver JIT (NVIDIA OpenCL, driver " + driver + "), cubin from the compute cache");
+    if (why.empty()) std::cout << stem << ".sass\n";
+    else note("no SASS of " + d.jit_cubin_paths.front() + " (the cubin is written): " + why);
+  }
+  const std::string why = sass_of_ptx(d.ptx_path, stem + ".ptxas.sass");
+  if (why.empty()) std::cout << stem << ".ptxas.sass\n";
+  else note("no offline ptxas SASS for " + d.ptx_path + ": " + why);
+}
+
 int dump_opencl(const DumpOptions& opts) {
-  // Every program is compiled afresh, so that each build log carries ptxas'
-  // report: the NVIDIA driver otherwise serves repeated builds from its cache.
-  setenv("CUDA_CACHE_DISABLE", "1", 0);
+  // The driver's compute cache on, in a folder of its own, before OpenCL is
+  // first used: the cubins its JIT makes land there, one new entry per build
+  // (the folder starts empty, so each build is compiled afresh and its log
+  // carries ptxas' -cl-nv-verbose report).
+  const JitCacheFolder cache(opts.jit_cache);
+  setenv("CUDA_CACHE_DISABLE", "0", 1);
+  setenv("CUDA_CACHE_PATH", cache.path().c_str(), 1);
   auto api = opencl::make_api();
   Options o;
   o.cl_platform = opts.cl_platform;
   o.cl_device = opts.cl_device;
   api->select(o);
   if (!api->unavailable().empty()) throw UsageError(api->unavailable());
-  const auto dumped = opencl::dump_programs(opencl::session(), opts.out_dir, opts.variant);
+  opencl::Session& session = opencl::session();
+  const auto dumped = opencl::dump_programs(session, opts.out_dir, opts.variant, cache.path());
   int failed = 0;
   for (const auto& d : dumped) {
     if (!d.error.empty()) {
@@ -50,11 +115,8 @@ int dump_opencl(const DumpOptions& opts) {
       continue;
     }
     std::cout << d.ptx_path << "\n";
-    if (!opts.sass) continue;
-    const std::string sass = d.ptx_path.substr(0, d.ptx_path.size() - 4) + ".sass";
-    const std::string why = sass_of_ptx(d.ptx_path, sass);
-    if (why.empty()) std::cout << sass << "\n";
-    else std::cerr << "gpucmp-ptx: note: no SASS for " << d.ptx_path << ": " << why << "\n";
+    for (const auto& c : d.jit_cubin_paths) std::cout << c << "\n";
+    if (opts.sass) write_sass(d, session.info().driver);
   }
   return failed ? kExitFailed : kExitOk;
 }

@@ -49,10 +49,16 @@ namespace {
 std::string quote(const std::string& s) { return "'" + s + "'"; }
 }  // namespace
 
+std::string toolkit_version(const std::string& version_output) {
+  static const std::regex version(R"(V([0-9]+\.[0-9]+(\.[0-9]+)?))");
+  std::smatch m;
+  return std::regex_search(version_output, m, version) ? m[1].str() : "";
+}
+
 std::string sass_of_ptx(const std::string& ptx_path, const std::string& sass_path) {
-  const std::string ptxas = find_tool("ptxas"), cuobjdump = find_tool("cuobjdump");
+  const std::string ptxas = find_tool("ptxas");
   if (ptxas.empty()) return "no ptxas found";
-  if (cuobjdump.empty()) return "no cuobjdump found";
+  if (find_tool("cuobjdump").empty()) return "no cuobjdump found";
   std::ifstream in(ptx_path);
   std::stringstream text;
   text << in.rdbuf();
@@ -64,16 +70,28 @@ std::string sass_of_ptx(const std::string& ptx_path, const std::string& sass_pat
   if (run_command(quote(ptxas) + " -arch=" + arch + " " + quote(ptx_path) + " -o " + quote(cubin),
                   out) != 0)
     return "ptxas failed: " + out;
-  if (run_command(quote(cuobjdump) + " -sass " + quote(cubin), out) != 0)
-    return "cuobjdump failed: " + out;
+  const std::string why = sass_of_cubins(
+      {cubin}, sass_path,
+      "// SASS: offline ptxas " + toolkit_version(version) + " -arch=" + arch + " on " +
+          std::filesystem::path(ptx_path).filename().string() + " \u2014 not what ran");
   std::filesystem::remove(cubin);
-  const auto last_line = version.substr(0, version.find_last_not_of('\n') + 1);
-  std::ofstream sass(sass_path);
-  sass << "// SASS by offline ptxas -arch=" << arch << " ("
-       << last_line.substr(last_line.find_last_of('\n') + 1)
-       << "); the driver's JIT compiler may differ\n"
-       << out;
-  return sass ? "" : sass_path + ": cannot write";
+  return why;
+}
+
+std::string sass_of_cubins(const std::vector<std::string>& cubin_paths,
+                           const std::string& sass_path, const std::string& label_line) {
+  const std::string cuobjdump = find_tool("cuobjdump");
+  if (cuobjdump.empty()) return "no cuobjdump on PATH (nor in the CUDA toolkit)";
+  std::string sass = label_line + "\n", out;
+  for (const auto& cubin : cubin_paths) {
+    if (run_command(quote(cuobjdump) + " -sass " + quote(cubin), out) != 0)
+      return "cuobjdump -sass " + cubin + " failed: " + out;
+    sass += out;
+  }
+  std::ofstream file(sass_path);
+  file << sass;
+  file.close();
+  return file ? "" : sass_path + ": cannot write";
 }
 
 }  // namespace gpucmp::ptxtool

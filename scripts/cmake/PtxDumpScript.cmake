@@ -1,6 +1,7 @@
 # Script mode, run by the ptx-dump target: copies the PTX files of the kernel
 # sources into OUT as <kernel>.ptx / <kernel>-fast.ptx with a header naming the
-# flags, and writes <kernel>[-fast].sass with cuobjdump -sass where available.
+# flags, and writes <kernel>[-fast].sass with cuobjdump -sass where available,
+# its first line naming the source.
 file(MAKE_DIRECTORY "${OUT}")
 foreach(kind "" "_FAST")
   set(suffix "")
@@ -22,10 +23,13 @@ foreach(kind "" "_FAST")
     string(REGEX REPLACE "\\.cu\\.o$|\\.o$" "" name "${name}")
     if(CUOBJDUMP)
       execute_process(COMMAND "${CUOBJDUMP}" -sass "${obj}"
-                      OUTPUT_FILE "${OUT}/${name}${suffix}.sass" RESULT_VARIABLE rc)
+                      OUTPUT_VARIABLE sass RESULT_VARIABLE rc)
       if(NOT rc EQUAL 0)
         message(WARNING "cuobjdump -sass ${obj} failed (${rc})")
       endif()
+      # The first line names the source (gpucmp-ptx stats prints it).
+      file(WRITE "${OUT}/${name}${suffix}.sass"
+           "// SASS: nvcc ${NVCC_VERSION} cubin of the executable (cuobjdump)\n${sass}")
       # Registers, shared/local/constant bytes per kernel as ptxas allocated them.
       execute_process(COMMAND "${CUOBJDUMP}" -res-usage "${obj}"
                       OUTPUT_FILE "${OUT}/${name}${suffix}.res-usage" RESULT_VARIABLE rc)

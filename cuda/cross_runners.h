@@ -1,0 +1,36 @@
+// Cross-run rows (DESIGN.md "Explaining a gap" 1): CUDA-only variants that
+// hold one part of a CUDA/OpenCL pair fixed and move the other, each launched
+// through CUDA with the geometry, data and validation of the pair's rows.
+//   <variant>-opencl-ptx  OpenCL's own PTX of the program the OpenCL row
+//                         builds, rewritten for CUDA (ptx/cuda_abi.h), compiled
+//                         by CUDA's driver JIT, run by CUDA's runtime
+//   <variant>-ptx-jit     nvcc's PTX of the CUDA kernel, compiled by the
+//                         driver JIT instead of ahead of time by nvcc/ptxas
+// With the OpenCL rows `<variant>-ptx-from-nvcc` (nvcc's PTX through OpenCL),
+// a pair's ratio splits into front end, JIT and runtime.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runner.h"
+#include "workloads/cp.h"
+#include "workloads/mri.h"
+
+namespace gpucmp::cuda {
+
+// Whether `variant` is a cross-run variant (…-opencl-ptx, …-ptx-jit).
+bool is_cross_variant(const std::string& variant);
+
+// matrixMul tile16/tile32 (cross_matrixmul.cpp).
+void register_matrixmul_cross_runners();
+
+// cp unrollx8 (-opencl-ptx in its three math forms, -ptx-jit) and mriq/mrifhd
+// (precise/fast-opencl-ptx, precise-ptx-jit): the variants and their runner,
+// registered by register_cross_runners() as CUDA-only variants.
+std::vector<cp::Variant> cp_cross_variants();
+std::unique_ptr<Runner> make_cp_cross_runner(cp::Problem& p, const cp::Variant& v);
+std::vector<mri::Variant> mri_cross_variants();
+std::unique_ptr<Runner> make_mri_cross_runner(mri::Problem& p, const mri::Variant& v);
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,144 @@
+// The OpenCL program table (opencl/programs.h): unique names, every derived
+// program pointing at a source program, the auto chain's names and pass lists
+// (align its fifth step), the ptx-align control, and the aligned matrixMul
+// variants paired with the CUDA list (harness/workloads/matrixmul.h).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "errors.h"
+#include "nvcc_ptx.h"
+#include "programs.h"
+#include "ptx/opencl_abi.h"
+#include "ptx/parser.h"
+#include "ptx/passes.h"
+#include "workloads/matrixmul.h"
+
+namespace gpucmp::opencl {
+namespace {
+
+// The source programs that have a PTX chain (README "OpenCL programs loaded from PTX").
+const std::vector<std::pair<std::string, std::string>> kChainBases = {
+    {"matrixMul", "tile16"}, {"matrixMul", "tile32"}, {"cp", "unrollx8"},
+    {"mriq", "precise"},     {"mrifhd", "precise"}};
+
+TEST(OpenClPrograms, NamesAreUnique) {
+  std::set<std::string> names;
+  for (const ProgramSpec& s : program_specs())
+    EXPECT_TRUE(names.insert(s.workload + "/" + s.variant).second)
+        << "two programs named " << s.workload << "/" << s.variant;
+}
+
+TEST(OpenClPrograms, EveryDerivedProgramHasItsSourceBase) {
+  for (const ProgramSpec& s : program_specs()) {
+    SCOPED_TRACE(s.workload + "/" + s.variant);
+    const ProgramSpec& base = program_spec(s.workload, s.base);
+    EXPECT_EQ(base.from, ProgramFrom::source);
+    EXPECT_EQ(s.file, base.file);
+    EXPECT_EQ(s.options, base.options) << "a PTX variant builds with its source's options";
+    if (s.from == ProgramFrom::source) {
+      EXPECT_EQ(s.base, s.variant);
+    }
+  }
+  EXPECT_THROW(program_spec("matrixMul", "tile64"), ApiError);
+}
+
+TEST(OpenClPrograms, EveryPassNamedIsKnown) {
+  const auto& known = ptx::known_passes();
+  for (const ProgramSpec& s : program_specs()) {
+    const bool runs_passes =
+        s.from == ProgramFrom::ptx_passes || s.from == ProgramFrom::ptx_as_built_passes;
+    EXPECT_EQ(runs_passes, !s.passes.empty()) << s.workload << "/" << s.variant;
+    for (const std::string& p : s.passes)
+      EXPECT_NE(std::find(known.begin(), known.end(), p), known.end())
+          << s.workload << "/" << s.variant << ": " << p;
+  }
+}
+
+TEST(OpenClPrograms, AutoChainEndsWithAlign) {
+  const std::vector<std::pair<std::string, std::vector<std::string>>> chain = {
+      {"auto-clean", {"cleanup"}},
+      {"auto-unroll", {"cleanup", "unroll"}},
+      {"auto-unroll-cse", {"cleanup", "unroll", "cse"}},
+      {"auto-unroll-cse-mad", {"cleanup", "unroll", "cse", "mad"}},
+      {"auto-unroll-cse-mad-licm", {"cleanup", "unroll", "cse", "mad", "licm"}},
+      {"auto-unroll-cse-mad-licm-align", {"cleanup", "unroll", "cse", "mad", "licm", "align"}},
+  };
+  for (const auto& [workload, base] : kChainBases) {
+    for (const auto& [step, passes] : chain) {
+      SCOPED_TRACE(workload + "/" + base + "-" + step);
+      const ProgramSpec& s = program_spec(workload, base + "-" + step);
+      EXPECT_EQ(s.from, ProgramFrom::ptx_passes);
+      EXPECT_EQ(s.base, base);
+      EXPECT_EQ(s.passes, passes);
+    }
+  }
+}
+
+TEST(OpenClPrograms, PtxAlignIsTheSourceBuildsPtxAfterAlignAlone) {
+  for (const auto& [workload, base] : kChainBases) {
+    SCOPED_TRACE(workload + "/" + base);
+    const ProgramSpec& s = program_spec(workload, base + "-ptx-align");
+    EXPECT_EQ(s.from, ProgramFrom::ptx_as_built_passes);
+    EXPECT_EQ(s.passes, std::vector<std::string>{"align"});
+    EXPECT_EQ(program_spec(workload, base + "-ptx-as-built").from, ProgramFrom::ptx_as_built);
+    EXPECT_EQ(program_spec(workload, base + "-ptx-O0").from, ProgramFrom::ptx_O0);
+  }
+  // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain and nvcc's PTX.
+  EXPECT_EQ(ptx_variants("cp").size(), 9u);
+  EXPECT_EQ(ptx_variants("mriq").size(), 9u);
+  EXPECT_EQ(ptx_variants("mrifhd").size(), 9u);
+  EXPECT_EQ(ptx_variants("matrixMul").size(), 2 * 9u + 5 + 2);
+}
+
+TEST(OpenClPrograms, AlignedMatrixMulFromOneSourceWithAnOption) {
+  for (const int tile : {16, 32}) {
+    const std::string t = "tile" + std::to_string(tile);
+    const ProgramSpec& plain = program_spec("matrixMul", t);
+    const ProgramSpec& aligned = program_spec("matrixMul", t + "-aligned");
+    EXPECT_EQ(aligned.from, ProgramFrom::source);
+    EXPECT_EQ(aligned.file, plain.file);
+    EXPECT_EQ(plain.options, "-DTILE=" + std::to_string(tile));
+    EXPECT_EQ(aligned.options, plain.options + " -DALIGN_TILES=16");
+  }
+}
+
+// Every tiled kernel of the shared list is built by OpenCL, from source.
+TEST(OpenClPrograms, TiledKernelsPairWithTheCudaList) {
+  std::set<std::string> variants;
+  for (const matrixmul::TiledKernel& k : matrixmul::tiled_kernels()) {
+    variants.insert(k.variant);
+    const ProgramSpec& s = program_spec("matrixMul", k.variant);
+    EXPECT_EQ(s.from, ProgramFrom::source);
+    EXPECT_NE(s.options.find("-DTILE=" + std::to_string(k.tile)), std::string::npos);
+    EXPECT_EQ(s.options.find("-DALIGN_TILES") != std::string::npos, k.tile_align > 0);
+  }
+  EXPECT_EQ(variants, (std::set<std::string>{"tile16", "tile32", "tile16-aligned", "tile32-aligned"}));
+}
+
+// The ptx-from-nvcc programs name exactly one kernel of nvcc's PTX of this
+// build (matrixMul<TILE, ALIGN>: the aligned instantiations sit beside them).
+TEST(OpenClPrograms, FromNvccEntriesMatchOneKernelOfThisBuild) {
+#ifndef GPUCMP_HAVE_NVCC_PTX
+  GTEST_SKIP() << "a build without the CUDA side embeds no nvcc PTX";
+#else
+  int seen = 0;
+  for (const ProgramSpec& s : program_specs()) {
+    if (s.from != ProgramFrom::ptx_from_nvcc) continue;
+    ++seen;
+    SCOPED_TRACE(s.workload + "/" + s.variant + " entry " + s.entry);
+    ptx::Module m = ptx::parse(nvcc_ptx::embedded_sources().at(s.ptx), s.ptx);
+    std::vector<std::string> notes;
+    EXPECT_NO_THROW(ptx::rewrite_nvcc_kernel_for_opencl(m, s.entry, s.kernel, &notes));
+    ASSERT_EQ(m.functions.size(), 1u);
+    EXPECT_EQ(m.functions[0].name, s.kernel);
+  }
+  EXPECT_EQ(seen, 2);
+#endif
+}
+
+}  // namespace
+}  // namespace gpucmp::opencl

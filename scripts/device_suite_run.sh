@@ -9,6 +9,10 @@
 #   OUT=<dir> PART=gputests  scripts/device_suite_run.sh   # the GPU-labelled CTest tests, NVML tests
 #   OUT=<dir> PART=bandwidth scripts/device_suite_run.sh   # bandwidth, 1 KiB .. 128 MiB
 #   OUT=<dir> PART=bandwidth-large scripts/device_suite_run.sh  # bandwidth, 256 MiB .. 1 GiB
+#   OUT=<dir> PART=bandwidth-mid scripts/device_suite_run.sh    # bandwidth, 4 MiB .. 128 MiB
+#   OUT=<dir> PART=variants  scripts/device_suite_run.sh   # the PTX chains and controls (issue 5/12)
+#   OUT=<dir> PART=sass      scripts/device_suite_run.sh   # the SASS that ran (scripts/device_sass_run.sh)
+#   OUT=<dir> PART=profile   scripts/device_suite_run.sh   # ncu counters (scripts/profile_ncu.sh)
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -22,8 +26,10 @@ B=${B:-/tmp/gpucmp-build}
 source scripts/device_setup.sh
 targets=(gpucmp-bench)
 case " $PART " in
-  *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests) ;;
+  *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests
+                            gpucmp_cross_run_tests gpucmp_jit_cache_tests) ;;
 esac
+case " $PART " in *" sass "*) targets+=(gpucmp-ptx) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
   timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
@@ -40,11 +46,28 @@ run() {  # run <name> <timeout> <gpucmp-bench args...>
 for part in $PART; do
 case "$part" in
   matrixmul)
-    run suite-matrixmul 500 --benchmark_repetitions=3 --startup off --benchmark_filter='^matrixMul/'
+    run suite-matrixmul 500 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc)?/'
     ;;
   parboil)
-    run suite-parboil 110 --benchmark_repetitions=3 --startup off \
-      --benchmark_filter='^(cp|mriq|mrifhd)/'
+    run suite-parboil 330 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit)?/'
+    ;;
+  variants)
+    run variants 300 --benchmark_repetitions=3 --samples 10 --startup off --mm-n 4096 \
+      --benchmark_filter='^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|-ptx-O0|-ptx-align|-auto-|-hand-)|matrixMul/opencl/tile(16|32)-ptx-from-nvcc)'
+    ;;
+  sass)
+    B="$B" OUT="$OUT" scripts/device_sass_run.sh > "$OUT/sass-run.log" 2>&1
+    echo "sass rc=$?"; tail -8 "$OUT/sass-run.log"
+    ;;
+  profile)
+    B="$B" OUT="$OUT/profile" BUDGET=${PROFILE_BUDGET:-330} scripts/profile_ncu.sh > "$OUT/profile.log" 2>&1
+    echo "profile rc=$?"; tail -5 "$OUT/profile.log"
+    ;;
+  bandwidth-mid)
+    run suite-bandwidth-mid 400 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^bandwidth/.*/bytes:(4194304|8388608|16777216|33554432|67108864|134217728)/'
     ;;
   startup)
     run startup 90 --benchmark_filter='^startup/'
@@ -56,7 +79,7 @@ case "$part" in
       --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
     ;;
   gputests)
-    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor' --output-on-failure) \
+    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache' --output-on-failure) \
       > "$OUT/ctest-gpu.log" 2>&1
     echo "ctest gpu rc=$? ($(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"))"
     bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)
@@ -79,4 +102,5 @@ for f in "$OUT"/*.log; do
   case "$f" in */build.log) continue ;; esac
   echo "$(basename "$f"): errors $(grep -c ': error:' "$f"), noise warnings $(grep -c 'above the --max-noise' "$f"), clock warnings $(grep -c 'SM clock fell' "$f"), host/device warnings $(grep -c 'host wall clock is' "$f")"
 done
-(cd "$OUT" && tar czf results.tgz --exclude=results.tgz --exclude=build.log -- * && ls -l results.tgz)
+(cd "$OUT" && tar czf results.tgz --exclude=results.tgz --exclude=build.log --exclude=sass.tgz \
+  --exclude=jit-cache.tgz --exclude=dump.tgz -- * && ls -l results.tgz)

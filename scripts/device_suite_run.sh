@@ -14,6 +14,7 @@
 #   OUT=<dir> PART=aligned   scripts/device_suite_run.sh   # matrixMul tiles, -aligned, -ptx-align, cross-runs, n 4096/8192
 #   OUT=<dir> PART=sass      scripts/device_suite_run.sh   # the SASS that ran (scripts/device_sass_run.sh)
 #   OUT=<dir> PART=profile   scripts/device_suite_run.sh   # ncu counters (scripts/profile_ncu.sh)
+#   OUT=<dir> PART=crosssass scripts/device_suite_run.sh   # CUDA JIT SASS of the cross-run rows
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -30,7 +31,7 @@ case " $PART " in
   *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests
                             gpucmp_cross_run_tests gpucmp_jit_cache_tests) ;;
 esac
-case " $PART " in *" sass "*) targets+=(gpucmp-ptx) ;; esac
+case " $PART " in *" sass "*|*" crosssass "*) targets+=(gpucmp-ptx) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
   timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
@@ -65,6 +66,10 @@ case "$part" in
   sass)
     B="$B" OUT="$OUT" scripts/device_sass_run.sh > "$OUT/sass-run.log" 2>&1
     echo "sass rc=$?"; tail -8 "$OUT/sass-run.log"
+    ;;
+  crosssass)
+    B="$B" OUT="$OUT" scripts/device_cross_sass.sh > "$OUT/cross-sass.log" 2>&1
+    echo "cross sass rc=$?"; tail -25 "$OUT/cross-sass.log"
     ;;
   profile)
     B="$B" OUT="$OUT/profile" BUDGET=${PROFILE_BUDGET:-330} scripts/profile_ncu.sh > "$OUT/profile.log" 2>&1
@@ -108,4 +113,4 @@ for f in "$OUT"/*.log; do
   echo "$(basename "$f"): errors $(grep -c ': error:' "$f"), noise warnings $(grep -c 'above the --max-noise' "$f"), clock warnings $(grep -c 'SM clock fell' "$f"), host/device warnings $(grep -c 'host wall clock is' "$f")"
 done
 (cd "$OUT" && tar czf results.tgz --exclude=results.tgz --exclude=build.log --exclude=sass.tgz \
-  --exclude=jit-cache.tgz --exclude=dump.tgz -- * && ls -l results.tgz)
+  --exclude=jit-cache.tgz --exclude=dump.tgz --exclude=cross-sass.tgz -- * && ls -l results.tgz)

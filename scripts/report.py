@@ -64,12 +64,15 @@ MAX_SIZES_PER_VARIANT = 4  # more sizes (bandwidth): the table and Fig. 5 show t
 # OpenCL-only variants derived from a base kernel through its PTX.
 CHAINS = {
     "auto": ["ptx-O0", "auto-clean", "auto-unroll", "auto-unroll-cse", "auto-unroll-cse-mad",
-             "auto-unroll-cse-mad-licm"],
+             "auto-unroll-cse-mad-licm", "auto-unroll-cse-mad-licm-align"],
     "hand": ["ptx-O0", "hand-base", "hand-unroll", "hand-unroll-cse", "hand-unroll-cse-mad",
              "hand-unroll-cse-mad-licm"],
 }
-STEPS = ["-O0", "clean", "unroll", "cse", "mad", "licm"]  # what CHAINS[c][i] adds
-PTX_CONTROLS = ["ptx-as-built", "ptx-from-nvcc"]
+STEPS = ["-O0", "clean", "unroll", "cse", "mad", "licm", "align"]  # what CHAINS[c][i] adds
+PTX_CONTROLS = ["ptx-as-built", "ptx-align", "ptx-from-nvcc"]
+# CUDA-only cross-run rows (cuda/cross_runners.h): read by report_gaps.py, never
+# "measured on one API only".
+CROSS_SUFFIXES = ("-opencl-ptx", "-ptx-jit", "-opencl-cubin")
 PTX_SUFFIXES = sorted({s for chain in CHAINS.values() for s in chain} | set(PTX_CONTROLS),
                       key=lambda s: (-len(s), s))
 # The 2010 study (Tesla C1060, CUDA 2.3), as quoted in DESIGN.md: OpenCL time
@@ -382,6 +385,15 @@ def ptx_bases(data):
         out.items(), key=lambda kv: (workload_rank(kv[0][0]), kv[0][1]))}
 
 
+def most_varied(data, workload, base, sizes):
+    """Of `sizes`, the one with the most PTX variants of `base` (the largest on a tie):
+    the chains may be measured at one size only."""
+    def count(params):
+        return sum(1 for (w, api, v, p) in data.by_id if w == workload and api == "opencl"
+                   and p == params and split_variant(v) != (v, None) and split_variant(v)[0] == base)
+    return max(sizes, key=lambda p: (count(p), size_key(p)))
+
+
 def chain_steps(data, workload, base, params, chain):
     """[(step, variant, Bench or None, change vs the previous step or None)] of a chain."""
     out = []
@@ -401,7 +413,7 @@ def ptx_analysis(data):
     both chains. [{workload, base, params, cuda, source, controls, chains}]"""
     out = []
     for (workload, base), sizes in ptx_bases(data).items():
-        params = sizes[-1]
+        params = most_varied(data, workload, base, sizes)
         controls = [(s, data.get(workload, "opencl", f"{base}-{s}", params))
                     for s in ["ptx-O0"] + PTX_CONTROLS]
         chains = {c: chain_steps(data, workload, base, params, c) for c in CHAINS}
@@ -427,7 +439,7 @@ def best_opencl(data):
         sizes = [p for p in bases.get((workload, variant), [])
                  if data.get(workload, "cuda", variant, p)]
         if sizes:
-            params = sizes[-1]
+            params = most_varied(data, workload, variant, sizes)
             cuda = data.get(workload, "cuda", variant, params)
             source = data.get(workload, "opencl", variant, params)
         candidates = [b for (w, api, v, p), b in data.by_id.items()
@@ -809,9 +821,11 @@ class Plotter:
                                                  linewidth=0.4)
             if reference:
                 xs = [i - 0.4 + width * (len(groups) + 0.5) for i in range(len(steps))]
-                ys = [STUDY_2010_STEPS[s] for s in steps]
-                ax.bar(xs, ys, width=width * 0.9, color="white", edgecolor="black",
-                       hatch="///", linewidth=0.6)
+                studied = [(x, STUDY_2010_STEPS[s]) for x, s in zip(xs, steps)
+                           if s in STUDY_2010_STEPS]  # align: a step the study did not need
+                ys = [y for _, y in studied]
+                ax.bar([x for x, _ in studied], ys, width=width * 0.9, color="white",
+                       edgecolor="black", hatch="///", linewidth=0.6)
                 values += ys
                 legend["2010 study, matrixMul by hand (C1060)"] = Patch(
                     facecolor="white", edgecolor="black", hatch="///", linewidth=0.6)
@@ -1373,7 +1387,8 @@ def write_report(args, contexts, benches, missing, plotter):
                     row = [step if i == 0 else f"+{step}"]
                     over = []
                     for chain in chains:
-                        _, _, b, ch = a["chains"][chain][i]
+                        steps = a["chains"][chain]  # the hand chain has no align step
+                        _, _, b, ch = steps[i] if i < len(steps) else (None, None, None, None)
                         row += [fmt_bench(b, False), fmt_pct(ch)]
                         over.append(fmt_ratio(b.time / cuda.time) if b and cuda else "-")
                     row.append(" / ".join(over))
@@ -1450,7 +1465,7 @@ def write_report(args, contexts, benches, missing, plotter):
             md += [f"## {title}", ""] + lines + [""]
 
     variants = {(w, api, v) for (w, api, v, _) in data.by_id
-                if v not in VENDOR and not split_variant(v)[1]}
+                if v not in VENDOR and not split_variant(v)[1] and not v.endswith(CROSS_SUFFIXES)}
     single = sorted((k for k in variants if not any(
         (k[0], other, k[2]) in variants for other in APIS if other != k[1])),
         key=lambda k: (workload_rank(k[0]), k[2], k[1]))

@@ -88,14 +88,46 @@ def tokens(variant):
     return list(dict.fromkeys(out))
 
 
-def select(files, workload, variant, accept):
-    """(file, [function names], opcode Counter) for a kernel, or None.
+# The kernel each pair's timed launch spends its time in, per workload: the
+# CUDA .cu file's SASS (one file holds every kernel of it, both math modes in
+# <file>.cuda.sass and <file>-fast.cuda.sass) and the name patterns that pick
+# the variant's kernel in the CUDA and the OpenCL cubin.
+CUDA_FILES = {"matrixMul": "matrixmul", "cp": "cp", "mriq": "mriq", "mrifhd": "mrifhd"}
 
-    A file of the variant (stem <workload>-<variant>) wins over one of the whole
-    workload (stem <workload>); in a file with several functions, those whose
-    names hold the most of the variant's name parts (16 of tile16 also as Li16E,
-    a template argument) are summed."""
-    wanted = [f"{workload}-{variant}".lower(), workload.lower()]
+
+def kernel_patterns(workload, variant):
+    """(CUDA regex, OpenCL regex) naming the variant's main kernel, or None."""
+    v = variant.lower()
+    if workload == "matrixMul":
+        m = re.match(r"tile(\d+)(-aligned)?$", v)
+        if not m:
+            return None
+        tile = m.group(1)  # matrixMul<TILE, ALIGN>; unaligned: ALIGN 4, or the first form <TILE>
+        cuda = rf"matrixMulILi{tile}ELi16E" if m.group(2) else rf"matrixMulILi{tile}E(?!Li16E)"
+        return cuda, r"^matrixMul$"
+    if workload == "cp":
+        kernel = "cp_base" if v == "base" else "cp_unrollx8"
+        return rf"\d{kernel}E", rf"^{kernel}$"
+    if workload in ("mriq", "mrifhd"):
+        kernel = "ComputeQ" if workload == "mriq" else "ComputeFH"
+        loop = 1 if v.startswith("uniform-tile") else 0  # mri::KLoop
+        return rf"{kernel}ILNS_3mri5KLoopE{loop}E", rf"^{kernel}$"
+    return None
+
+
+def select(files, workload, variant, accept):
+    """(file, [function names], opcode Counter) for the variant's kernel, or None.
+
+    CUDA (accept(cuda)): the workload's .cu file of the variant's math mode;
+    OpenCL: the program's file, <workload>-<variant>. Within a file the kernel is
+    picked by kernel_patterns(); a workload it does not know falls back to the
+    functions whose names hold the most of the variant's name parts."""
+    cuda_side = accept(CUDA_SOURCE)
+    patterns = kernel_patterns(workload, variant)
+    if cuda_side and workload in CUDA_FILES:
+        wanted = [CUDA_FILES[workload] + ("-fast" if "fast" in variant.lower() else "")]
+    else:
+        wanted = [f"{workload}-{variant}".lower(), workload.lower()]
     candidates = [f for f in files if accept(f.source) and f.stem.lower() in wanted]
     if not candidates:
         return None
@@ -103,7 +135,12 @@ def select(files, workload, variant, accept):
     if not f.functions:
         return None
     names = list(f.functions)
-    if len(names) > 1:
+    if patterns is not None:
+        pattern = re.compile(patterns[0 if cuda_side else 1])
+        names = [n for n in names if pattern.search(n)]
+        if not names:
+            return None
+    elif len(names) > 1:
         parts = tokens(variant)
 
         def score(name):

@@ -4,10 +4,12 @@
 //   stats      per-kernel instruction mix, in and out of loops (--json)
 //   opt        IR passes (cse, licm, mad) applied to a PTX file
 //   diff       normalized unified diff + stats table; exit 0 equal, 1 different
+//   cache-sass the cubins (and SASS) a driver JIT left in a compute-cache folder
 #include <CLI/CLI.hpp>
 #include <iostream>
 
 #include "analysis_commands.h"
+#include "cache_command.h"
 #include "dump_command.h"
 #include "errors.h"
 
@@ -20,6 +22,8 @@ int main(int argc, char** argv) {
   ptxtool::AnalysisOptions analysis;
   ptxtool::add_dump_command(app, dump);
   ptxtool::add_analysis_commands(app, analysis);
+  ptxtool::CacheOptions cache;
+  ptxtool::add_cache_command(app, cache);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -30,6 +34,7 @@ int main(int argc, char** argv) {
   }
   try {
     if (app.got_subcommand("dump")) return ptxtool::run_dump(dump);
+    if (app.got_subcommand("cache-sass")) return ptxtool::run_cache(cache);
     return ptxtool::run_analysis(app, analysis);
   } catch (const UsageError& e) {
     std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# The SASS that CUDA's driver JIT made of the cross-run rows (cuda/cross_runners.h):
+# each -opencl-ptx and -ptx-jit row runs once with a private compute cache
+# (CUDA_CACHE_DISABLE=0), and `gpucmp-ptx cache-sass` writes the cubins it added.
+# For an -opencl-ptx row the cache first holds OpenCL's own build of the
+# program (its row run alone), so that only CUDA's JIT output is new.
+# Usage (device tool, after a build with gpucmp-bench and gpucmp-ptx):
+#   B=<build dir> OUT=<dir> scripts/device_cross_sass.sh
+# Comes back as $OUT/cross-sass.tgz: cross-sass/<workload>-<variant>.cuda-jit.sass
+# (first line: "// SASS: driver JIT (CUDA, driver ..., gpucmp-bench <row>), ...").
+set -u
+shopt -s nullglob
+: "${OUT:?set OUT to the folder that comes back}"
+B=${B:-/tmp/gpucmp-build}
+source scripts/device_setup.sh > /dev/null
+export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
+driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
+work=$(mktemp -d)
+mkdir -p "$work/cross-sass"
+bench() {  # bench <cache dir> <exact row filter>
+  CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH="$1" timeout 60 "$B/gpucmp-bench" --size quick \
+    --startup off --progress off --samples 2 --benchmark_filter="$2" > "$1.log" 2>&1
+}
+k=0
+for row in matrixMul/tile16 matrixMul/tile32 matrixMul/tile16-aligned matrixMul/tile32-aligned \
+           cp/unrollx8 cp/unrollx8-ieee cp/unrollx8-fast mriq/precise mriq/fast \
+           mrifhd/precise mrifhd/fast; do
+  w=${row%%/*}; v=${row#*/}
+  for cross in opencl-ptx ptx-jit; do
+    k=$((k + 1))
+    base="$work/c$k-base" cache="$work/c$k" new="$work/c$k-new"
+    mkdir -p "$base" "$new"
+    [ "$cross" = opencl-ptx ] && bench "$base" "^$w/opencl/$v/"
+    cp -r "$base" "$cache"
+    bench "$cache" "^$w/cuda/$v-$cross/"
+    grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; continue; }
+    (cd "$cache" && find . -type f) | sort > "$work/after"
+    (cd "$base" && find . -type f) | sort > "$work/before"
+    comm -13 "$work/before" "$work/after" | while read -r f; do
+      mkdir -p "$new/$(dirname "$f")" && cp "$cache/$f" "$new/$f"; done
+    "$B/gpucmp-ptx" cache-sass --cache "$new" --out "$work/sass-$k" \
+      --label "CUDA, driver $driver, gpucmp-bench $w/cuda/$v-$cross" > "$work/sass-$k.log" 2>&1 ||
+      { echo "$w/$v-$cross: $(tail -1 "$work/sass-$k.log")"; continue; }
+    files=("$work/sass-$k"/*.sass)
+    cat "${files[@]}" > "$work/cross-sass/$w-$v-$cross.cuda-jit.sass"
+    echo "$w/$v-$cross: ${#files[@]} cubin(s)"
+  done
+done
+tar czf "$OUT/cross-sass.tgz" -C "$work" cross-sass

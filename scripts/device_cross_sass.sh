@@ -2,8 +2,10 @@
 # The SASS that CUDA's driver JIT made of the cross-run rows (cuda/cross_runners.h):
 # each -opencl-ptx and -ptx-jit row runs once with a private compute cache
 # (CUDA_CACHE_DISABLE=0), and `gpucmp-ptx cache-sass` writes the cubins it added.
-# For an -opencl-ptx row the cache first holds OpenCL's own build of the
-# program (its row run alone), so that only CUDA's JIT output is new.
+# The cache first holds what the OpenCL row of the same program leaves there
+# (its own build, and the OpenCL runtime's built-in kernels, which every
+# gpucmp-bench process JIT-compiles when it opens NVIDIA's OpenCL), so that
+# only CUDA's JIT output of the cross-run row is new.
 # Usage (device tool, after a build with gpucmp-bench and gpucmp-ptx):
 #   B=<build dir> OUT=<dir> scripts/device_cross_sass.sh
 # Comes back as $OUT/cross-sass.tgz: cross-sass/<workload>-<variant>.cuda-jit.sass
@@ -26,11 +28,13 @@ for row in matrixMul/tile16 matrixMul/tile32 matrixMul/tile16-aligned matrixMul/
            cp/unrollx8 cp/unrollx8-ieee cp/unrollx8-fast mriq/precise mriq/fast \
            mrifhd/precise mrifhd/fast; do
   w=${row%%/*}; v=${row#*/}
-  for cross in opencl-ptx ptx-jit; do
+  crosses=(opencl-ptx)  # nvcc's PTX is embedded for the precise builds only
+  case "$v" in *fast*|*ieee*) ;; *) crosses+=(ptx-jit) ;; esac
+  for cross in "${crosses[@]}"; do
     k=$((k + 1))
     base="$work/c$k-base" cache="$work/c$k" new="$work/c$k-new"
     mkdir -p "$base" "$new"
-    [ "$cross" = opencl-ptx ] && bench "$base" "^$w/opencl/$v/"
+    bench "$base" "^$w/opencl/$v/"
     cp -r "$base" "$cache"
     bench "$cache" "^$w/cuda/$v-$cross/"
     grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; continue; }

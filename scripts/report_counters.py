@@ -26,17 +26,22 @@ class InputError(Exception):
     pass
 
 
+def read_json(path):
+    """The JSON document of `path`; InputError naming the file when unreadable or not JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InputError(f"{path}: not valid JSON ({e})") from e
+
+
 def load(paths):
     """(docs [(path, doc)], {row name: {kernel: entry}}); a later file wins per row."""
     docs, rows = [], {}
     for path in paths:
-        try:
-            with open(path, encoding="utf-8") as f:
-                doc = json.load(f)
-        except OSError as e:
-            raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
-        except (json.JSONDecodeError, UnicodeDecodeError) as e:
-            raise InputError(f"{path}: not valid JSON ({e})") from e
+        doc = read_json(path)
         if not isinstance(doc, dict) or "gpucmp_ncu" not in doc \
                 or not isinstance(doc.get("rows"), dict):
             raise InputError(f"{path}: not a profile of scripts/ncu_to_json.py "

@@ -12,7 +12,6 @@ instrument that settles it}. Causes come only from that file: a gap without an
 entry is "unexplained". Without any cross-run row, profile, SASS or
 explanations the three sections are left out and the report is as before."""
 import glob
-import json
 import os
 import types
 
@@ -115,12 +114,9 @@ def split_inputs(paths):
 def load_explanations(path):
     """{pair name: {"cause", "evidence"}} of a curated file; keys starting with _ are notes."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InputError(f"{path}: not valid JSON ({e})") from e
+        doc = report_counters.read_json(path)
+    except report_counters.InputError as e:
+        raise InputError(str(e)) from e
     if not isinstance(doc, dict):
         raise InputError(f"{path}: not an object of pair name -> {{cause, evidence}}")
     out = {}

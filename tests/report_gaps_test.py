@@ -34,13 +34,7 @@ CONTEXT = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
            "gpucmp.size": "standard", "date": "2026-11-23"}
 
 
-def plot_python():
-    for exe in dict.fromkeys([sys.executable, "/usr/bin/python3"]):
-        if exe and os.path.exists(exe) and subprocess.run(
-                [exe, "-c", "import matplotlib"], capture_output=True, check=False).returncode == 0:
-            return exe
-    return None
-
+from report_test import plot_python  # noqa: E402  (tests/ is on sys.path as the script's folder)
 
 PLOT_PYTHON = plot_python()
 

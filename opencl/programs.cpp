@@ -8,6 +8,8 @@ namespace gpucmp::opencl {
 namespace {
 constexpr const char* kFast = "-cl-fast-relaxed-math";
 constexpr const char* kIeee = "-cl-fp32-correctly-rounded-divide-sqrt";
+// Fast math with denormals flushed, as CUDA's --use_fast_math (-ftz=true).
+constexpr const char* kFastFtz = "-cl-fast-relaxed-math -cl-denorms-are-zero";
 // MRI's k loop bounded by the tile's count only (mri::KLoop::count_only).
 constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
 constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
@@ -103,6 +105,7 @@ std::vector<ProgramSpec> make_specs() {
       cp_x8,
       source("cp", "unrollx8-ieee", "cp.cl", kIeee),
       source("cp", "unrollx8-fast", "cp.cl", kFast),
+      source("cp", "unrollx8-fast-ftz", "cp.cl", kFastFtz),
       mriq,
       source("mriq", "fast", "mriq.cl", kFast),
       source("mriq", "uniform-tile", "mriq.cl", kCountOnly),

@@ -81,7 +81,8 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
                         "bandwidth/d2h-pageable", "bandwidth/d2h-pinned", "bandwidth/d2h-mapped",
                         "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32",
                         "matrixMul/tile16-aligned", "matrixMul/tile32-aligned", "cp/base",
-                        "cp/unrollx8", "cp/unrollx8-ieee", "cp/unrollx8-fast", "mriq/precise", "mriq/fast",
+                        "cp/unrollx8", "cp/unrollx8-ieee", "cp/unrollx8-fast", "cp/unrollx8-fast-ftz",
+                        "mriq/precise", "mriq/fast",
                         "mriq/uniform-tile", "mriq/uniform-tile-fast", "mrifhd/precise",
                         "mrifhd/fast", "mrifhd/uniform-tile", "mrifhd/uniform-tile-fast"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;

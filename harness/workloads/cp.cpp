@@ -54,7 +54,8 @@ const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = {{"base", Kernel::base, Math::precise},
                                          {"unrollx8", Kernel::unrollx8, Math::precise},
                                          {"unrollx8-ieee", Kernel::unrollx8, Math::ieee},
-                                         {"unrollx8-fast", Kernel::unrollx8, Math::fast}};
+                                         {"unrollx8-fast", Kernel::unrollx8, Math::fast},
+                                         {"unrollx8-fast-ftz", Kernel::unrollx8, Math::fast}};
   return v;
 }
 

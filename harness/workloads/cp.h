@@ -55,6 +55,9 @@ enum class Kernel { base, unrollx8 };
 // defaults; `ieee` pairs CUDA's default with OpenCL's
 // -cl-fp32-correctly-rounded-divide-sqrt (identical semantics); `fast` pairs
 // --use_fast_math with -cl-fast-relaxed-math.
+// unrollx8-fast-ftz is fast math with denormals flushed on both APIs:
+// --use_fast_math already implies -ftz=true (the CUDA kernels are those of
+// unrollx8-fast); OpenCL adds -cl-denorms-are-zero to -cl-fast-relaxed-math.
 enum class Math { precise, ieee, fast };
 struct Variant {
   std::string name;  // "base", "unrollx8", "unrollx8-ieee", "unrollx8-fast"

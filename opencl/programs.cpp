@@ -70,6 +70,13 @@ void add_ptx_controls(std::vector<ProgramSpec>& specs, const ProgramSpec& base) 
   specs.push_back(align);
 }
 
+const ProgramSpec& program_spec_of(const std::vector<ProgramSpec>& specs, const char* workload,
+                                   const char* variant) {
+  for (const auto& s : specs)
+    if (s.workload == workload && s.variant == variant) return s;
+  throw ApiError(std::string("no OpenCL program ") + workload + "/" + variant);
+}
+
 // A tiled matrixMul kernel of harness/workloads/matrixmul.h, by its variant name.
 ProgramSpec tiled_matrixmul(const std::string& variant) {
   for (const matrixmul::TiledKernel& k : matrixmul::tiled_kernels()) {
@@ -115,6 +122,11 @@ std::vector<ProgramSpec> make_specs() {
       source("mrifhd", "uniform-tile", "mrifhd.cl", kCountOnly),
       source("mrifhd", "uniform-tile-fast", "mrifhd.cl", kCountOnlyFast),
   };
+  // ptx-ftz: cp's fast PTX with CUDA's fast-math denormal semantics (pass ftz).
+  ProgramSpec cp_fast_ftz = derived(program_spec_of(specs, "cp", "unrollx8-fast"), "ptx-ftz",
+                                    ProgramFrom::ptx_as_built_passes);
+  cp_fast_ftz.passes = {"ftz"};
+  specs.push_back(cp_fast_ftz);
   for (const ProgramSpec* base : {&tile16, &tile32, &cp_x8, &mriq, &mrifhd}) {
     add_ptx_controls(specs, *base);
     add_auto_chain(specs, *base);

@@ -16,6 +16,7 @@ PassReport run_pass(const std::string& name, Function& f, bool allow_float_contr
   if (name == "mad") return pass_mad(f, allow_float_contraction);
   if (name == "cse") return pass_cse(f);
   if (name == "unroll") return pass_unroll(f, kDefaultUnrollFactor);
+  if (name == "ftz") return pass_ftz(f);
   return pass_licm(f);
 }
 
@@ -34,7 +35,8 @@ int count_instructions(const Function& f) {
 }
 
 const std::vector<std::string>& known_passes() {
-  static const std::vector<std::string> names = {"cleanup", "unroll", "cse", "mad", "licm", "align"};
+  static const std::vector<std::string> names = {"cleanup", "unroll", "cse", "mad", "licm", "align",
+                                                 "ftz"};
   return names;
 }
 

@@ -63,6 +63,13 @@ PassReport pass_unroll(Function& f, int factor);
 // PTX the suite loads they are the -O0 stack depot, which cleanup promotes.
 PassReport pass_align(Module& m);
 
+// Adds .ftz (flush denormals to zero) to every single-precision instruction
+// whose PTX form takes it (add, sub, mul, fma, mad, div, rcp, sqrt, rsqrt,
+// sin, cos, lg2, ex2, abs, neg, setp .f32): CUDA's --use_fast_math semantics
+// on OpenCL's fast-math PTX, which keeps rsqrt.approx.f32 without .ftz.
+// `changed` counts instructions. Not part of the study's chain.
+PassReport pass_ftz(Function& f);
+
 // The pass names run_passes() knows, in the study's order.
 const std::vector<std::string>& known_passes();
 

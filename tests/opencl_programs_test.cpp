@@ -87,8 +87,11 @@ TEST(OpenClPrograms, PtxAlignIsTheSourceBuildsPtxAfterAlignAlone) {
     EXPECT_EQ(program_spec(workload, base + "-ptx-as-built").from, ProgramFrom::ptx_as_built);
     EXPECT_EQ(program_spec(workload, base + "-ptx-O0").from, ProgramFrom::ptx_O0);
   }
-  // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain and nvcc's PTX.
-  EXPECT_EQ(ptx_variants("cp").size(), 9u);
+  // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain and
+  // nvcc's PTX; cp also unrollx8-fast-ptx-ftz.
+  EXPECT_EQ(ptx_variants("cp").size(), 10u);
+  EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").passes, std::vector<std::string>{"ftz"});
+  EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").base, "unrollx8-fast");
   EXPECT_EQ(ptx_variants("mriq").size(), 9u);
   EXPECT_EQ(ptx_variants("mrifhd").size(), 9u);
   EXPECT_EQ(ptx_variants("matrixMul").size(), 2 * 9u + 5 + 2);

@@ -15,6 +15,7 @@
 #   OUT=<dir> PART=sass      scripts/device_suite_run.sh   # the SASS that ran (scripts/device_sass_run.sh)
 #   OUT=<dir> PART=profile   scripts/device_suite_run.sh   # ncu counters (scripts/profile_ncu.sh)
 #   OUT=<dir> PART=crosssass scripts/device_suite_run.sh   # CUDA JIT SASS of the cross-run rows
+#   OUT=<dir> PART=tile32clocks scripts/device_suite_run.sh # tile32 front-end gap: ncu at base and at free clocks
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -74,6 +75,20 @@ case "$part" in
   profile)
     B="$B" OUT="$OUT/profile" BUDGET=${PROFILE_BUDGET:-330} scripts/profile_ncu.sh > "$OUT/profile.log" 2>&1
     echo "profile rc=$?"; tail -5 "$OUT/profile.log"
+    ;;
+  tile32clocks)
+    # matrixMul tile32's front-end part (OpenCL's PTX under CUDA's JIT, 1.02 at
+    # boost clocks, 1.001 under ncu's base clocks): the same rows timed, then
+    # profiled with clocks locked to base and with clocks left free, with the
+    # elapsed SM cycles and the SM clock, to tell cycles from frequency.
+    rows='^matrixMul/cuda/tile32(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/'
+    run tile32-clocks 120 --benchmark_repetitions=3 --startup off --benchmark_filter="$rows"
+    for clocks in base none; do
+      B="$B" OUT="$OUT/ncu-$clocks" CLOCKS=$clocks LAUNCHES=4 BUDGET=150 \
+        EXTRA_METRICS=sm__cycles_elapsed.max,sm__cycles_elapsed.avg.per_second,smsp__cycles_active.avg \
+        scripts/profile_ncu.sh "$rows" > "$OUT/ncu-$clocks.log" 2>&1
+      echo "ncu $clocks rc=$?"; tail -3 "$OUT/ncu-$clocks.log"
+    done
     ;;
   bandwidth-mid)
     run suite-bandwidth-mid 400 --benchmark_repetitions=3 --startup off \

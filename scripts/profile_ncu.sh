@@ -18,7 +18,9 @@
 # first launches of the row's workload, each profiled a few times);
 # ROW_TIMEOUT (s per row, default 60); BUDGET (s for all rows, default 330: rows
 # past it are skipped and named); CLOCKS (ncu --clock-control, default base:
-# clocks locked to base, so durations are below the benchmark's boost-clock times).
+# clocks locked to base, so durations are below the benchmark's boost-clock times;
+# none: the clocks the benchmark runs at); EXTRA_METRICS (comma-separated ncu
+# metrics added to the fixed set, e.g. sm__cycles_elapsed.max).
 # exit: 0 every row profiled; 1 some row failed or was skipped (the JSON holds the
 # others and names the failures); 2 usage, no ncu, or no row matched.
 set -u
@@ -45,6 +47,7 @@ METRICS="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
 METRICS+=",sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread"
 METRICS+=",smsp__inst_executed.sum,smsp__pcsamp_sample_count"
 for s in $STALLS; do METRICS+=",smsp__pcsamp_warps_issue_stalled_$s"; done
+[ -n "${EXTRA_METRICS:-}" ] && METRICS+=",$EXTRA_METRICS"
 
 die() { echo "profile_ncu: error: $*" >&2; exit 2; }
 NCU=${NCU:-$(command -v ncu || true)}

@@ -1,14 +1,23 @@
 #include "options.h"
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <cctype>
-#include <limits>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 
 #include "errors.h"
 
 namespace gpucmp {
+
+namespace fs = std::filesystem;
 
 const char* to_string(SizePreset s) {
   switch (s) {
@@ -21,15 +30,43 @@ const char* to_string(SizePreset s) {
 
 const char* to_string(CacheMode m) { return m == CacheMode::hot ? "hot" : "cold"; }
 
+namespace {
+
+// Stores an index option: 0 and above (no upper bound: the API says which exist).
+std::function<void(const std::string&)> index_into(int& target, const std::string& name) {
+  return [&target, name](const std::string& text) {
+    target = int(parse_int(text, name, {0, std::numeric_limits<int>::max()}));
+  };
+}
+
+std::function<void(const std::string&)> int_into(int& target, const std::string& name,
+                                                  IntRange range) {
+  return [&target, name, range](const std::string& text) {
+    target = int(parse_int(text, name, range));
+  };
+}
+
+std::function<void(const std::string&)> real_into(double& target, const std::string& name,
+                                                  RealRange range, double scale = 1) {
+  return [&target, name, range, scale](const std::string& text) {
+    target = parse_real(text, name, range) * scale;
+  };
+}
+
+}  // namespace
+
 void add_common_options(CLI::App& app, Options& opts) {
   app.add_flag("--list-devices", opts.list_devices,
                "List every CUDA device and every OpenCL platform/device, then exit");
-  app.add_option("--cuda-device", opts.cuda_device, "CUDA device index")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--cl-platform", opts.cl_platform, "OpenCL platform index")
-      ->check(CLI::NonNegativeNumber);
-  app.add_option("--cl-device", opts.cl_device, "OpenCL device index within the platform")
-      ->check(CLI::NonNegativeNumber);
+  add_checked_option(app, "--cuda-device", index_into(opts.cuda_device, "--cuda-device"),
+                     "CUDA device index")
+      ->type_name("INT");
+  add_checked_option(app, "--cl-platform", index_into(opts.cl_platform, "--cl-platform"),
+                     "OpenCL platform index")
+      ->type_name("INT");
+  add_checked_option(app, "--cl-device", index_into(opts.cl_device, "--cl-device"),
+                     "OpenCL device index within the platform")
+      ->type_name("INT");
   app.add_option_function<std::string>(
          "--size",
          [&opts](const std::string& name) {
@@ -40,27 +77,38 @@ void add_common_options(CLI::App& app, Options& opts) {
          "Size preset (default standard)")
       ->check(CLI::IsMember({"quick", "standard", "large"}))
       ->type_name("quick|standard|large");
-  app.add_option("--cl-kernel-dir", opts.cl_kernel_dir,
-                 "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
-      ->check(CLI::ExistingDirectory);
-  app.add_option("--batch-ms", opts.batch_target_ms,
-                 "Target duration of one timed batch of launches, in ms")
-      ->check(CLI::PositiveNumber);
-  app.add_option("--samples", opts.sampling.fixed,
-                 "Exactly this many timed samples per benchmark, instead of sampling to "
-                 "--max-noise; use --benchmark_repetitions for independent repeats")
-      ->check(CLI::Range(1, 100000));
-  app.add_option("--min-samples", opts.sampling.min_samples,
-                 "Timed samples before the noise target may stop sampling (default 10)")
-      ->check(CLI::Range(2, 10000));
-  app.add_option_function<double>(
-         "--max-noise", [&opts](double pct) { opts.sampling.max_noise = pct / 100; },
-         "Sample until the relative standard deviation is at most this, in % (default 1)")
-      ->check(CLI::Range(0.001, 100.0));
-  app.add_option("--time-limit", opts.sampling.time_limit_s,
-                 "Seconds of sampling per benchmark after which --max-noise is given up "
-                 "(once --min-samples are taken; default 1)")
-      ->check(CLI::Range(0.001, 3600.0));
+  add_checked_option(
+      app, "--cl-kernel-dir",
+      [&opts](const std::string& dir) {
+        check_directory(dir, "--cl-kernel-dir");
+        opts.cl_kernel_dir = dir;
+      },
+      "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
+      ->type_name("DIR");
+  add_checked_option(app, "--batch-ms",
+                     real_into(opts.batch_target_ms, "--batch-ms", {0, true, 60000}),
+                     "Target duration of one timed batch of launches, in ms (> 0, <= 60000)")
+      ->type_name("MS");
+  add_checked_option(app, "--samples", int_into(opts.sampling.fixed, "--samples", {1, 100000}),
+                     "Exactly this many timed samples per benchmark (1..100000), instead of "
+                     "sampling to --max-noise; use --benchmark_repetitions for independent "
+                     "repeats")
+      ->type_name("N");
+  add_checked_option(app, "--min-samples",
+                     int_into(opts.sampling.min_samples, "--min-samples", {2, 10000}),
+                     "Timed samples before the noise target may stop sampling (2..10000, "
+                     "default 10)")
+      ->type_name("N");
+  add_checked_option(app, "--max-noise",
+                     real_into(opts.sampling.max_noise, "--max-noise", {0.001, false, 100}, 0.01),
+                     "Sample until the relative standard deviation is at most this, in % "
+                     "(0.001..100, default 1)")
+      ->type_name("PCT");
+  add_checked_option(app, "--time-limit",
+                     real_into(opts.sampling.time_limit_s, "--time-limit", {0.001, false, 3600}),
+                     "Seconds of sampling per benchmark after which --max-noise is given up "
+                     "(once --min-samples are taken; 0.001..3600, default 1)")
+      ->type_name("S");
   app.add_option_function<std::string>(
          "--cache",
          [&opts](const std::string& m) { opts.cache = m == "cold" ? CacheMode::cold : CacheMode::hot; },
@@ -74,9 +122,10 @@ void add_common_options(CLI::App& app, Options& opts) {
          "and the first launch, per kernel (default on)")
       ->check(CLI::IsMember({"on", "off"}))
       ->type_name("on|off");
-  app.add_option("--startup-samples", opts.startup_samples,
-                 "Fresh builds / context starts per startup benchmark (default 5)")
-      ->check(CLI::Range(1, 1000));
+  add_checked_option(app, "--startup-samples",
+                     int_into(opts.startup_samples, "--startup-samples", {1, 1000}),
+                     "Fresh builds / context starts per startup benchmark (1..1000, default 5)")
+      ->type_name("N");
   app.add_option_function<std::string>(
          "--progress", [&opts](const std::string& v) { opts.progress = v == "on"; },
          "One progress line per benchmark on stderr (default on)")
@@ -89,6 +138,8 @@ long long parse_bytes(const std::string& text, const std::string& what) {
   long long value = 0;
   try {
     value = std::stoll(text, &pos);
+  } catch (const std::out_of_range&) {
+    throw UsageError(what + " '" + text + "': too large");
   } catch (const std::exception&) {
     throw UsageError(what + " '" + text + "': not a byte count (e.g. 4096, 64K, 16M, 1G)");
   }
@@ -105,6 +156,195 @@ long long parse_bytes(const std::string& text, const std::string& what) {
   if (value > std::numeric_limits<long long>::max() / it->second)
     throw UsageError(what + " '" + text + "': too large");
   return value * it->second;
+}
+
+// ---- values checked when they are parsed ------------------------------------
+
+namespace {
+
+// The int types' own limit is no rule worth stating: "must be >= 0" reads
+// better than "must be in 0..2147483647" (a too-large value says so apart).
+bool unbounded(const IntRange& r) {
+  return r.hi == kNoUpperBound || r.hi == std::numeric_limits<int>::max();
+}
+
+std::string rule_of(const IntRange& r) {
+  const std::string step =
+      r.multiple_of > 1 ? "a multiple of " + std::to_string(r.multiple_of) + " " : "";
+  if (unbounded(r)) return "must be " + step + ">= " + std::to_string(r.lo);
+  return "must be " + step + "in " + std::to_string(r.lo) + ".." + std::to_string(r.hi);
+}
+
+std::string number_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+std::string rule_of(const RealRange& r) {
+  const bool bounded = r.hi < std::numeric_limits<double>::max();
+  if (!r.lo_open && bounded) return "must be in " + number_text(r.lo) + ".." + number_text(r.hi);
+  return std::string("must be ") + (r.lo_open ? "> " : ">= ") + number_text(r.lo) +
+         (bounded ? " and <= " + number_text(r.hi) : "");
+}
+
+// strtoll/strtod skip leading blanks and stop at the first character they do
+// not take: the whole text must be the number.
+bool whole_number_text(const std::string& text, const char* end) {
+  return !text.empty() && !std::isspace(static_cast<unsigned char>(text[0])) &&
+         end == text.c_str() + text.size();
+}
+
+}  // namespace
+
+long long parse_int(const std::string& text, const std::string& what, const IntRange& range) {
+  const std::string where = what + " " + text + ": ";
+  const std::string rule = rule_of(range);
+  errno = 0;
+  char* end = nullptr;
+  const long long value = std::strtoll(text.c_str(), &end, 10);
+  if (!whole_number_text(text, end))
+    throw UsageError(where + "not a whole number (" + rule + ")");
+  // ERANGE: beyond long long, so beyond any range too.
+  const bool too_large = (errno == ERANGE && value > 0) || value > range.hi;
+  if (too_large && unbounded(range))
+    throw UsageError(where + "too large (at most " + std::to_string(range.hi) + ")");
+  if (too_large || errno == ERANGE || value < range.lo || value % range.multiple_of != 0)
+    throw UsageError(where + rule);
+  return value;
+}
+
+double parse_real(const std::string& text, const std::string& what, const RealRange& range) {
+  const std::string where = what + " " + text + ": ";
+  const std::string rule = rule_of(range);
+  char* end = nullptr;
+  const double value = std::strtod(text.c_str(), &end);
+  if (!whole_number_text(text, end) || std::isnan(value))
+    throw UsageError(where + "not a number (" + rule + ")");
+  // strtod returns +-HUGE_VAL (inf) for text beyond double: out of range too.
+  if (value < range.lo || (range.lo_open && value == range.lo) || !(value <= range.hi))
+    throw UsageError(where + rule);
+  return value;
+}
+
+CLI::Option* add_checked_option(CLI::App& app, const std::string& name,
+                                std::function<void(const std::string&)> store,
+                                const std::string& help) {
+  return app.add_option_function<std::string>(
+      name,
+      [store](const std::string& text) {
+        try {
+          store(text);
+        } catch (const UsageError& e) {
+          throw CLI::ValidationError(e.what());
+        }
+      },
+      help);
+}
+
+CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
+                                     std::function<void(const std::vector<std::string>&)> store,
+                                     const std::string& help) {
+  return app
+      .add_option_function<std::vector<std::string>>(
+          name,
+          [store](const std::vector<std::string>& items) {
+            try {
+              store(items);
+            } catch (const UsageError& e) {
+              throw CLI::ValidationError(e.what());
+            }
+          },
+          help)
+      ->delimiter(',');
+}
+
+// ---- paths -------------------------------------------------------------------
+
+CLI::Option* add_path_option(CLI::App& app, const std::string& name, std::string& target,
+                             const std::string& help) {
+  const std::string shown = name.substr(name.rfind(',') + 1);  // "--out" of "-o,--out"
+  return add_checked_option(
+             app, name,
+             [&target, shown](const std::string& path) {
+               if (path.empty()) throw UsageError(shown + ": empty path");
+               target = path;
+             },
+             help)
+      ->type_name("PATH");
+}
+
+namespace {
+
+// Throws "<what> <path>: <why>" unless `why` is empty.
+void refuse_unless_empty(const std::string& why, const std::string& path,
+                         const std::string& what) {
+  if (why.empty()) return;
+  if (path.empty()) throw UsageError((what.empty() ? "path" : what) + ": " + why);
+  throw UsageError((what.empty() ? path : what + " " + path) + ": " + why);
+}
+
+// Why `path` names nothing: "" when something is there.
+std::string why_missing(const std::string& path, const fs::file_status& st,
+                        const std::error_code& ec) {
+  if (path.empty()) return "empty path";
+  if (fs::exists(st)) return "";
+  return ec && ec != std::errc::no_such_file_or_directory ? ec.message()
+                                                          : "no such file or directory";
+}
+
+std::string why_not_directory(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (std::string why = why_missing(path, st, ec); !why.empty()) return why;
+  return fs::is_directory(st) ? "" : "not a directory";
+}
+
+}  // namespace
+
+void check_directory(const std::string& path, const std::string& what) {
+  refuse_unless_empty(why_not_directory(path), path, what);
+}
+
+void check_output_directory(const std::string& path, const std::string& what) {
+  std::string why = why_not_directory(path);
+  if (why.empty() && ::access(path.c_str(), W_OK) != 0)
+    why = std::string("cannot write into it: ") + std::strerror(errno);
+  refuse_unless_empty(why, path, what);
+}
+
+std::string why_not_input_file(const std::string& path) {
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (std::string why = why_missing(path, st, ec); !why.empty()) return why;
+  if (fs::is_directory(st)) return "is a directory";
+  if (!fs::is_regular_file(st)) return "not a regular file";
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) return std::strerror(errno);
+  std::fclose(f);
+  return "";
+}
+
+std::string why_not_output_file(const std::string& path) {
+  if (path.empty()) return "empty path";
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) return "is a directory";
+  if (fs::exists(st) && !fs::is_regular_file(st)) return "";  // a device: written in place
+  const fs::path parent = fs::path(path).has_parent_path() ? fs::path(path).parent_path() : ".";
+  if (!fs::is_directory(parent, ec)) return "no such directory " + parent.string();
+  // A regular file is written beside and renamed over: the folder must take a new file.
+  if (::access(parent.c_str(), W_OK) != 0)
+    return "cannot write into " + parent.string() + ": " + std::strerror(errno);
+  return "";
+}
+
+void check_input_file(const std::string& path, const std::string& what) {
+  refuse_unless_empty(why_not_input_file(path), path, what);
+}
+
+void check_output_file(const std::string& path, const std::string& what) {
+  refuse_unless_empty(why_not_output_file(path), path, what);
 }
 
 }  // namespace gpucmp

@@ -1,11 +1,14 @@
 // gpucmp-bench's own options (Google Benchmark's --benchmark_* are parsed by it).
 #pragma once
+#include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace CLI {
 class App;
-}
+class Option;
+}  // namespace CLI
 
 namespace gpucmp {
 
@@ -20,7 +23,8 @@ const char* to_string(CacheMode);
 // When sampling stops: after exactly `fixed` samples when fixed > 0; else
 // never before `min_samples`, then as soon as the relative standard deviation
 // of the samples is <= max_noise, or time_limit_s of sampling have passed, or
-// max_samples were taken, whichever comes first.
+// max_samples were taken, whichever comes first. fixed = 0 means --samples was
+// not given: a user's --samples 0 is refused when parsed.
 struct SamplingRule {
   int fixed = 0;
   int min_samples = 10;
@@ -29,6 +33,8 @@ struct SamplingRule {
   double time_limit_s = 1.0;   // per benchmark
 };
 
+// The device indices are -1 when not given: the parser refuses negative values,
+// so -1 never comes from the user.
 struct Options {
   bool list_devices = false;
   int cuda_device = -1;  // -1: not given (device 0)
@@ -50,5 +56,62 @@ void add_common_options(CLI::App& app, Options& opts);
 // Parses a byte count such as 4096, 64K, 16MiB, 1G (binary multiples); throws
 // UsageError naming `what` for anything else, zero or negative.
 long long parse_bytes(const std::string& text, const std::string& what);
+
+// ---- values checked when they are parsed -----------------------------------
+// Every bad value (0, negative, not a number, too large for any type) gets one
+// line naming the option, the text and the rule, e.g. "--samples 0: must be in
+// 1..100000". (CLI11's own range checks print their bounds as doubles, the
+// missing upper bound as 1.79e308, and take "nan" for a number.)
+
+constexpr long long kNoUpperBound = std::numeric_limits<long long>::max();
+
+struct IntRange {
+  long long lo = 0, hi = kNoUpperBound;
+  long long multiple_of = 1;
+};
+// A whole number (decimal, optional sign) in `range`; throws UsageError
+// "<what> <text>: ..." otherwise.
+long long parse_int(const std::string& text, const std::string& what, const IntRange& range);
+
+struct RealRange {
+  double lo = 0;
+  bool lo_open = false;  // true: lo itself is refused ("must be > lo")
+  double hi = std::numeric_limits<double>::max();
+};
+// A finite real number in `range`; throws UsageError "<what> <text>: ..." otherwise.
+double parse_real(const std::string& text, const std::string& what, const RealRange& range);
+
+// Adds option `name` (e.g. "--cp-grid") whose text `store` parses and keeps
+// when CLI11 parses the command line: a UsageError that `store` throws
+// becomes a CLI::ValidationError with the same one line.
+CLI::Option* add_checked_option(CLI::App& app, const std::string& name,
+                                std::function<void(const std::string&)> store,
+                                const std::string& help);
+// The same for a comma-separated list (e.g. --mm-n 256,512).
+CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
+                                     std::function<void(const std::vector<std::string>&)> store,
+                                     const std::string& help);
+
+// A path option (e.g. "-o,--out"): a given empty path is refused ("--out:
+// empty path"), not taken for "not given".
+CLI::Option* add_path_option(CLI::App& app, const std::string& name, std::string& target,
+                             const std::string& help);
+
+// Paths the user names: each throws UsageError "<what> <path>: <why>" (no
+// such file or directory, is a directory, not a regular file, permission
+// denied, empty path) when the path cannot serve.
+void check_directory(const std::string& path, const std::string& what);
+// A directory this process may create files in.
+void check_output_directory(const std::string& path, const std::string& what);
+// A file to read: an existing regular file (not a folder, FIFO or device,
+// which would report a bogus size or block) that this process may open.
+void check_input_file(const std::string& path, const std::string& what);
+// A file to write later: not a folder, and a new or regular file in an
+// existing folder this process may write into, or a device (/dev/null).
+void check_output_file(const std::string& path, const std::string& what);
+
+// The reasons behind the last two, "" when the path can serve.
+std::string why_not_input_file(const std::string& path);
+std::string why_not_output_file(const std::string& path);
 
 }  // namespace gpucmp

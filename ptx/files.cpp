@@ -1,7 +1,10 @@
 #include "files.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -12,8 +15,13 @@ namespace gpucmp::ptx {
 
 bool try_read_text_file(const std::string& path, std::string& text, std::string& reason) {
   std::error_code ec;
-  if (std::filesystem::is_directory(path, ec)) {
+  const auto status = std::filesystem::status(path, ec);
+  if (std::filesystem::is_directory(status)) {
     reason = "is a directory";
+    return false;
+  }
+  if (std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)) {
+    reason = "not a regular file";
     return false;
   }
   std::ifstream in(path, std::ios::binary);
@@ -38,6 +46,42 @@ std::string read_text_file(const std::string& path) {
   std::string text, reason;
   if (!try_read_text_file(path, text, reason)) throw std::runtime_error(path + ": cannot read: " + reason);
   return text;
+}
+
+std::string why_not_text(std::string_view text) {
+  if (text.empty()) return "empty file";
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    // (strchr finds every string's terminating NUL: 0 is tested apart.)
+    if (c == 0 || c == 0x7f || (c < 0x20 && !std::strchr("\t\n\v\f\r", c))) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "binary data (byte 0x%02x at offset %zu)", c, i);
+      return buf;
+    }
+  }
+  return "";
+}
+
+void write_text_file_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (fs::is_directory(path, ec)) throw std::runtime_error(path + ": cannot write: is a directory");
+  const std::string temp = path + ".partial-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary);
+    if (!out) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+    out << text;
+    out.close();
+    if (!out) {
+      std::remove(temp.c_str());
+      throw std::runtime_error(path + ": cannot write: write failed");
+    }
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    std::remove(temp.c_str());
+    throw std::runtime_error(path + ": cannot write: " + why);
+  }
 }
 
 std::vector<std::string> list_files(const std::string& dir, const std::string& extension) {

@@ -21,9 +21,11 @@ exit: 0 no regression; 1 regression beyond the threshold (or a contender error);
 import argparse
 import json
 import math
+import os
 import re
 import statistics
 import sys
+import tempfile
 
 MIN_SAMPLES_FOR_TEST = 5   # both sides need this many samples for the U test
 EXACT_MAX_SAMPLES = 10     # exact U distribution when both sides have at most this many
@@ -34,6 +36,8 @@ RATE_COUNTERS = {"bytes_per_second", "items_per_second", "pct_peak"}
 DEVICE_KEY = re.compile(r"(^|[._])(device|gpu|device_name|gpu_name|driver)$", re.IGNORECASE)
 ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
 ITERATIONS = re.compile(r"/iterations:\d+(?=/|$)")
+# Google Benchmark writes real_time in every row but these aggregates' (complexity fits).
+NO_TIME_AGGREGATES = ("BigO", "RMS")
 
 
 class InputError(Exception):
@@ -135,8 +139,10 @@ def load(path, ignore_iterations=False):
             data = json.load(f)
     except OSError as e:
         raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError (binary data)
         raise InputError(f"{path}: not valid JSON ({e})") from e
+    except RecursionError as e:
+        raise InputError(f"{path}: not a Google Benchmark JSON report (nested too deeply)") from e
     if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
         raise InputError(f"{path}: not a Google Benchmark JSON report (no \"benchmarks\" list)")
     context = data.get("context") if isinstance(data.get("context"), dict) else {}
@@ -167,6 +173,8 @@ def load(path, ignore_iterations=False):
             entry["skipped"] = entry["skipped"] or message or "skipped"
         elif row.get("error_occurred") is True:
             entry["error"] = entry["error"] or message or "error_occurred"
+        elif "real_time" not in row and aggregate not in NO_TIME_AGGREGATES:
+            raise InputError(f"{path}: benchmarks[{i}] '{row['name']}' has no \"real_time\"")
         elif is_aggregate:
             entry["aggregates"][str(aggregate)] = row
         else:
@@ -183,7 +191,7 @@ def value_of(path, key, row, metric):
         raise InputError(f"{path}: '{key}': '{metric}' is not a finite number ({value!r})")
     if metric in TIME_METRICS:
         unit = row.get("time_unit", "ns")
-        if unit not in TIME_UNITS_NS:
+        if not isinstance(unit, str) or unit not in TIME_UNITS_NS:
             raise InputError(f"{path}: '{key}': unknown time_unit '{unit}'")
         value *= TIME_UNITS_NS[unit]
     return float(value)
@@ -329,6 +337,28 @@ def compare(args):
 # ---------------------------------------------------------------- output
 
 
+def write_atomically(path, text):
+    """Writes text to path through a temporary file beside it, renamed over path
+    once complete: an error or an interruption leaves no partial file. Raises
+    OSError. (merge_results.py, report.py and ncu_to_json.py write this way too.)"""
+    folder = os.path.dirname(path) or "."
+    fd, temp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".partial",
+                                dir=folder)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(temp, 0o666 & ~umask)  # mkstemp's 0600 is not a result file's mode
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
+
+
 def fmt_value(value, metric):
     if metric in TIME_METRICS:
         for unit, scale in (("s", 1e9), ("ms", 1e6), ("us", 1e3)):
@@ -472,9 +502,7 @@ def main(argv):
         print(f"compare: error: {problem}", file=sys.stderr)
     if args.json:
         try:
-            with open(args.json, "w", encoding="utf-8") as f:
-                json.dump(json_safe(report), f, indent=2)
-                f.write("\n")
+            write_atomically(args.json, json.dumps(json_safe(report), indent=2) + "\n")
         except OSError as e:
             fail(f"{args.json}: cannot write ({e.strerror or e})")
     return code

@@ -32,9 +32,13 @@ exit: 0 written; 2 unreadable input or no profiled kernel in it
 import argparse
 import csv
 import json
+import os
 import re
 import statistics
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from compare import write_atomically  # noqa: E402  (no partial OUT.json on failure)
 
 FORMAT = 1
 MARK = "==GPUCMP=="
@@ -187,8 +191,14 @@ def _flush_long(c):
     c.pending = {}
 
 
+class Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line and exit 2, like the input errors
+        print(f"ncu_to_json: error: {message} (see --help)", file=sys.stderr)
+        sys.exit(2)
+
+
 def parse_args(argv):
-    p = argparse.ArgumentParser(prog="ncu_to_json.py", description=__doc__.split("\n\n")[0],
+    p = Parser(prog="ncu_to_json.py", description=__doc__.split("\n\n")[0],
                                 epilog=__doc__[__doc__.index("usage:"):],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("csv", metavar="NCU.csv")
@@ -203,7 +213,11 @@ def main(argv):
     args = parse_args(argv)
     try:
         with open(args.csv, encoding="utf-8", errors="replace") as f:
-            c = parse(f)
+            text = f.read()
+        if "\0" in text:
+            raise InputError(f"binary data (a NUL byte at offset {text.index(chr(0))}), "
+                             "not ncu's CSV")
+        c = parse(text.splitlines())
     except OSError as e:
         print(f"ncu_to_json: error: {args.csv}: cannot read ({e.strerror or e})", file=sys.stderr)
         return 2
@@ -222,8 +236,7 @@ def main(argv):
     text = json.dumps(doc, indent=1, sort_keys=False) + "\n"
     if args.output:
         try:
-            with open(args.output, "w", encoding="utf-8") as f:
-                f.write(text)
+            write_atomically(args.output, text)
         except OSError as e:
             print(f"ncu_to_json: error: {args.output}: cannot write ({e.strerror or e})",
                   file=sys.stderr)

@@ -1488,8 +1488,7 @@ def write_report(args, contexts, benches, missing, plotter):
     md.append("")
 
     report_path = os.path.join(args.out_dir, "REPORT.md")
-    with open(report_path, "w", encoding="utf-8") as f:
-        f.write("\n".join(md).rstrip("\n") + "\n")
+    compare.write_atomically(report_path, "\n".join(md).rstrip("\n") + "\n")
     return report_path, [written[k] for k in FIGURES if k in written]
 
 

@@ -10,7 +10,11 @@
 namespace gpucmp::test {
 
 ProcessResult run_bench(const std::string& args, const std::string& env) {
-  const std::string cmd = env + " " + GPUCMP_BENCH_PATH + " " + args + " 2>&1";
+  return run_command(env + " " + GPUCMP_BENCH_PATH + " " + args);
+}
+
+ProcessResult run_command(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   ProcessResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;

@@ -13,6 +13,9 @@ struct ProcessResult {
 // prefixed (e.g. "OCL_ICD_VENDORS=/nonexistent").
 ProcessResult run_bench(const std::string& args, const std::string& env = "");
 
+// Runs `command` by /bin/sh, stdout and stderr together (e.g. gpucmp-ptx).
+ProcessResult run_command(const std::string& command);
+
 // A fresh temporary directory for one test.
 std::string temp_dir(const std::string& name);
 

@@ -3,23 +3,21 @@
 
 #include <fstream>
 
+#include "bad_input_checks.h"
 #include "bench_process.h"
 
 namespace gpucmp::test {
 namespace {
 
-// Runs with `args`, expects exit code 2 and an "error:" line containing `needle`.
+// Runs with `args`: exit code 2 and one line, an error containing `needle`.
 void expect_usage_error(const std::string& args, const std::string& needle,
                         const std::string& env = "") {
-  const ProcessResult r = run_bench(args, env);
-  EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
-  EXPECT_NE(r.output.find("error"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find(needle), std::string::npos) << "want '" << needle << "' in\n"
-                                                       << r.output;
+  expect_one_error_line(run_bench(args, env), needle, args);
 }
 
 // Options that make a bad-input run stop quickly if it did get through.
-const std::string kFast = " --size quick --benchmark_filter=matrixMul/opencl/tile16/ --samples 1 ";
+const std::string kQuick = " --size quick --benchmark_filter=matrixMul/opencl/tile16/ ";
+const std::string kFast = kQuick + " --samples 1 ";
 
 TEST(BadInput, UnknownCudaDevice) {
   expect_usage_error("--cuda-device 7" + kFast, "unknown CUDA device 7");
@@ -71,6 +69,137 @@ TEST(BadInput, OpenClKernelThatFailsToBuildShowsItsLog) {
   EXPECT_NE(r.output.find("--- build log ---"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("undeclared_name"), std::string::npos) << "log not shown:\n"
                                                                  << r.output;
+}
+
+// ---- every numeric option: 0, negative, not a number, overflow ----
+// Each message names the option, the text and the rule in words (issue 13:
+// CLI11's own range checks printed 1.797...e308 as the missing upper bound).
+
+TEST(BadInput, CudaDeviceNegative) {
+  expect_usage_error("--cuda-device -1" + kFast, "--cuda-device -1: must be >= 0");
+}
+
+TEST(BadInput, CudaDeviceNotANumber) {
+  expect_usage_error("--cuda-device first" + kFast, "--cuda-device first: not a whole number");
+}
+
+TEST(BadInput, CudaDeviceOverflow) {
+  expect_usage_error("--cuda-device 99999999999999999999" + kFast, "too large");
+}
+
+TEST(BadInput, OpenClPlatformNegative) {
+  expect_usage_error("--cl-platform=-3" + kFast, "--cl-platform -3: must be >= 0");
+}
+
+TEST(BadInput, OpenClDeviceNotANumber) {
+  expect_usage_error("--cl-device gpu" + kFast, "--cl-device gpu: not a whole number");
+}
+
+TEST(BadInput, BatchMsZero) { expect_usage_error("--batch-ms 0" + kFast, "--batch-ms 0: must be > 0"); }
+
+TEST(BadInput, BatchMsNegative) {
+  expect_usage_error("--batch-ms=-5" + kFast, "--batch-ms -5: must be > 0");
+}
+
+TEST(BadInput, BatchMsNaN) { expect_usage_error("--batch-ms nan" + kFast, "--batch-ms nan: not a number"); }
+
+TEST(BadInput, BatchMsOverflow) {
+  expect_usage_error("--batch-ms 1e999" + kFast, "--batch-ms 1e999: must be > 0 and <= 60000");
+}
+
+TEST(BadInput, SamplesZero) {
+  expect_usage_error("--samples 0" + kQuick, "--samples 0: must be in 1..100000");
+}
+
+TEST(BadInput, SamplesNegative) {
+  expect_usage_error("--samples=-2" + kQuick, "--samples -2: must be in 1..100000");
+}
+
+TEST(BadInput, SamplesNotANumber) {
+  expect_usage_error("--samples many" + kQuick, "--samples many: not a whole number");
+}
+
+TEST(BadInput, SamplesOverflow) {
+  expect_usage_error("--samples 99999999999999999999" + kQuick,
+                     "--samples 99999999999999999999: must be in 1..100000");
+}
+
+TEST(BadInput, MinSamplesBelowTwo) {
+  expect_usage_error("--min-samples 1" + kFast, "--min-samples 1: must be in 2..10000");
+}
+
+TEST(BadInput, MaxNoiseZero) {
+  expect_usage_error("--max-noise 0" + kFast, "--max-noise 0: must be in 0.001..100");
+}
+
+TEST(BadInput, MaxNoiseNotANumber) {
+  expect_usage_error("--max-noise 1%" + kFast, "--max-noise 1%: not a number");
+}
+
+TEST(BadInput, TimeLimitNegative) {
+  expect_usage_error("--time-limit=-1" + kFast, "--time-limit -1: must be in 0.001..3600");
+}
+
+TEST(BadInput, StartupSamplesZero) {
+  expect_usage_error("--startup-samples 0" + kFast, "--startup-samples 0: must be in 1..1000");
+}
+
+// --cp-grid 0 used to mean "not given" and ran the preset's grid (issue 13).
+TEST(BadInput, CpGridZero) {
+  expect_usage_error("--cp-grid 0" + kFast, "--cp-grid 0: must be a multiple of 128 in 128..16384");
+}
+
+TEST(BadInput, CpGridNotAMultipleOf128) {
+  expect_usage_error("--cp-grid 100" + kFast, "--cp-grid 100: must be a multiple of 128");
+}
+
+TEST(BadInput, CpGridOverflow) {
+  expect_usage_error("--cp-grid 99999999999999999999" + kFast,
+                     "--cp-grid 99999999999999999999: must be a multiple of 128 in 128..16384");
+}
+
+TEST(BadInput, CpAtomsZero) {
+  expect_usage_error("--cp-atoms 0" + kFast, "--cp-atoms 0: must be in 1..10000000");
+}
+
+TEST(BadInput, CpAtomsNotANumber) {
+  expect_usage_error("--cp-atoms 4e4" + kFast, "--cp-atoms 4e4: not a whole number");
+}
+
+TEST(BadInput, MatrixSizeOverflow) {
+  expect_usage_error("--mm-n 99999999999999999999" + kFast,
+                     "--mm-n 99999999999999999999: must be in 1..65536");
+}
+
+TEST(BadInput, MatrixSizeBadListItem) {
+  expect_usage_error("--mm-n 64,x128" + kFast, "--mm-n x128: not a whole number");
+}
+
+TEST(BadInput, TransferSizeZero) { expect_usage_error("--bw-bytes 0" + kFast, "must be positive"); }
+
+TEST(BadInput, TransferSizeOverflow) {
+  expect_usage_error("--bw-bytes 99999999999999999999" + kFast, "too large");
+}
+
+TEST(BadInput, TransferSizeBeyondHostMemory) {
+  expect_usage_error("--bw-bytes 4K,1000G" + kFast, "'1000G': at most 16G");
+}
+
+// ---- folders given to options ----
+
+TEST(BadInput, KernelDirMissing) {
+  expect_usage_error("--cl-kernel-dir /nonexistent/kernels" + kFast,
+                     "--cl-kernel-dir /nonexistent/kernels: no such file or directory");
+}
+
+TEST(BadInput, KernelDirIsAFile) {
+  const std::string dir = temp_dir("kernel-dir-file");
+  std::ofstream(dir + "/file") << "x";
+  expect_usage_error("--cl-kernel-dir " + dir + "/file" + kFast, "file: not a directory");
+}
+
+TEST(BadInput, KernelDirEmptyPath) {
+  expect_usage_error("--cl-kernel-dir ''" + kFast, "--cl-kernel-dir: empty path");
 }
 
 }  // namespace

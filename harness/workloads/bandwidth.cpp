@@ -93,19 +93,27 @@ class Bandwidth : public Workload {
  public:
   std::string name() const override { return "bandwidth"; }
 
+  // Each size is checked when parsed. The cap keeps a typo (1000G) from
+  // allocating host memory it cannot have: source and result are host copies.
   void add_options(CLI::App& app) override {
-    app.add_option("--bw-bytes", sizes_,
-                   "bandwidth transfer sizes (e.g. 4K,1M,1G; multiples of 4), overriding --size")
-        ->delimiter(',');
+    add_checked_list_option(
+        app, "--bw-bytes",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items) {
+            const long long b = parse_bytes(text, "--bw-bytes");
+            if (b % 4 != 0)
+              throw UsageError("--bw-bytes '" + text + "': not a multiple of 4 bytes");
+            if (b > kMaxBytes) throw UsageError("--bw-bytes '" + text + "': at most 16G");
+            sizes_.push_back(std::size_t(b));
+          }
+        },
+        "bandwidth transfer sizes (e.g. 4K,1M,1G; multiples of 4, at most 16G), overriding "
+        "--size")
+        ->type_name("BYTES");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
-    std::vector<std::size_t> sizes;
-    for (const auto& text : sizes_) {
-      const long long b = parse_bytes(text, "--bw-bytes");
-      if (b % 4 != 0) throw UsageError("--bw-bytes '" + text + "': not a multiple of 4 bytes");
-      sizes.push_back(std::size_t(b));
-    }
+    std::vector<std::size_t> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
     // Size-major, so that consecutive benchmarks share one (possibly GiB) problem.
     for (std::size_t bytes : sizes)
@@ -134,7 +142,8 @@ class Bandwidth : public Workload {
     register_measured(name, apis, opts, prepare, /*startup=*/false);
   }
 
-  std::vector<std::string> sizes_;
+  static constexpr long long kMaxBytes = 16LL << 30;
+  std::vector<std::size_t> sizes_;  // empty: not given (the preset's)
   LastProblem<std::size_t, Problem> problems_;
 };
 }  // namespace

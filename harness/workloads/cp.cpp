@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include "../errors.h"
 #include "../rng.h"
@@ -110,21 +111,30 @@ class Cp : public Workload {
  public:
   std::string name() const override { return "cp"; }
 
+  // Checked when parsed: a value the user gave (0 included) must be valid; one
+  // not given leaves the preset's.
   void add_options(CLI::App& app) override {
-    app.add_option("--cp-grid", grid_, "cp lattice points per side (multiple of 128)");
-    app.add_option("--cp-atoms", atoms_, "cp number of atoms");
+    add_checked_option(
+        app, "--cp-grid",
+        [this](const std::string& text) {
+          grid_ = int(parse_int(text, "--cp-grid", {kGridStep, kMaxGrid, kGridStep}));
+        },
+        "cp lattice points per side (a multiple of 128 in 128..16384)")
+        ->type_name("N");
+    add_checked_option(
+        app, "--cp-atoms",
+        [this](const std::string& text) {
+          atoms_ = int(parse_int(text, "--cp-atoms", {1, kMaxAtoms}));
+        },
+        "cp number of atoms (1..10000000)")
+        ->type_name("N");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     Config c;
     if (opts.size == SizePreset::quick) c = Config{128, 128, 2000, 0.1f};
-    if (grid_) c.nx = c.ny = grid_;
-    if (atoms_) c.atoms = atoms_;
-    if (c.nx <= 0 || c.nx % (kBlockX * kUnrollX) != 0 || c.nx > 16384)
-      throw UsageError("--cp-grid " + std::to_string(c.nx) +
-                       ": must be a positive multiple of 128, at most 16384");
-    if (c.atoms <= 0 || c.atoms > 10000000)
-      throw UsageError("--cp-atoms " + std::to_string(c.atoms) + ": must be in 1..10000000");
+    if (grid_) c.nx = c.ny = *grid_;
+    if (atoms_) c.atoms = *atoms_;
     for (const Impl& impl : impls())
       for (const Variant& v : impl.variants) register_one(c, impl.api, impl.make, v, opts, apis);
   }
@@ -152,7 +162,10 @@ class Cp : public Workload {
     register_measured(name, apis, opts, prepare, /*startup=*/true);
   }
 
-  int grid_ = 0, atoms_ = 0;
+  // A thread block of 16 threads, each 8 points along x: the grid's step.
+  static constexpr int kGridStep = kBlockX * kUnrollX, kMaxGrid = 16384;
+  static constexpr int kMaxAtoms = 10000000;
+  std::optional<int> grid_, atoms_;  // empty: not given
   LastProblem<Config, Problem> problems_;
 };
 }  // namespace

@@ -98,18 +98,21 @@ class MatrixMul : public Workload {
  public:
   std::string name() const override { return "matrixMul"; }
 
+  // Each size is checked when parsed; the tiles' multiples when registering
+  // (they depend on the runners).
   void add_options(CLI::App& app) override {
-    app.add_option("--mm-n", sizes_, "matrixMul sizes n (square, comma-separated), overriding --size")
-        ->delimiter(',');
+    add_checked_list_option(
+        app, "--mm-n",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            sizes_.push_back(int(parse_int(text, "--mm-n", {1, kMaxN})));
+        },
+        "matrixMul sizes n (square, comma-separated, each in 1..65536), overriding --size")
+        ->type_name("N");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
-    std::vector<int> sizes;
-    for (long long n : sizes_) {
-      if (n <= 0 || n > 65536)
-        throw UsageError("--mm-n " + std::to_string(n) + ": must be in 1..65536");
-      sizes.push_back(int(n));
-    }
+    std::vector<int> sizes = sizes_;
     const bool user_sizes = !sizes.empty();
     if (!user_sizes) sizes = preset_sizes(opts.size);
     for (int n : sizes) {
@@ -145,7 +148,8 @@ class MatrixMul : public Workload {
     register_measured(name, apis, opts, prepare, startup);
   }
 
-  std::vector<long long> sizes_;
+  static constexpr int kMaxN = 65536;  // 3 matrices of 16 GiB each
+  std::vector<int> sizes_;  // empty: not given (the preset's)
   LastProblem<int, Problem> problems_;
 };
 }  // namespace

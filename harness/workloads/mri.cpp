@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "../errors.h"
 #include "../rng.h"
@@ -154,31 +155,52 @@ class Mri : public Workload {
   explicit Mri(Kind kind) : kind_(kind) {}
   std::string name() const override { return workload_name(kind_); }
 
+  // Paths are checked when parsed (a given empty path is refused, not taken
+  // for "not given"), and the input is read then: a bad file is refused before
+  // any workload writes its --*-save-inputs. The output's folder is checked
+  // too, so that a bad --*-output is refused before the run, not after it.
   void add_options(CLI::App& app) override {
     const std::string w = name();
-    app.add_option("--" + w + "-input", input_,
-                   w + ": Parboil input file to use instead of the generated datasets");
-    app.add_option("--" + w + "-output", output_,
-                   w + ": write Parboil's output layout after each validated precise run");
-    app.add_option("--" + w + "-save-inputs", save_dir_,
-                   w + ": write each dataset of this run as a Parboil input file into this "
-                       "existing folder (" + w + "-numK<K>-numX<X>.bin), to run Parboil on it")
-        ->check(CLI::ExistingDirectory);
+    add_checked_option(
+        app, "--" + w + "-input",
+        [this, w](const std::string& path) {
+          check_input_file(path, "--" + w + "-input");
+          input_ = read_parboil_input(path, kind_);
+        },
+        w + ": Parboil input file to use instead of the generated datasets")
+        ->type_name("FILE");
+    add_checked_option(
+        app, "--" + w + "-output",
+        [this, w](const std::string& path) {
+          check_output_file(path, "--" + w + "-output");
+          output_ = path;
+        },
+        w + ": write Parboil's output layout after each validated precise run")
+        ->type_name("FILE");
+    add_checked_option(
+        app, "--" + w + "-save-inputs",
+        [this, w](const std::string& dir) {
+          check_output_directory(dir, "--" + w + "-save-inputs");
+          save_dir_ = dir;
+        },
+        w + ": write each dataset of this run as a Parboil input file into this existing "
+            "folder (" + w + "-numK<K>-numX<X>.bin), to run Parboil on it")
+        ->type_name("DIR");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<Dataset> sets;
-    if (!input_.empty()) {
-      sets.push_back(read_parboil_input(input_, kind_));
+    if (input_) {
+      sets.push_back(std::move(*input_));
     } else if (opts.size == SizePreset::quick) {
       sets.push_back(generate(kind_, 512, 16));
     } else {  // Parboil's "small" (32^3) and "large" (64^3) shapes
       sets.push_back(generate(kind_, 3072, 32));
       sets.push_back(generate(kind_, 2048, 64));
     }
-    if (!save_dir_.empty())
+    if (save_dir_)
       for (const Dataset& d : sets)
-        write_parboil_input(save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) +
+        write_parboil_input(*save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) +
                                 "-numX" + std::to_string(d.numX) + ".bin",
                             d, kind_);
     bool startup = true;  // for the first dataset
@@ -199,7 +221,7 @@ class Mri : public Workload {
                          {{"numK", std::to_string(data->numK)},
                           {"numX", std::to_string(data->numX)}}};
     const Kind kind = kind_;
-    const std::string output = output_;
+    const std::string output = output_.value_or("");
     const auto prepare = [=](const DeviceInfo& dev) {
       // Owned by the measurement's closures, which outlive the runner (Prepared).
       auto problem = std::make_shared<Problem>();
@@ -233,7 +255,9 @@ class Mri : public Workload {
   static std::string name_of(Kind k) { return workload_name(k); }
 
   Kind kind_;
-  std::string input_, output_, save_dir_;
+  // Empty: not given.
+  std::optional<Dataset> input_;
+  std::optional<std::string> output_, save_dir_;
 };
 
 }  // namespace

@@ -1,24 +1,39 @@
 // Parboil's binary MRI input and output files.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "../errors.h"
+#include "../options.h"
 #include "mri.h"
 
 namespace gpucmp::mri {
 
 namespace {
 
+namespace fs = std::filesystem;
+
 constexpr std::int64_t kMaxCount = 1 << 28;
 
 class Reader {
  public:
-  explicit Reader(const std::string& path) : path_(path), in_(path, std::ios::binary) {
+  // Checked first: an ifstream opens a directory and then reports its size
+  // as 2^63-1, and a FIFO would block the read.
+  explicit Reader(const std::string& path) : path_(path) {
+    if (const std::string why = why_not_input_file(path); !why.empty())
+      throw UsageError(path + ": cannot open for reading: " + why);
+    in_.open(path, std::ios::binary);
     if (!in_) throw UsageError(path + ": cannot open for reading");
     in_.seekg(0, std::ios::end);
     size_ = std::int64_t(in_.tellg());
     in_.seekg(0);
+    if (size_ == 0) throw UsageError(path + ": empty file, not a Parboil file");
   }
   std::int32_t count(const char* field) {
     std::int32_t v = 0;
@@ -70,17 +85,34 @@ class Reader {
   std::int64_t size_ = 0;
 };
 
+// Writes a regular `path` as a temporary file beside it, renamed over `path`
+// by close(): a failed or interrupted write leaves no partial file under the
+// real name. A device (/dev/null) is written in place.
 class Writer {
  public:
-  explicit Writer(const std::string& path) : path_(path), out_(path, std::ios::binary) {
-    if (!out_) throw UsageError(path + ": cannot open for writing");
+  explicit Writer(const std::string& path) : path_(path) {
+    if (const std::string why = why_not_output_file(path); !why.empty())
+      throw UsageError(path + ": cannot open for writing: " + why);
+    std::error_code ec;
+    const bool device = fs::exists(path, ec) && !fs::is_regular_file(path, ec);
+    temp_ = device ? "" : path + ".partial-" + std::to_string(::getpid());
+    out_.open(device ? path : temp_, std::ios::binary);
+    if (!out_) throw UsageError(path + ": cannot open for writing: " + std::strerror(errno));
   }
+  ~Writer() {
+    if (!closed_ && !temp_.empty()) std::remove(temp_.c_str());
+  }
+  Writer(const Writer&) = delete;
+  Writer& operator=(const Writer&) = delete;
   void count(std::int32_t v) { write(&v, sizeof v); }
   void floats(const std::vector<float>& v) { write(v.data(), v.size() * sizeof(float)); }
-  // Flushes and closes; a write that fails only now (full disk) is reported too.
+  // Flushes and renames; a write that fails only now (full disk) is reported too.
   void close() {
     out_.close();
     if (!out_) throw UsageError(path_ + ": write failed (on close)");
+    if (!temp_.empty() && std::rename(temp_.c_str(), path_.c_str()) != 0)
+      throw UsageError(path_ + ": cannot rename " + temp_ + " to it: " + std::strerror(errno));
+    closed_ = true;
   }
 
  private:
@@ -88,8 +120,9 @@ class Writer {
     out_.write(static_cast<const char*>(src), std::streamsize(bytes));
     if (!out_) throw UsageError(path_ + ": write failed");
   }
-  std::string path_;
+  std::string path_, temp_;
   std::ofstream out_;
+  bool closed_ = false;
 };
 
 }  // namespace

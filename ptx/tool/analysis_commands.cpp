@@ -1,12 +1,13 @@
 #include "analysis_commands.h"
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "errors.h"
+#include "options.h"
 #include "ptx/diff.h"
+#include "ptx/files.h"
 #include "ptx/normalize.h"
 #include "ptx/parse_error.h"
 #include "ptx/parser.h"
@@ -20,29 +21,47 @@ namespace gpucmp::ptxtool {
 
 namespace {
 
+// The text of an input file, refused (UsageError, one line) when it cannot be
+// `kind` at all: unreadable, a folder, empty or binary.
+std::string read_input(const std::string& path, const std::string& kind) {
+  std::string text, reason;
+  if (!ptx::try_read_text_file(path, text, reason))
+    throw UsageError(path + ": cannot read: " + reason);
+  if (const std::string why = ptx::why_not_text(text); !why.empty())
+    throw UsageError(path + ": " + why + ", not " + kind);
+  return text;
+}
+
+// A PTX module; a file without .version (which every PTX module begins with)
+// is refused too, since the parser takes any text of comments for a module.
 ptx::Module load(const std::string& path) {
+  const std::string text = read_input(path, "PTX");
+  ptx::Module m;
   try {
-    return ptx::parse_file(path);
+    m = ptx::parse(text, path);
   } catch (const ptx::ParseError& e) {
     throw UsageError(std::string("malformed PTX: ") + e.what());
   }
+  if (!m.version) throw UsageError(path + ": not PTX (no .version directive)");
+  return m;
 }
 
-std::string read_text(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(path + ": cannot open for reading");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+// cuobjdump -sass text with at least one instruction: an empty count would
+// otherwise pass for a kernel without instructions.
+ptx::SassStats load_sass(const std::string& path) {
+  ptx::SassStats s = ptx::parse_sass(read_input(path, "SASS"));
+  if (s.total.total == 0)
+    throw UsageError(path + ": not SASS (no instruction lines such as "
+                     "\"/*0040*/ FFMA R4, R2, R3, R4 ;\")");
+  return s;
 }
 
 // A .sass file, or text whose first line is a "// SASS..." label.
 bool is_sass_file(const std::string& path) {
   if (path.size() > 5 && path.compare(path.size() - 5, 5, ".sass") == 0) return true;
-  std::ifstream in(path);
-  std::string first;
-  std::getline(in, first);
-  return first.rfind("// SASS", 0) == 0;
+  std::string text, reason;
+  if (!ptx::try_read_text_file(path, text, reason)) return false;  // load() says why
+  return text.rfind("// SASS", 0) == 0;
 }
 
 }  // namespace
@@ -50,7 +69,7 @@ bool is_sass_file(const std::string& path) {
 void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
   auto* norm = app.add_subcommand("normalize", "Print canonical PTX (renumbered, no debug)");
   norm->add_option("file", opts.files, "PTX file")->required()->expected(1);
-  norm->add_option("-o,--out", opts.out, "Write here instead of stdout");
+  add_path_option(*norm, "-o,--out", opts.out, "Write here instead of stdout");
 
   auto* stats = app.add_subcommand("stats", "Instruction mix per kernel, in and out of loops");
   stats->add_option("files", opts.files, "PTX files")->required();
@@ -74,7 +93,7 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
       ->required();
   opt->add_flag("--contract", opts.contract,
                 "Allow float mul+add -> fma (a semantic change, recorded in the header)");
-  opt->add_option("-o,--out", opts.out, "Write here instead of stdout");
+  add_path_option(*opt, "-o,--out", opts.out, "Write here instead of stdout");
 
   auto* diff = app.add_subcommand(
       "diff", "Normalized diff and stats table; exit 1 if different. Two .sass files: their "
@@ -84,15 +103,17 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
 }
 
 namespace {
+// stdout, or the file -o names, written whole or not at all.
 void emit(const std::string& text, const std::string& out_path) {
   if (out_path.empty()) {
     std::cout << text;
     return;
   }
-  std::ofstream out(out_path);
-  out << text;
-  out.close();
-  if (!out) throw UsageError(out_path + ": cannot write");
+  try {
+    ptx::write_text_file_atomically(out_path, text);
+  } catch (const std::runtime_error& e) {
+    throw UsageError(e.what());
+  }
 }
 }  // namespace
 
@@ -115,14 +136,21 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
     return kExitOk;
   }
   if (app.got_subcommand("stats")) {
+    // Every file is read before anything is printed: a bad one stops the
+    // command with its one error line and no half-printed output.
+    std::vector<ptx::Stats> ptx_stats;
+    std::vector<ptx::SassStats> sass_stats;
+    for (const auto& f : opts.files) ptx_stats.push_back(ptx::compute_stats(load(f)));
+    for (const auto& f : opts.sass) sass_stats.push_back(load_sass(f));
     nlohmann::json all = nlohmann::json::object();
-    for (const auto& f : opts.files) {
-      const ptx::Stats s = ptx::compute_stats(load(f));
-      if (opts.json) all[f] = ptx::to_json(s);
-      else std::cout << "== " << f << "\n" << ptx::to_table(s) << "\n";
+    for (std::size_t i = 0; i < opts.files.size(); ++i) {
+      const std::string& f = opts.files[i];
+      if (opts.json) all[f] = ptx::to_json(ptx_stats[i]);
+      else std::cout << "== " << f << "\n" << ptx::to_table(ptx_stats[i]) << "\n";
     }
-    for (const auto& f : opts.sass) {
-      const ptx::SassStats s = ptx::parse_sass(read_text(f));
+    for (std::size_t i = 0; i < opts.sass.size(); ++i) {
+      const std::string& f = opts.sass[i];
+      const ptx::SassStats& s = sass_stats[i];
       if (opts.json) {
         all[f] = ptx::to_json(s);
       } else {
@@ -135,8 +163,7 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
     return kExitOk;
   }
   if (is_sass_file(opts.diff_a) && is_sass_file(opts.diff_b)) {
-    const ptx::SassComparison c = ptx::compare_sass(ptx::parse_sass(read_text(opts.diff_a)),
-                                                    ptx::parse_sass(read_text(opts.diff_b)),
+    const ptx::SassComparison c = ptx::compare_sass(load_sass(opts.diff_a), load_sass(opts.diff_b),
                                                     opts.diff_a, opts.diff_b);
     std::cout << c.table;
     return c.equal ? 0 : 1;

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "errors.h"
+#include "options.h"
 #include "ptx/jit_cache.h"
 #include "toolkit.h"
 
@@ -18,9 +19,10 @@ void add_cache_command(CLI::App& app, CacheOptions& opts) {
   auto* cmd = app.add_subcommand(
       "cache-sass", "Write every cubin of a driver compute-cache folder and its SASS "
                     "(<first kernel>.cubin, .sass whose first line names the source)");
-  cmd->add_option("--cache", opts.cache_dir, "The compute-cache folder (CUDA_CACHE_PATH of a run)")
+  add_path_option(*cmd, "--cache", opts.cache_dir,
+                  "The compute-cache folder (CUDA_CACHE_PATH of a run)")
       ->required();
-  cmd->add_option("--out", opts.out_dir, "Output folder")->required();
+  add_path_option(*cmd, "--out", opts.out_dir, "Output folder")->required();
   cmd->add_option("--label", opts.label,
                   "What filled the cache, e.g. 'CUDA, driver 580.159.04, gpucmp-bench "
                   "matrixMul/cuda/tile16-opencl-ptx'")
@@ -28,6 +30,9 @@ void add_cache_command(CLI::App& app, CacheOptions& opts) {
 }
 
 int run_cache(const CacheOptions& opts) {
+  std::error_code ec;
+  if (fs::exists(opts.out_dir, ec) && !fs::is_directory(opts.out_dir, ec))
+    throw UsageError("--out " + opts.out_dir + ": not a directory");
   std::vector<ptx::CacheCubin> cubins;
   try {
     cubins = ptx::cubins_in_cache(opts.cache_dir);

@@ -4,9 +4,13 @@
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <limits>
+#include <string>
+#include <vector>
 
 #include "errors.h"
 #include "opencl_api.h"
+#include "options.h"
 #include "ptx_dump.h"
 #include "session.h"
 #include "toolkit.h"
@@ -21,11 +25,24 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
                                       "build's ptx-dump output")
       ->required()
       ->check(CLI::IsMember({"opencl", "cuda"}));
-  dump->add_option("--out", opts.out_dir, "Output folder")->required();
+  add_path_option(*dump, "--out", opts.out_dir, "Output folder")->required();
   dump->add_option("--variant", opts.variant, "Only programs whose workload/variant contains this");
-  dump->add_option("--cl-platform", opts.cl_platform, "OpenCL platform index");
-  dump->add_option("--cl-device", opts.cl_device, "OpenCL device index");
-  dump->add_option("--jit-cache", opts.jit_cache,
+  // Indices are checked when parsed (-1, the default choice, is no user value).
+  add_checked_option(
+      *dump, "--cl-platform",
+      [&opts](const std::string& text) {
+        opts.cl_platform = int(parse_int(text, "--cl-platform", {0, std::numeric_limits<int>::max()}));
+      },
+      "OpenCL platform index")
+      ->type_name("INT");
+  add_checked_option(
+      *dump, "--cl-device",
+      [&opts](const std::string& text) {
+        opts.cl_device = int(parse_int(text, "--cl-device", {0, std::numeric_limits<int>::max()}));
+      },
+      "OpenCL device index")
+      ->type_name("INT");
+  add_path_option(*dump, "--jit-cache", opts.jit_cache,
                    "opencl: the driver's compute-cache folder to use and keep (new or empty; "
                    "default: a temporary one, removed)");
   dump->add_flag("!--no-sass", opts.sass, "Skip SASS (cuobjdump of the driver JIT's cubins; "
@@ -148,7 +165,21 @@ int dump_cuda(const DumpOptions& opts) {
 }  // namespace
 
 int run_dump(const DumpOptions& opts) {
-  return opts.api == "opencl" ? dump_opencl(opts) : dump_cuda(opts);
+  std::error_code ec;
+  if (fs::exists(opts.out_dir, ec) && !fs::is_directory(opts.out_dir, ec))
+    throw UsageError("--out " + opts.out_dir + ": not a directory");
+  // A usage error (no PTX from this platform, no CUDA dump) leaves behind no
+  // empty --out or --jit-cache folder that this run created.
+  std::vector<std::string> created;
+  for (const std::string& dir : {opts.out_dir, opts.jit_cache})
+    if (!dir.empty() && !fs::exists(dir, ec)) created.push_back(dir);
+  try {
+    return opts.api == "opencl" ? dump_opencl(opts) : dump_cuda(opts);
+  } catch (const UsageError&) {
+    for (const std::string& dir : created)
+      if (fs::is_empty(dir, ec)) fs::remove(dir, ec);
+    throw;
+  }
 }
 
 }  // namespace gpucmp::ptxtool

@@ -127,6 +127,14 @@ std::vector<ProgramSpec> make_specs() {
                                     ProgramFrom::ptx_as_built_passes);
   cp_fast_ftz.passes = {"ftz"};
   specs.push_back(cp_fast_ftz);
+  // ptx-shared32: the aligned tiles' PTX with nvcc's 32-bit .shared addressing
+  // (pass shared32) in place of OpenCL's 64-bit one.
+  for (const char* aligned : {"tile16-aligned", "tile32-aligned"}) {
+    ProgramSpec shared32 = derived(program_spec_of(specs, "matrixMul", aligned), "ptx-shared32",
+                                   ProgramFrom::ptx_as_built_passes);
+    shared32.passes = {"shared32"};
+    specs.push_back(shared32);
+  }
   for (const ProgramSpec* base : {&tile16, &tile32, &cp_x8, &mriq, &mrifhd}) {
     add_ptx_controls(specs, *base);
     add_auto_chain(specs, *base);

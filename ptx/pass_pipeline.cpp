@@ -36,7 +36,7 @@ int count_instructions(const Function& f) {
 
 const std::vector<std::string>& known_passes() {
   static const std::vector<std::string> names = {"cleanup", "unroll", "cse", "mad", "licm", "align",
-                                                 "ftz"};
+                                                 "ftz", "shared32"};
   return names;
 }
 
@@ -50,10 +50,12 @@ std::string run_passes(Module& m, const std::vector<std::string>& names, bool al
                        "; float contraction: " + (allow_float_contraction ? "on" : "off") + "\n";
   for (const std::string& name : names) {
     PassReport total{name, 0, {}};
-    // Module-wide: cleanup inlines calls, align also edits module-scope variables.
-    const bool module_wide = name == "cleanup" || name == "align";
+    // Module-wide: cleanup inlines calls, align also edits module-scope
+    // variables, shared32 needs the module's .shared symbols.
+    const bool module_wide = name == "cleanup" || name == "align" || name == "shared32";
     if (name == "cleanup") total = pass_cleanup(m);
     if (name == "align") total = pass_align(m);
+    if (name == "shared32") total = pass_shared32(m);
     for (Function& f : m.functions) {
       if (!f.has_body) continue;
       if (module_wide) {

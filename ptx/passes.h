@@ -1,8 +1,10 @@
 // Optimization passes over the PTX IR: integer/float multiply-add fusion (mad),
 // common-subexpression elimination over the dominator tree (cse) and
 // loop-invariant code motion into existing preheaders (licm), the clean-up of
-// -O0 PTX (cleanup), loop unrolling (unroll) and the alignment of .shared
-// arrays (align). They keep the printed PTX assemblable.
+// -O0 PTX (cleanup), loop unrolling (unroll), the alignment of .shared
+// arrays (align), and two controls outside the study's chain: flush-to-zero
+// (ftz) and 32-bit .shared addressing (shared32). They keep the printed PTX
+// assemblable.
 #pragma once
 #include <string>
 #include <vector>
@@ -13,7 +15,8 @@ namespace gpucmp::ptx {
 
 struct PassReport {
   std::string pass;                // "mad", "cse", "licm", "align", ...
-  int changed = 0;                 // instructions fused, removed or hoisted; align: declarations
+  int changed = 0;                 // instructions fused, removed or hoisted; align: declarations;
+                                   // shared32: accesses
   std::vector<std::string> notes;  // human-readable details
 };
 
@@ -69,6 +72,18 @@ PassReport pass_align(Module& m);
 // on OpenCL's fast-math PTX, which keeps rsqrt.approx.f32 without .ftz.
 // `changed` counts instructions. Not part of the study's chain.
 PassReport pass_ftz(Function& f);
+
+// Rewrites .shared accesses through 64-bit registers (NVIDIA's OpenCL PTX:
+// mov.u64 %rd, tile; add.s64 ...; ld.shared.f32 %f, [%rd+64]) to 32-bit
+// addresses, as nvcc emits them: a 64-bit register that only ever holds a
+// .shared address (defined by mov of a .shared symbol and add/sub of offsets,
+// read only as an access's base or by such a definition) is rebuilt in 32 bits
+// (mov.u32 tile; add.s32, with mul.wide.s32 offsets as mul.lo.s32); any other
+// access gets `cvt.u32.u64` of its base right before it. Exact, since a
+// .shared window address fits in 32 bits. ld/st/atom/red on .shared and
+// .shared::cta only. `changed` counts accesses; a function without 64-bit
+// .shared addressing is left untouched. Not part of the study's chain.
+PassReport pass_shared32(Module& m);
 
 // The pass names run_passes() knows, in the study's order.
 const std::vector<std::string>& known_passes();

@@ -11,7 +11,7 @@
 #   OUT=<dir> PART=bandwidth-large scripts/device_suite_run.sh  # bandwidth, 256 MiB .. 1 GiB
 #   OUT=<dir> PART=bandwidth-mid scripts/device_suite_run.sh    # bandwidth, 4 MiB .. 128 MiB
 #   OUT=<dir> PART=variants  scripts/device_suite_run.sh   # the PTX chains and controls (issue 5/12)
-#   OUT=<dir> PART=aligned   scripts/device_suite_run.sh   # matrixMul tiles, -aligned, -ptx-align, cross-runs, n 4096/8192
+#   OUT=<dir> PART=aligned   scripts/device_suite_run.sh   # matrixMul tiles, -aligned, -ptx-align, -ptx-shared32, cross-runs, n 4096/8192
 #   OUT=<dir> PART=sass      scripts/device_suite_run.sh   # the SASS that ran (scripts/device_sass_run.sh)
 #   OUT=<dir> PART=profile   scripts/device_suite_run.sh   # ncu counters (scripts/profile_ncu.sh)
 #   OUT=<dir> PART=crosssass scripts/device_suite_run.sh   # CUDA JIT SASS of the cross-run rows
@@ -58,7 +58,7 @@ case "$part" in
     ;;
   aligned)
     run aligned 200 --benchmark_repetitions=3 --startup off \
-      --benchmark_filter='^matrixMul/(cuda|opencl)/tile(16|32)(-aligned)?(-ptx-align|-opencl-ptx|-ptx-jit)?/n:(4096|8192)/'
+      --benchmark_filter='^matrixMul/(cuda|opencl)/tile(16|32)(-aligned)?(-ptx-align|-ptx-shared32|-opencl-ptx|-ptx-jit)?/n:(4096|8192)/'
     ;;
   variants)
     run variants 300 --benchmark_repetitions=3 --samples 10 --startup off --mm-n 4096 \

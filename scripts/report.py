@@ -69,7 +69,7 @@ CHAINS = {
              "hand-unroll-cse-mad-licm"],
 }
 STEPS = ["-O0", "clean", "unroll", "cse", "mad", "licm", "align"]  # what CHAINS[c][i] adds
-PTX_CONTROLS = ["ptx-as-built", "ptx-align", "ptx-ftz", "ptx-from-nvcc"]
+PTX_CONTROLS = ["ptx-as-built", "ptx-align", "ptx-ftz", "ptx-shared32", "ptx-from-nvcc"]
 # CUDA-only cross-run rows (cuda/cross_runners.h): read by report_gaps.py, never
 # "measured on one API only".
 CROSS_SUFFIXES = ("-opencl-ptx", "-ptx-jit", "-opencl-cubin")

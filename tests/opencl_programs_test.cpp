@@ -1,7 +1,8 @@
 // The OpenCL program table (opencl/programs.h): unique names, every derived
 // program pointing at a source program, the auto chain's names and pass lists
-// (align its fifth step), the ptx-align control, and the aligned matrixMul
-// variants paired with the CUDA list (harness/workloads/matrixmul.h).
+// (align its fifth step), the ptx-align, ptx-ftz and ptx-shared32 controls,
+// and the aligned matrixMul variants paired with the CUDA list
+// (harness/workloads/matrixmul.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -87,14 +88,25 @@ TEST(OpenClPrograms, PtxAlignIsTheSourceBuildsPtxAfterAlignAlone) {
     EXPECT_EQ(program_spec(workload, base + "-ptx-as-built").from, ProgramFrom::ptx_as_built);
     EXPECT_EQ(program_spec(workload, base + "-ptx-O0").from, ProgramFrom::ptx_O0);
   }
-  // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain and
-  // nvcc's PTX; cp also unrollx8-fast-ptx-ftz.
+  // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain,
+  // nvcc's PTX and tile{16,32}-aligned-ptx-shared32; cp also unrollx8-fast-ptx-ftz.
   EXPECT_EQ(ptx_variants("cp").size(), 10u);
   EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").passes, std::vector<std::string>{"ftz"});
   EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").base, "unrollx8-fast");
   EXPECT_EQ(ptx_variants("mriq").size(), 9u);
   EXPECT_EQ(ptx_variants("mrifhd").size(), 9u);
-  EXPECT_EQ(ptx_variants("matrixMul").size(), 2 * 9u + 5 + 2);
+  EXPECT_EQ(ptx_variants("matrixMul").size(), 2 * 9u + 5 + 2 + 2);
+}
+
+TEST(OpenClPrograms, PtxShared32IsTheAlignedTilesPtxAfterShared32Alone) {
+  for (const char* base : {"tile16-aligned", "tile32-aligned"}) {
+    SCOPED_TRACE(base);
+    const ProgramSpec& s = program_spec("matrixMul", std::string(base) + "-ptx-shared32");
+    EXPECT_EQ(s.from, ProgramFrom::ptx_as_built_passes);
+    EXPECT_EQ(s.passes, std::vector<std::string>{"shared32"});
+    EXPECT_EQ(s.base, base);
+    EXPECT_EQ(s.options, program_spec("matrixMul", base).options);
+  }
 }
 
 TEST(OpenClPrograms, AlignedMatrixMulFromOneSourceWithAnOption) {

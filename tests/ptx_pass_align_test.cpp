@@ -146,7 +146,7 @@ TEST(PtxPassAlign, SecondRunChangesNothing) {
 TEST(PtxPassAlign, RunPassesKnowsItAndNamesItInErrors) {
   const auto& known = known_passes();
   EXPECT_EQ(known, (std::vector<std::string>{"cleanup", "unroll", "cse", "mad", "licm", "align",
-                                             "ftz"}));
+                                             "ftz", "shared32"}));
   Module m = module_with("", "\t.shared .align 4 .b8 t[256];\n", shared_body("t"));
   std::vector<PassReport> reports;
   const std::string header = run_passes(m, {"align"}, false, &reports);

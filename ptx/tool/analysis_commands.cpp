@@ -81,7 +81,7 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
       ->take_all();
   stats->add_flag("--json", opts.json, "JSON instead of a table");
 
-  auto* opt = app.add_subcommand("opt", "Apply IR passes (cleanup, unroll, cse, mad, licm, align, ftz) and print the PTX");
+  auto* opt = app.add_subcommand("opt", "Apply IR passes (cleanup, unroll, cse, mad, licm, align, ftz, shared32) and print the PTX");
   opt->add_option("file", opts.files, "PTX file")->required()->expected(1);
   opt->add_option_function<std::string>(
          "--passes",
@@ -89,7 +89,7 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
            std::stringstream ss(list);
            for (std::string name; std::getline(ss, name, ',');) opts.passes.push_back(name);
          },
-         "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align (also ftz)")
+         "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align (also ftz, shared32)")
       ->required();
   opt->add_flag("--contract", opts.contract,
                 "Allow float mul+add -> fma (a semantic change, recorded in the header)");

@@ -9,13 +9,18 @@
 #include <cstring>
 #include <iostream>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "context.h"
 #include "cross_ptx.h"
 #include "errors.h"
+#include "gbench_flags.h"
+#include "interrupt.h"
 #include "outcome.h"
 #include "progress.h"
+#include "result_reporter.h"
+#include "skip_log.h"
 #include "workloads/bandwidth.h"
 #include "workloads/cp.h"
 #include "workloads/matrixmul.h"
@@ -67,6 +72,16 @@ std::string api_hint(const ApiSet& apis, const std::string& name) {
   return "";
 }
 
+// Empty when some API has a usable device; else why none has.
+std::string none_usable(const std::vector<std::unique_ptr<Api>>& apis) {
+  std::string why;
+  for (const auto& api : apis) {
+    if (api->unavailable().empty()) return "";
+    why += (why.empty() ? "" : "; ") + api->name() + ": " + api->unavailable();
+  }
+  return why;
+}
+
 bool wants_help(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) return true;
@@ -96,12 +111,16 @@ int main(int argc, char** argv) {
   // Build and module-load costs are measured, not the driver's compile cache
   // (~/.nv/ComputeCache): off before any API starts, unless the user chose.
   setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0);
-  const std::string filter = benchmark_flag(argc, argv, "benchmark_filter");
   const std::string repetitions = benchmark_flag(argc, argv, "benchmark_repetitions");
+  const ReportFlags report = report_flags(argc, argv);
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* options out of argv
+  const std::string filter = benchmark::GetBenchmarkFilter();
   try {
     app.parse(argc, argv);
+    check_filter(filter);
   } catch (const CLI::ParseError& e) {
+    return usage_error(e.what());
+  } catch (const UsageError& e) {
     return usage_error(e.what());
   }
 
@@ -123,32 +142,51 @@ int main(int argc, char** argv) {
       benchmark::AddCustomContext(key, value);
     for (auto& w : workloads) w->register_benchmarks(opts, apis);
     register_deferred_benchmarks();
+    // An API without a device: its benchmarks stay registered (listed), do
+    // nothing when run, and no report shows them (result_reporter.h).
+    std::set<std::string> skipped_apis;
+    for (auto& api : owned)
+      if (!api->unavailable().empty()) skipped_apis.insert(api->name());
     progress_plan(opts.progress, registered_names(), filter,
-                  repetitions.empty() ? 1 : std::atoi(repetitions.c_str()));
+                  repetitions.empty() ? 1 : std::atoi(repetitions.c_str()), skipped_apis);
   } catch (const UsageError& e) {
     return usage_error(e.what());
   }
-  std::string none_usable;
-  for (auto& api : owned) {
+  if (const std::string why = none_usable(owned); !why.empty())
+    return usage_error("no usable device: " + why);
+  try {
+    if (!report.out.empty()) check_out_path(report.out);
+  } catch (const UsageError& e) {
+    return usage_error(e.what());
+  }
+  for (auto& api : owned)  // the first usable API's device
     if (api->unavailable().empty()) {
       spdlog::info("{}: {}", api->name(), api->info().name);
-      none_usable.clear();
       break;
     }
-    none_usable += (none_usable.empty() ? "" : "; ") + api->name() + ": " + api->unavailable();
-  }
-  if (!none_usable.empty()) return usage_error("no usable device: " + none_usable);
-  for (auto& api : owned) {
-    if (!api->unavailable().empty())
-      spdlog::warn("{} benchmarks will be skipped: {}", api->name(), api->unavailable());
-    else if (auto hint = api_hint(apis, api->name()); !hint.empty())
-      spdlog::warn("{}", hint);
-  }
+  for (auto& api : owned)
+    if (api->unavailable().empty())
+      if (auto hint = api_hint(apis, api->name()); !hint.empty()) spdlog::warn("{}", hint);
 
-  benchmark::RunSpecifiedBenchmarks();
+  const auto display = make_display_reporter();
+  const auto file = report.out.empty() ? nullptr : make_file_reporter(report.out_format);
+  {
+    const interrupt::Guard signals;  // a signal stops the run; the reports still end well
+    benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
+  }
   benchmark::Shutdown();
 
+  for (const auto& line : skip_log().warnings()) spdlog::warn("{}", line);
   outcome().print_paired_summary(std::cerr);
   for (const auto& line : outcome().failures()) std::cerr << "FAILED: " << line << "\n";
+  // Stopped by a signal: 128 + its number, even where a benchmark failed
+  // (its FAILED line is above): the run is incomplete either way.
+  if (const int sig = interrupt::signal_number()) {
+    const int done = completed_benchmarks();
+    spdlog::warn("interrupted by {} after {} benchmark{}: the reports hold {}, marked partial",
+                 interrupt::signal_name(sig), done, done == 1 ? "" : "s",
+                 done == 1 ? "it" : "those");
+    return interrupt::exit_code(sig);
+  }
   return outcome().exit_code();
 }

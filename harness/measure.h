@@ -56,12 +56,15 @@ constexpr double kThrottleFraction = 0.90;
 void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p);
 
 // Runs `body`, turning what it throws into a skipped or failed benchmark:
-// Unavailable -> skipped (not a failure); UsageError -> exit code 2; anything
-// else -> exit code 1. Each prints one line on stderr.
+// Unavailable -> skipped (not a failure; recorded in skip_log(), so that no
+// report shows a row for it); interrupt::Interrupted, or a signal before the
+// body starts -> abandoned (recorded the same way); UsageError -> exit code 2;
+// anything else -> exit code 1. Each failure prints one line on stderr.
 void run_guarded(benchmark::State& state, const BenchName& name,
                  const std::function<void()>& body);
 
-// Marks the benchmark skipped with `why` (not a failure).
+// Marks the benchmark skipped with "skipped: <why>" (SkipWithMessage; with
+// Google Benchmark 1.7, which has none, SkipWithError).
 void skip(benchmark::State& state, const std::string& why);
 
 }  // namespace gpucmp

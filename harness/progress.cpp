@@ -4,6 +4,8 @@
 #include <iostream>
 #include <regex>
 
+#include "interrupt.h"
+
 namespace gpucmp {
 
 namespace {
@@ -11,6 +13,7 @@ struct Plan {
   bool enabled = false;
   int total = -1;  // unknown
   int done = 0;
+  std::set<std::string> skipped_apis;
 };
 Plan& plan() {
   static Plan p;
@@ -32,17 +35,24 @@ int count_selected(const std::vector<std::string>& names, const std::string& fil
 }
 
 void progress_plan(bool enabled, const std::vector<std::string>& names,
-                   const std::string& filter, int repetitions) {
+                   const std::string& filter, int repetitions,
+                   const std::set<std::string>& skipped_apis) {
   Plan& p = plan();
   p.enabled = enabled;
-  const int selected = count_selected(names, filter);
+  p.skipped_apis = skipped_apis;
+  std::vector<std::string> planned;
+  for (const auto& name : names) {
+    const auto parsed = parse_bench_name(name);
+    if (!parsed || !skipped_apis.count(parsed->api)) planned.push_back(name);
+  }
+  const int selected = count_selected(planned, filter);
   p.total = selected < 0 ? -1 : selected * std::max(repetitions, 1);
   p.done = 0;
 }
 
 void progress_step(const BenchName& name) {
   Plan& p = plan();
-  if (!p.enabled) return;
+  if (!p.enabled || interrupt::requested() || p.skipped_apis.count(name.api)) return;
   ++p.done;
   std::cerr << "gpucmp-bench: [" << p.done;
   if (p.total >= p.done) std::cerr << "/" << p.total;

@@ -1,0 +1,164 @@
+#include "result_reporter.h"
+
+#include <optional>
+#include <set>
+#include <sstream>
+#include <utility>
+#include <vector>
+
+#include "interrupt.h"
+#include "skip_log.h"
+
+namespace gpucmp {
+
+namespace {
+
+using Reporter = benchmark::BenchmarkReporter;
+using Run = Reporter::Run;
+
+std::set<std::string>& completed_names() {
+  static std::set<std::string> names;
+  return names;
+}
+
+// The message of a run that errored or was skipped; nullopt for a measured run.
+std::optional<std::string> failure_message(const Run& r) {
+#ifdef GPUCMP_HAVE_SKIP_MESSAGE
+  if (r.skipped == benchmark::internal::NotSkipped) return std::nullopt;
+  return r.skip_message;
+#else
+  if (!r.error_occurred) return std::nullopt;
+  return r.error_message;
+#endif
+}
+
+bool gives_no_result(const Run& r) {
+  const auto message = failure_message(r);
+  return message && skip_log().drops(r.run_name.function_name, *message);
+}
+
+// The final context keys go into Google Benchmark's (process-wide) custom
+// context once, before the first JSON report is rendered.
+void add_final_context_once() {
+  static bool added = false;
+  if (added) return;
+  added = true;
+  for (const auto& [key, value] : final_context(completed_benchmarks()))
+    benchmark::AddCustomContext(key, value);
+}
+
+enum class Style { console, json, other };
+
+class ResultReporter : public Reporter {
+ public:
+  ResultReporter(std::unique_ptr<Reporter> inner, Style style)
+      : inner_(std::move(inner)), style_(style) {}
+
+  bool ReportContext(const Context& context) override {
+    // Google Benchmark gives the streams to this wrapper (the --benchmark_out
+    // file for a file reporter): the wrapped reporter writes to the same.
+    inner_->SetOutputStream(&GetOutputStream());
+    inner_->SetErrorStream(&GetErrorStream());
+    name_width_ = int(context.name_field_width);
+    if (style_ != Style::json) return inner_->ReportContext(context);
+    context_.emplace(context);
+    return true;
+  }
+
+  void ReportRuns(const std::vector<Run>& runs) override {
+    std::vector<Run> kept;
+    for (const Run& r : runs) {
+      if (gives_no_result(r)) {
+        if (style_ == Style::console) print_skipped(r);
+        continue;
+      }
+      if (r.run_type == Run::RT_Iteration) completed_names().insert(r.run_name.function_name);
+      kept.push_back(r);
+    }
+    if (kept.empty()) return;
+    if (style_ == Style::json)
+      runs_.push_back(std::move(kept));
+    else
+      inner_->ReportRuns(kept);
+  }
+
+  void Finalize() override {
+    if (style_ != Style::json) return inner_->Finalize();
+    if (!context_) return;  // nothing ran (no benchmark matched)
+    add_final_context_once();
+    // Rendered whole first, then written at once: a second signal (which
+    // ends the process) can hardly catch the file half written.
+    std::ostringstream doc;
+    inner_->SetOutputStream(&doc);
+    inner_->ReportContext(*context_);
+    for (const auto& batch : runs_) inner_->ReportRuns(batch);
+    inner_->Finalize();
+    GetOutputStream() << doc.str() << std::flush;
+  }
+
+ private:
+  // One line in place of Google Benchmark's "ERROR OCCURRED" (1.7) or
+  // "SKIPPED" (1.8+) row, aligned with the result rows.
+  void print_skipped(const Run& r) {
+    const std::string why = skip_log().reason(r.run_name.function_name);
+    if (why.empty() || failure_message(r) == interrupt::Interrupted().what())
+      return;  // abandoned by an interrupt: not worth a line
+    std::string name = r.benchmark_name();
+    if (int(name.size()) < name_width_) name.resize(std::size_t(name_width_), ' ');
+    GetOutputStream() << name << " skipped: " << why << "\n";
+  }
+
+  std::unique_ptr<Reporter> inner_;
+  Style style_;
+  int name_width_ = 0;
+  std::optional<Context> context_;      // JSON: kept for Finalize
+  std::vector<std::vector<Run>> runs_;  // JSON: the kept runs, in order
+};
+
+Style style_of(const Reporter* r) {
+  if (dynamic_cast<const benchmark::JSONReporter*>(r)) return Style::json;
+  if (dynamic_cast<const benchmark::ConsoleReporter*>(r)) return Style::console;
+  return Style::other;
+}
+
+std::unique_ptr<Reporter> wrap(std::unique_ptr<Reporter> inner) {
+  const Style style = style_of(inner.get());
+  return std::make_unique<ResultReporter>(std::move(inner), style);
+}
+
+}  // namespace
+
+int completed_benchmarks() { return int(completed_names().size()); }
+
+ContextList final_context(int completed) {
+  const SkipLog& log = skip_log();
+  ContextList ctx = {
+      {"gpucmp.skipped", log.summary()},
+      {"gpucmp.skipped_count", std::to_string(log.skipped_count())},
+      {"gpucmp.skipped_benchmarks", log.names()},
+  };
+  if (const int sig = interrupt::signal_number())
+    ctx.emplace_back("gpucmp.partial", "interrupted by " + interrupt::signal_name(sig) +
+                                           " after " + std::to_string(completed) +
+                                           (completed == 1 ? " benchmark" : " benchmarks") +
+                                           "; the rest did not run");
+  return ctx;
+}
+
+std::unique_ptr<Reporter> make_display_reporter() {
+  return wrap(std::unique_ptr<Reporter>(benchmark::CreateDefaultDisplayReporter()));
+}
+
+std::unique_ptr<Reporter> make_file_reporter(const std::string& format) {
+  if (format == "console")  // as Google Benchmark's own file reporter: no colour, no table
+    return wrap(std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None));
+  if (format == "csv") {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    return wrap(std::unique_ptr<Reporter>(new benchmark::CSVReporter));
+#pragma GCC diagnostic pop
+  }
+  return wrap(std::make_unique<benchmark::JSONReporter>());
+}
+
+}  // namespace gpucmp

@@ -15,6 +15,7 @@
 #   OUT=<dir> PART=sass      scripts/device_suite_run.sh   # the SASS that ran (scripts/device_sass_run.sh)
 #   OUT=<dir> PART=profile   scripts/device_suite_run.sh   # ncu counters (scripts/profile_ncu.sh)
 #   OUT=<dir> PART=crosssass scripts/device_suite_run.sh   # CUDA JIT SASS of the cross-run rows
+#   OUT=<dir> PART=shared32  scripts/device_suite_run.sh   # matrixMul: the shared32 controls beside their sources and CUDA
 #   OUT=<dir> PART=tile32clocks scripts/device_suite_run.sh # tile32 front-end gap: ncu at base and at free clocks
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
@@ -30,7 +31,8 @@ source scripts/device_setup.sh
 targets=(gpucmp-bench)
 case " $PART " in
   *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests
-                            gpucmp_cross_run_tests gpucmp_jit_cache_tests) ;;
+                            gpucmp_cross_run_tests gpucmp_jit_cache_tests gpucmp_interrupt_tests
+                            gpucmp_gbench_flags_tests gpucmp_bad_input_tests) ;;
 esac
 case " $PART " in *" sass "*|*" crosssass "*) targets+=(gpucmp-ptx) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
@@ -76,6 +78,10 @@ case "$part" in
     B="$B" OUT="$OUT/profile" BUDGET=${PROFILE_BUDGET:-330} scripts/profile_ncu.sh > "$OUT/profile.log" 2>&1
     echo "profile rc=$?"; tail -5 "$OUT/profile.log"
     ;;
+  shared32)
+    run shared32 200 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^matrixMul/(cuda/tile(16|32)(-aligned)?(-ptx-jit)?|opencl/tile(16|32)(-aligned|-ptx-align|-aligned-ptx-shared32))/n:(4096|8192)/'
+    ;;
   tile32clocks)
     # matrixMul tile32's front-end part (OpenCL's PTX under CUDA's JIT, 1.02 at
     # boost clocks, 1.001 under ncu's base clocks): the same rows timed, then
@@ -104,7 +110,7 @@ case "$part" in
       --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
     ;;
   gputests)
-    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache' --output-on-failure) \
+    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|BadInput' --output-on-failure) \
       > "$OUT/ctest-gpu.log" 2>&1
     echo "ctest gpu rc=$? ($(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"))"
     bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)
@@ -126,6 +132,18 @@ done
 for f in "$OUT"/*.log; do
   case "$f" in */build.log) continue ;; esac
   echo "$(basename "$f"): errors $(grep -c ': error:' "$f"), noise warnings $(grep -c 'above the --max-noise' "$f"), clock warnings $(grep -c 'SM clock fell' "$f"), host/device warnings $(grep -c 'host wall clock is' "$f")"
+done
+# Dashboards count error rows: a healthy GPU run has none (skips leave no row).
+for f in "$OUT"/*.json; do
+  [ -f "$f" ] || continue
+  python3 - "$f" <<'PY'
+import json, os, sys
+d = json.load(open(sys.argv[1]))
+rows = d.get("benchmarks", [])
+errors = sum(1 for r in rows if r.get("error_occurred"))
+skipped = d.get("context", {}).get("gpucmp.skipped_count", "?")
+print("%s: %d rows, %d error rows, %s skipped" % (os.path.basename(sys.argv[1]), len(rows), errors, skipped))
+PY
 done
 (cd "$OUT" && tar czf results.tgz --exclude=results.tgz --exclude=build.log --exclude=sass.tgz \
   --exclude=jit-cache.tgz --exclude=dump.tgz --exclude=cross-sass.tgz -- * && ls -l results.tgz)

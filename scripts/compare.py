@@ -9,7 +9,10 @@ samples a side, normal approximation with tie correction above); with fewer
 samples only the relative change of the medians is compared with the threshold.
 A benchmark regressed when its median got worse by more than the threshold and,
 where the U test was used, p < alpha. A contender row that failed (error) where
-the baseline ran is a regression too.
+the baseline ran is a regression too. A skipped benchmark (an API without a
+device, a variant the device cannot run) is shown as skipped with its reason,
+never compared: older gpucmp-bench files have a skipped row for it, newer ones
+list it in the context (gpucmp.skipped_benchmarks, reasons in gpucmp.skipped).
 
 usage: scripts/compare.py BASELINE.json CONTENDER.json [--threshold 0.05]
            [--alpha 0.05] [--metric real_time|cpu_time|COUNTER] [--filter REGEX]
@@ -36,6 +39,20 @@ RATE_COUNTERS = {"bytes_per_second", "items_per_second", "pct_peak"}
 DEVICE_KEY = re.compile(r"(^|[._])(device|gpu|device_name|gpu_name|driver)$", re.IGNORECASE)
 ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
 ITERATIONS = re.compile(r"/iterations:\d+(?=/|$)")
+# The parts Google Benchmark appends to a benchmark's own name (BenchmarkName::str()).
+GBENCH_NAME_PART = re.compile(r"(iterations|repeats|threads|min_time|min_warmup_time):.*"
+                              r"|manual_time|real_time|process_time")
+# gpucmp-bench's context keys for benchmarks that left no row (harness/result_reporter.h).
+SKIPPED_KEY = "gpucmp.skipped"                # "none", or "cuda: <why> (44 benchmarks); ..."
+SKIPPED_COUNT_KEY = "gpucmp.skipped_count"    # "113"
+SKIPPED_NAMES_KEY = "gpucmp.skipped_benchmarks"  # "a/cuda/x/n:1, a/cuda/y/n:1"
+PARTIAL_KEY = "gpucmp.partial"                # only in a run cut short
+SKIPPED_NAMES_SEP = ", "
+# The end of one reason in gpucmp.skipped: its count, then the next reason (", "),
+# the next API ("; ") or the end. Reasons hold parentheses, commas and colons of
+# their own (driver messages), so the count is what delimits them.
+SKIP_REASON_END = re.compile(r" \((\d+) benchmarks?\)(?=$|, |; )")
+SKIP_API = re.compile(r"([^\s:;,()]+): ")
 # Google Benchmark writes real_time in every row but these aggregates' (complexity fits).
 NO_TIME_AGGREGATES = ("BigO", "RMS")
 
@@ -182,6 +199,105 @@ def load(path, ignore_iterations=False):
     return context, entries
 
 
+# ---------------------------------------------------------------- gpucmp-bench's skip list
+
+
+def gpucmp_name(key):
+    """A run name without Google Benchmark's parts (/iterations:N, /repeats:N,
+    /manual_time, ...): the name gpucmp-bench gave the benchmark, as its skip
+    list writes it."""
+    parts = key.split("/")
+    return "/".join(parts[:1] + [p for p in parts[1:] if not GBENCH_NAME_PART.fullmatch(p)])
+
+
+def plural_benchmarks(n):
+    return f"{n} benchmark" if n == 1 else f"{n} benchmarks"
+
+
+def parse_skip_summary(text):
+    """[(api, reason, count)] of a gpucmp.skipped text, in its order; [] for "none";
+    None where the text is not in gpucmp-bench's form."""
+    if not isinstance(text, str):
+        return None
+    if text.strip() in ("", "none"):
+        return []
+    items, pos, api = [], 0, None
+    while pos < len(text):
+        if api is None or text.startswith("; ", pos):
+            pos += 2 if api is not None else 0
+            match = SKIP_API.match(text, pos)
+            if not match:
+                return None
+            api, pos = match.group(1), match.end()
+        elif text.startswith(", ", pos):
+            pos += 2
+        end = SKIP_REASON_END.search(text, pos)
+        if not end or end.start() == pos:
+            return None
+        items.append((api, text[pos:end.start()], int(end.group(1))))
+        pos = end.end()
+    return items
+
+
+def skip_summary_text(items):
+    """The gpucmp.skipped text of [(api, reason, count)]: the inverse of
+    parse_skip_summary (an api=None item is a text kept as it was)."""
+    by_api = {}  # api -> ["reason (N benchmarks)"], first seen first
+    for api, reason, count in items:
+        if count > 0:
+            by_api.setdefault(api, []).append(
+                reason if api is None else f"{reason} ({plural_benchmarks(count)})")
+    text = "; ".join(", ".join(reasons) if api is None else f"{api}: " + ", ".join(reasons)
+                     for api, reasons in by_api.items())
+    return text or "none"
+
+
+def skipped_names(context):
+    """The names in the context's gpucmp.skipped_benchmarks, in its order; [] without it."""
+    text = context.get(SKIPPED_NAMES_KEY)
+    if not isinstance(text, str):
+        return []
+    return list(dict.fromkeys(n.strip() for n in text.split(SKIPPED_NAMES_SEP) if n.strip()))
+
+
+def api_of(name):
+    parts = name.split("/")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def reason_of_api(items, api, summary):
+    """What a skipped benchmark of `api` is said to be skipped for. gpucmp.skipped
+    counts reasons per API but does not say which benchmark had which: an API with
+    several reasons gives all of them."""
+    if items is None:  # not gpucmp-bench's form: the whole text is the best there is
+        return summary.strip() if isinstance(summary, str) and summary.strip() else \
+            "reason not recorded"
+    reasons = [(reason, count) for a, reason, count in items if a == api]
+    if len(reasons) == 1:
+        return reasons[0][0]
+    if not reasons:
+        return "reason not recorded"
+    return "one of: " + ", ".join(f"{r} ({plural_benchmarks(n)})" for r, n in reasons)
+
+
+def context_skips(context):
+    """{gpucmp name: reason} of the benchmarks the context lists as skipped
+    (gpucmp-bench writes no row for them); {} for files without the keys."""
+    summary = context.get(SKIPPED_KEY)
+    items = parse_skip_summary(summary)
+    return {name: reason_of_api(items, api_of(name), summary)
+            for name in skipped_names(context)}
+
+
+def skip_entry(reason):
+    """A load() entry for a benchmark listed as skipped in the context."""
+    return {"rows": [], "aggregates": {}, "error": None, "skipped": reason,
+            "from_context": True}
+
+
+# ---------------------------------------------------------------- values
+
+
 def value_of(path, key, row, metric):
     """The metric of one row, times in ns; None where the row lacks it."""
     if metric not in row:
@@ -246,17 +362,63 @@ def context_warnings(base_ctx, cont_ctx, base_path, cont_path):
             what = "driver" if key.lower().endswith("driver") else "GPU"
             warnings.append(f"different {what}: context '{key}' is '{base_ctx[key]}' in "
                             f"{base_path} but '{cont_ctx[key]}' in {cont_path}")
+    # A run cut short lacks the benchmarks it did not reach: "only in" says why.
+    for path, ctx in ((base_path, base_ctx), (cont_path, cont_ctx)):
+        if isinstance(ctx.get(PARTIAL_KEY), str) and ctx[PARTIAL_KEY].strip():
+            warnings.append(f"{path} is partial: {ctx[PARTIAL_KEY].strip()}")
     return warnings
+
+
+def with_context_skips(entries, context):
+    """entries plus a skip_entry (keyed by its gpucmp name) for each benchmark the
+    context lists as skipped and no row names."""
+    named = {gpucmp_name(k) for k in entries}
+    out = dict(entries)
+    for name, reason in context_skips(context).items():
+        if name not in named:
+            out[name] = skip_entry(reason)
+    return out
+
+
+def partner_of(key, entry, other, other_rows_by_name):
+    """The key in `other` that holds the same benchmark as (key, entry), or None:
+    the same key, else (where one side's entry comes from its context's skip list)
+    the same gpucmp name."""
+    if key in other:
+        return key
+    if entry.get("from_context"):
+        return other_rows_by_name.get(key)
+    name = gpucmp_name(key)
+    return name if other.get(name, {}).get("from_context") else None
+
+
+def matched_keys(base, cont):
+    """([(baseline key, contender key)] in baseline order, only in baseline, only in contender)."""
+    cont_rows_by_name = {}
+    for k, e in cont.items():
+        if not e.get("from_context"):
+            cont_rows_by_name.setdefault(gpucmp_name(k), k)
+    pairs, only_base, taken = [], [], set()
+    for key, entry in base.items():
+        partner = partner_of(key, entry, cont, cont_rows_by_name)
+        if partner is None or partner in taken:
+            only_base.append(key)
+        else:
+            pairs.append((key, partner))
+            taken.add(partner)
+    return pairs, only_base, [k for k in cont if k not in taken]
 
 
 def compare(args):
     """Returns (report dict, exit code); raises InputError on bad input."""
     base_ctx, base = load(args.baseline, args.ignore_iterations)
     cont_ctx, cont = load(args.contender, args.ignore_iterations)
+    base = with_context_skips(base, base_ctx)
+    cont = with_context_skips(cont, cont_ctx)
     if args.filter is not None:
         base = {k: v for k, v in base.items() if args.filter.search(k)}
         cont = {k: v for k, v in cont.items() if args.filter.search(k)}
-    common = [k for k in base if k in cont]
+    common, only_base, only_cont = matched_keys(base, cont)
     if not common:
         where = " (after --filter)" if args.filter is not None else ""
         hint = ""
@@ -272,8 +434,9 @@ def compare(args):
                      else higher_is_better_default(metric))
     results = []
     without_metric = 0
-    for key in common:
-        b, c = base[key], cont[key]
+    for base_key, cont_key in common:
+        b, c = base[base_key], cont[cont_key]
+        key = cont_key if b.get("from_context") else base_key  # the row's name, if any
         res = {"name": key}
         if b["skipped"] or c["skipped"]:
             side = ("both" if b["skipped"] and c["skipped"]
@@ -301,8 +464,6 @@ def compare(args):
         results.append(res)
     if not results:
         raise InputError(f"metric '{metric}' is in none of the {len(common)} benchmarks in common")
-    only_base = [k for k in base if k not in cont]
-    only_cont = [k for k in cont if k not in base]
     compared = [r for r in results if "change" in r]
     errors = sum(1 for r in results if r.get("test") == "error")
     summary = {

@@ -5,6 +5,12 @@ Used when a suite is run in parts (e.g. one call per workload on a lent GPU
 whose commands are time-limited). Refuses files whose device, driver or
 revision differ: that would be a different experiment, not a part of this one.
 
+The context is the first file's, with gpucmp.merged_from added and, where a
+part has them, gpucmp-bench's keys for benchmarks that left no row joined over
+the parts: gpucmp.skipped_benchmarks (each name once, none that a part measured),
+gpucmp.skipped_count and the per-API reasons of gpucmp.skipped recounted to match,
+and gpucmp.partial ("<file>: <note>" for each part cut short).
+
 usage: scripts/merge_results.py OUT.json IN.json [IN.json ...]
 exit: 0 merged; 2 unreadable or mismatched input
 """
@@ -14,6 +20,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from compare import NO_TIME_AGGREGATES, write_atomically  # noqa: E402  (no partial OUT.json)
+import compare  # noqa: E402  (gpucmp-bench's skip list: names, reasons, counts)
+
+SKIP_KEYS = (compare.SKIPPED_KEY, compare.SKIPPED_COUNT_KEY, compare.SKIPPED_NAMES_KEY)
 
 MUST_MATCH = ("gpucmp.revision", "cuda.device", "cuda.driver", "opencl.device",
               "opencl.driver", "opencl.platform_version", "cuda.nvcc_flags",
@@ -56,6 +65,74 @@ def check_row(path, i, row):
         fail(f"{path}: benchmarks[{i}] '{row['name']}' has no numeric \"real_time\"")
 
 
+def row_names(part):
+    """The gpucmp names of a part's rows (aggregates and repetitions included)."""
+    names = set()
+    for row in part["benchmarks"]:
+        run = row.get("run_name")
+        if not isinstance(run, str):  # older Google Benchmark: the name, maybe + _<aggregate>
+            run, aggregate = row["name"], row.get("aggregate_name")
+            if isinstance(aggregate, str) and run.endswith("_" + aggregate):
+                run = run[: -len(aggregate) - 1]
+        names.add(compare.gpucmp_name(run))
+    return names
+
+
+def part_skip_items(context, kept, dropped):
+    """The part's gpucmp.skipped items [(api, reason, count)] less the `dropped`
+    names (skipped here, but measured in a part or listed by an earlier one).
+    gpucmp.skipped does not say which benchmark had which reason: an API with
+    several reasons that lost names becomes one item naming them all, so that
+    the counts stay true."""
+    items = compare.parse_skip_summary(context.get(compare.SKIPPED_KEY))
+    if items is None:  # not gpucmp-bench's form: kept as written, counted by its names
+        text = str(context.get(compare.SKIPPED_KEY, "")).strip()
+        return [(None, text, len(kept))] if kept and text else []
+    lost = {}  # api -> names dropped
+    for name in dropped:
+        lost[compare.api_of(name)] = lost.get(compare.api_of(name), 0) + 1
+    out = []
+    for api in dict.fromkeys(a for a, _, _ in items):
+        reasons = [(r, n) for a, r, n in items if a == api]
+        if not lost.get(api):
+            out += [(api, r, n) for r, n in reasons]
+        elif len(reasons) == 1:
+            out.append((api, reasons[0][0], reasons[0][1] - lost[api]))
+        else:
+            out.append((api, " or ".join(r for r, _ in reasons),
+                        sum(n for _, n in reasons) - lost[api]))
+    return out
+
+
+def merged_skips(parts):
+    """The skip keys of the merged file ({} where no part has them): each skipped
+    name once (the first part's), none that a part measured."""
+    if not any(key in part["context"] for part in parts for key in SKIP_KEYS):
+        return {}
+    measured = set().union(*(row_names(part) for part in parts))
+    names, items = [], []
+    for part in parts:
+        kept, dropped = [], []
+        for name in compare.skipped_names(part["context"]):
+            (dropped if name in measured or name in names else kept).append(name)
+        names += kept
+        items += part_skip_items(part["context"], kept, dropped)
+    totals = {}  # (api, reason) -> count, first seen first
+    for api, reason, count in items:
+        totals[(api, reason)] = totals.get((api, reason), 0) + count
+    return {compare.SKIPPED_KEY: compare.skip_summary_text(
+                [(api, reason, n) for (api, reason), n in totals.items()]),
+            compare.SKIPPED_COUNT_KEY: str(len(names)),
+            compare.SKIPPED_NAMES_KEY: compare.SKIPPED_NAMES_SEP.join(names)}
+
+
+def merged_partial(in_paths, parts):
+    """gpucmp.partial of the merged file, naming each part cut short; None if none was."""
+    notes = [f"{path}: {part['context'][compare.PARTIAL_KEY]}"
+             for path, part in zip(in_paths, parts) if part["context"].get(compare.PARTIAL_KEY)]
+    return "; ".join(notes) if notes else None
+
+
 def main(argv):
     if len(argv) < 3:
         fail("usage: merge_results.py OUT.json IN.json [IN.json ...]")
@@ -73,6 +150,10 @@ def main(argv):
             fail(f"{path}: benchmark '{name}' appears in two inputs")
         seen |= names
         merged["benchmarks"].extend(part["benchmarks"])
+    merged["context"].update(merged_skips(parts))
+    partial = merged_partial(in_paths, parts)
+    if partial:
+        merged["context"][compare.PARTIAL_KEY] = partial
     merged["context"]["gpucmp.merged_from"] = "; ".join(
         f"{p} ({part['context'].get('date', '?')})" for p, part in zip(in_paths, parts))
     try:

@@ -26,7 +26,9 @@ sections only, never the pairs, ratios, peaks or bandwidth. A benchmark's time
 is the median of its repetitions (the median aggregate where only aggregates
 exist); its spread is half the min-max range of the repetitions relative to the
 median (else the cv aggregate). Rows that errored or were skipped are listed
-under "Not measured" with their reason.
+under "Not measured" with their reason, and so are the benchmarks a file's
+context lists as skipped (gpucmp.skipped_benchmarks: newer files have no row
+for them) that no file has a row for, counted per API and reason.
 
 Pairs: the same workload, variant and parameters on cuda and opencl. Ratios are
 OpenCL time / CUDA time: above 1, CUDA is faster. Vendor libraries (cublas,
@@ -53,6 +55,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import compare  # noqa: E402  (scripts/compare.py: the Google Benchmark JSON reader)
 import report_gaps  # noqa: E402  (profiler counters, compiler/runtime split, why each gap)
+import report_skips  # noqa: E402  (skipped benchmarks without a row, partial files' heading)
 
 REPO = os.path.dirname(HERE)
 WORKLOAD_ORDER = ["bandwidth", "matrixMul", "cp", "mriq", "mrifhd"]
@@ -1290,7 +1293,7 @@ def write_report(args, contexts, benches, missing, plotter):
                      c.get("gpucmp.size", "?"), n) for p, c, n in contexts], right=(4,))
     partial = [(p, c["gpucmp.partial"]) for p, c, _ in contexts if c.get("gpucmp.partial")]
     if partial:
-        md += ["", "Partial files (a run stopped by its timeout; only complete benchmarks kept):", ""]
+        md += ["", report_skips.partial_heading([note for _, note in partial]), ""]
         md += [f"- `{p}`: {note}" for p, note in partial]
     md += ["", "When several files hold one benchmark (name without /iterations:N), the "
            "later file's rows are used" + ("; the CUDA startup rows of a file run with "
@@ -1475,6 +1478,8 @@ def write_report(args, contexts, benches, missing, plotter):
         md.append("")
 
     md += ["## Not measured", ""]
+    skipped = report_skips.skipped_groups(contexts, list(benches) + [k for k, _, _ in missing],
+                                          JIT_PART)
     if missing:
         reasons = {}
         for key, reason, path in missing:
@@ -1483,7 +1488,10 @@ def write_report(args, contexts, benches, missing, plotter):
                        [(reason.replace("|", "\\|"), ", ".join(f"`{k}`" for k in keys[:8]) +
                          (f" and {len(keys) - 8} more" if len(keys) > 8 else ""))
                         for reason, keys in sorted(reasons.items())])
-    else:
+        md += [""] if skipped else []
+    if skipped:
+        md += report_skips.skipped_table(skipped, APIS, API_LABEL, md_table)
+    if not missing and not skipped:
         md += ["Every benchmark in the input was measured (no error or skipped rows)."]
     md.append("")
 

@@ -13,6 +13,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "scripts", "compare.py")
 REAL_RESULT = os.path.join(HERE, "..", "results", "nvidia-h200", "2026-11-22-foundation.json")
+# A real GPU-less run: 24 OpenCL rows on PoCL, 113 skipped benchmarks in its context only.
+POCL_RESULT = os.path.join(HERE, "data_skips", "pocl-quick.json")
 
 _spec = importlib.util.spec_from_file_location("compare", SCRIPT)
 compare = importlib.util.module_from_spec(_spec)
@@ -55,6 +57,17 @@ def rows(name, values, time_unit="us", counter=None, aggregates=True, **extra):
 def report(*benchmark_rows, context=None):
     return {"context": dict(H200 if context is None else context),
             "benchmarks": [r for group in benchmark_rows for r in group]}
+
+
+NO_CUDA = "no CUDA device (cudaGetDeviceCount: cudaErrorNoDevice (no CUDA-capable device))"
+NO_PTX = "PTX variants need NVIDIA's OpenCL (the device is 'pthread-cpu, AMD')"
+
+
+def skip_context(names, summary, context=None):
+    """A context with gpucmp-bench's skip keys (harness/result_reporter.h) for names."""
+    return dict(H200 if context is None else context, **{
+        "gpucmp.skipped": summary, "gpucmp.skipped_count": str(len(names)),
+        "gpucmp.skipped_benchmarks": ", ".join(names)})
 
 
 def series(center, n, spread):
@@ -113,6 +126,42 @@ class MannWhitneyU(unittest.TestCase):
         self.assertAlmostEqual(compare.mann_whitney_u(x, y)[1], compare.mann_whitney_u(y, x)[1])
         self.assertEqual(compare.mann_whitney_u(x, x)[1], 1.0)
         self.assertEqual(compare.mann_whitney_u([1.0] * 6, [1.0] * 6, exact=False)[1], 1.0)
+
+
+class SkipList(unittest.TestCase):
+    """gpucmp-bench's skip keys: names and per-API reasons with counts."""
+
+    def test_gpucmp_name_drops_google_benchmark_parts(self):
+        self.assertEqual(compare.gpucmp_name(NAME), "matrixMul/cuda/tile16/n:1024")
+        self.assertEqual(compare.gpucmp_name("cp/opencl/x/grid:8/atoms:4/repeats:3/"
+                                             "threads:1/real_time"), "cp/opencl/x/grid:8/atoms:4")
+        self.assertEqual(compare.gpucmp_name("BM_plain"), "BM_plain")
+
+    def test_summary_with_punctuated_reasons_parses_and_round_trips(self):
+        text = (f"cuda: {NO_CUDA} (44 benchmarks); opencl: {NO_PTX} (68 benchmarks), "
+                "a; b: c, d (e) (1 benchmark)")
+        items = compare.parse_skip_summary(text)
+        self.assertEqual(items, [("cuda", NO_CUDA, 44), ("opencl", NO_PTX, 68),
+                                 ("opencl", "a; b: c, d (e)", 1)])
+        self.assertEqual(compare.skip_summary_text(items), text)
+
+    def test_none_and_other_texts(self):
+        self.assertEqual(compare.parse_skip_summary("none"), [])
+        self.assertEqual(compare.skip_summary_text([]), "none")
+        self.assertIsNone(compare.parse_skip_summary("the CUDA rows did not run"))
+        self.assertIsNone(compare.parse_skip_summary(None))
+
+    def test_context_skips_map_each_name_to_its_api_reason(self):
+        ctx = skip_context(["a/cuda/x/n:1", "a/opencl/y-ptx-O0/n:1", "a/metal/z"],
+                           f"cuda: {NO_CUDA} (1 benchmark); opencl: {NO_PTX} (1 benchmark)")
+        self.assertEqual(compare.context_skips(ctx), {
+            "a/cuda/x/n:1": NO_CUDA, "a/opencl/y-ptx-O0/n:1": NO_PTX,
+            "a/metal/z": "reason not recorded"})
+        self.assertEqual(compare.context_skips(H200), {})
+        self.assertEqual(compare.context_skips(skip_context([], "none")), {})
+        # A summary not in gpucmp-bench's form is given whole.
+        self.assertEqual(compare.context_skips(skip_context(["a/cuda/x"], "no GPU")),
+                         {"a/cuda/x": "no GPU"})
 
 
 class CompareFiles(unittest.TestCase):
@@ -325,6 +374,114 @@ class CompareFiles(unittest.TestCase):
         self.assertIn("1 benchmark skipped in contender: skipped: no CUDA device", proc.stdout)
         self.assertEqual(result["summary"]["skipped"], 2)
         self.assertEqual(result["summary"]["compared"], 0)
+
+    def test_context_skips_are_skipped_with_their_reason_not_only_in_one_file(self):
+        # Newer gpucmp-bench: no row for a skipped benchmark, its name in the context.
+        base = report(rows(NAME, [100]), rows(OTHER, [5]))
+        cont = report(rows(OTHER, [5]), context=skip_context(
+            ["matrixMul/cuda/tile16/n:1024"], f"cuda: {NO_CUDA} (1 benchmark)"))
+        proc, result = self.run_compare(base, cont, "--require-all")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("skipped", self.line_of(proc, NAME))
+        self.assertIn(f"1 benchmark skipped in contender: {NO_CUDA}", proc.stdout)
+        self.assertEqual(self.bench(result)["message"], f"skipped in contender: {NO_CUDA}")
+        self.assertEqual(result["only_in_baseline"], [])
+        self.assertEqual(result["only_in_contender"], [])
+        self.assertEqual(result["summary"]["skipped"], 1)
+        self.assertEqual(result["summary"]["compared"], 1)
+
+    def test_context_skips_of_the_baseline_name_the_contender_row(self):
+        base = report(rows(OTHER, [5]), context=skip_context(
+            ["matrixMul/cuda/tile16/n:1024"], f"cuda: {NO_CUDA} (1 benchmark)"))
+        proc, result = self.run_compare(base, report(rows(NAME, [100]), rows(OTHER, [5])))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(self.bench(result)["message"], f"skipped in baseline: {NO_CUDA}")
+        self.assertEqual(result["only_in_contender"], [])
+
+    def test_context_skips_on_both_sides_and_beside_old_skipped_rows(self):
+        skipped = "matrixMul/cuda/tile16/n:1024"
+        new = report(rows(OTHER, [5]), context=skip_context(
+            [skipped], f"cuda: {NO_CUDA} (1 benchmark)"))
+        proc, result = self.run_compare(new, new)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(self.bench(result, skipped)["message"], f"skipped in both: {NO_CUDA}")
+        # An older file's skipped row meets the newer file's context entry.
+        old = report(rows(OTHER, [5]), rows(NAME, [0.0], aggregates=False, error_occurred=True,
+                                            error_message="skipped: no CUDA device"))
+        proc, result = self.run_compare(old, new)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(self.bench(result)["message"],
+                         "skipped in both: skipped: no CUDA device")
+        self.assertEqual(result["only_in_baseline"] + result["only_in_contender"], [])
+
+    def test_context_skip_absent_from_the_other_file_is_only_in_its_file(self):
+        # As an older file's skipped row was: the other file does not know the name.
+        base = report(rows(OTHER, [5]), context=skip_context(
+            ["matrixMul/cuda/tile16/n:1024"], f"cuda: {NO_CUDA} (1 benchmark)"))
+        proc, result = self.run_compare(base, report(rows(OTHER, [5])))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(result["only_in_baseline"], ["matrixMul/cuda/tile16/n:1024"])
+        self.assertEqual(result["summary"]["skipped"], 0)
+
+    def test_filter_applies_to_context_skips(self):
+        base = report(rows(NAME, [100]), rows(OTHER, [5]))
+        cont = report(rows(OTHER, [5]), context=skip_context(
+            ["matrixMul/cuda/tile16/n:1024"], f"cuda: {NO_CUDA} (1 benchmark)"))
+        proc, result = self.run_compare(base, cont, "--filter", "^bandwidth/")
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual([b["name"] for b in result["benchmarks"]], [OTHER])
+
+    def test_only_context_skips_in_common_is_not_exit_2(self):
+        # A CUDA-only baseline against a GPU-less contender: every name is skipped there.
+        cont = report(rows(OTHER, [5]), context=skip_context(
+            ["matrixMul/cuda/tile16/n:1024"], f"cuda: {NO_CUDA} (1 benchmark)"))
+        proc, result = self.run_compare(report(rows(NAME, [100])), cont)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(result["summary"]["skipped"], 1)
+
+    def test_an_api_with_several_reasons_gives_them_all(self):
+        # gpucmp.skipped counts reasons per API but does not say whose is whose.
+        names = ["matrixMul/opencl/tile16-ptx-as-built/n:1024", "cp/opencl/x/grid:8"]
+        summary = f"opencl: {NO_PTX} (1 benchmark), no cp today (1 benchmark)"
+        cont = report(rows(OTHER, [5]), context=skip_context(names, summary))
+        base = report(rows(names[0] + "/iterations:20/manual_time", [1.0]), rows(OTHER, [5]))
+        proc, result = self.run_compare(base, cont)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        message = self.bench(result, names[0] + "/iterations:20/manual_time")["message"]
+        self.assertEqual(message, f"skipped in contender: one of: {NO_PTX} (1 benchmark), "
+                                  "no cp today (1 benchmark)")
+
+    def test_partial_file_is_a_warning(self):
+        ctx = dict(H200, **{"gpucmp.partial": "interrupted by SIGTERM after 1 benchmark; "
+                                              "the rest did not run"})
+        proc, result = self.run_compare(report(rows(NAME, [100])),
+                                        report(rows(NAME, [100]), context=ctx))
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("contender.json is partial: interrupted by SIGTERM after 1 benchmark",
+                      proc.stderr)
+        self.assertEqual(len(result["warnings"]), 1)
+
+    @unittest.skipUnless(os.path.exists(POCL_RESULT), "tests/data_skips/pocl-quick.json missing")
+    def test_real_gpu_less_run_against_a_run_that_measured_its_skips(self):
+        with open(POCL_RESULT, encoding="utf-8") as f:
+            pocl = json.load(f)
+        skipped = pocl["context"]["gpucmp.skipped_benchmarks"].split(", ")
+        measured = [r for r in pocl["benchmarks"] if r["run_type"] == "iteration"]
+        full = {"context": {k: v for k, v in pocl["context"].items()
+                            if not k.startswith("gpucmp.skipped")},
+                "benchmarks": measured + [dict(measured[0], name=f"{n}/iterations:1/manual_time",
+                                               run_name=f"{n}/iterations:1/manual_time")
+                                          for n in skipped]}
+        proc, result = self.run_compare(full, pocl)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertEqual(result["summary"]["compared"], 24)
+        self.assertEqual(result["summary"]["skipped"], 113)
+        self.assertEqual(result["only_in_baseline"] + result["only_in_contender"], [])
+        self.assertIn("44 benchmarks skipped in contender: no CUDA device (cudaGetDeviceCount: "
+                      "cudaErrorInsufficientDriver (CUDA driver version is insufficient for "
+                      "CUDA runtime version))", proc.stdout)
+        self.assertIn("69 benchmarks skipped in contender: PTX variants need NVIDIA's OpenCL",
+                      proc.stdout)
 
     def test_aggregates_only_file_uses_the_median(self):
         # --benchmark_report_aggregates_only: no iteration rows. The mean (150) is

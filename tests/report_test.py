@@ -32,6 +32,11 @@ _spec.loader.exec_module(report)
 
 H200 = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
         "cuda.driver": "580.159.04", "gpucmp.revision": "abc123", "date": "2026-11-22"}
+# A real GPU-less run: 24 OpenCL rows on PoCL, 113 skipped benchmarks in its context only.
+POCL_RESULT = os.path.join(HERE, "data_skips", "pocl-quick.json")
+NO_CUDA = "no CUDA device (cudaGetDeviceCount: cudaErrorNoDevice (no CUDA-capable device))"
+NO_PTX = "PTX variants need NVIDIA's OpenCL (the device is 'pthread-cpu, AMD')"
+INTERRUPTED = "interrupted by SIGTERM after 3 benchmarks; the rest did not run"
 
 
 def plot_python():
@@ -125,6 +130,12 @@ def full_suite():
                error_row("mriq/cuda/precise/numK:3072/numX:32768",
                          "skipped: CUDA unavailable: no CUDA device", skipped=True)]
     return doc(*groups)
+
+
+def skip_context(names, summary, **extra):
+    """H200's context with gpucmp-bench's skip keys (harness/result_reporter.h)."""
+    return dict(H200, **{"gpucmp.skipped": summary, "gpucmp.skipped_count": str(len(names)),
+                         "gpucmp.skipped_benchmarks": ", ".join(names)}, **extra)
 
 
 def startup(api, kernel, params, first, second, build=None, context=None, ptx=None,
@@ -584,6 +595,94 @@ class WholeRuns(Work):
         self.assertIn("Partial files", md)
         self.assertIn("part.json`: stopped by its 400 s timeout during cp", md)
         self.assertNotIn("whole.json`:", md)
+
+    def test_partial_heading_follows_the_note(self):
+        # Older files' notes (by hand) tell of a timeout; gpucmp-bench's own note of a
+        # signal, which a timeout's SIGTERM writes too.
+        stopped = "Partial files (a run stopped by its timeout; only complete benchmarks kept):"
+        interrupted = ("Partial files (a run interrupted by a signal or its timeout; only "
+                       "complete benchmarks kept):")
+        old_note = dict(H200, **{"gpucmp.partial": "stopped by its 400 s timeout during cp"})
+        new_note = dict(H200, **{"gpucmp.partial": INTERRUPTED})
+        for contexts, heading in (([old_note], stopped), ([new_note], interrupted),
+                                  ([old_note, new_note], interrupted)):
+            with self.subTest(heading=heading, files=len(contexts)):
+                paths = [self.write(f"part{i}.json", doc(mm("cuda", "tile16", 1024 << i, 2.0),
+                                                         context=c))
+                         for i, c in enumerate(contexts)]
+                proc, md, _ = self.run_report(*paths, "--no-plots", python=sys.executable)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                other = interrupted if heading == stopped else stopped
+                self.assertIn(heading, md)
+                self.assertNotIn(other, md)
+                self.assertIn(f"part{len(contexts) - 1}.json`: "
+                              + contexts[-1]["gpucmp.partial"], md)
+
+    def test_context_skips_are_not_measured_by_api_and_reason_with_counts(self):
+        cuda = [f"matrixMul/cuda/tile{t}/n:{n}" for t in (16, 32) for n in (256, 512, 1024,
+                                                                          2048, 4096)]
+        ptx = ["matrixMul/opencl/tile16-ptx-as-built/n:1024"]
+        ctx = skip_context(cuda + ptx, f"cuda: {NO_CUDA} (10 benchmarks); opencl: {NO_PTX} "
+                                       "(1 benchmark)")
+        proc, md, _ = self.run_report(
+            self.write("gpu-less.json", doc(mm("opencl", "tile16", 1024, 2.5), context=ctx)),
+            "--no-plots", python=sys.executable)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        section = md[md.index("## Not measured"):]
+        self.assertNotIn("Every benchmark in the input was measured", section)
+        self.assertNotIn("\n| reason | benchmarks |", section)  # no error or skipped row
+        self.assertIn("| API | reason | benchmarks | names |", section)
+        first = ", ".join(f"`{n}`" for n in sorted(cuda)[:8])
+        self.assertIn(f"| CUDA | {NO_CUDA} | 10 | {first} and 2 more |", section)
+        self.assertIn(f"| OpenCL | {NO_PTX} | 1 | `{ptx[0]}` |", section)
+        self.assertLess(section.index("| CUDA |"), section.index("| OpenCL |"))
+
+    def test_context_skips_that_a_file_measured_are_not_listed(self):
+        skipped = "matrixMul/cuda/tile16/n:1024"
+        gpu_less = doc(mm("opencl", "tile16", 1024, 2.5), context=skip_context(
+            [skipped, "matrixMul/cuda/tile32/n:1024"], f"cuda: {NO_CUDA} (2 benchmarks)"))
+        gpu = doc(mm("cuda", "tile16", 1024, 2.0))
+        for order in (("gpu-less", "gpu"), ("gpu", "gpu-less")):
+            with self.subTest(order=order):
+                files = {"gpu-less": gpu_less, "gpu": gpu}
+                proc, md, _ = self.run_report(*(self.write(f"{n}.json", files[n]) for n in order),
+                                              "--no-plots", python=sys.executable)
+                self.assertEqual(proc.returncode, 0, proc.stderr)
+                section = md[md.index("## Not measured"):]
+                self.assertIn(f"| CUDA | {NO_CUDA} | 1 | `matrixMul/cuda/tile32/n:1024` |",
+                              section)
+                self.assertNotIn(f"`{skipped}`", section)
+
+    def test_context_skips_beside_error_rows_and_none(self):
+        ctx = skip_context(["cp/cuda/base/grid:8"], f"cuda: {NO_CUDA} (1 benchmark)")
+        proc, md, _ = self.run_report(self.write("mixed.json", doc(
+            mm("opencl", "tile16", 1024, 2.5),
+            error_row("cp/opencl/base/grid:8", "validation failed: max_rel_err 0.5"),
+            context=ctx)), "--no-plots", python=sys.executable)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        section = md[md.index("## Not measured"):]
+        self.assertIn("| validation failed: max_rel_err 0.5 | "
+                      "`cp/opencl/base/grid:8/manual_time` |\n\nSkipped (no row;", section)
+        self.assertIn(f"| CUDA | {NO_CUDA} | 1 | `cp/cuda/base/grid:8` |", section)
+        # "none": nothing skipped, the sentence of a complete input.
+        proc, md, _ = self.run_report(self.write("none.json", doc(
+            mm("opencl", "tile16", 1024, 2.5), context=skip_context([], "none"))),
+            "--no-plots", python=sys.executable, out="none")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("Every benchmark in the input was measured (no error or skipped rows).", md)
+        self.assertNotIn("Skipped (no row;", md)
+
+    @unittest.skipUnless(os.path.exists(POCL_RESULT), "tests/data_skips/pocl-quick.json missing")
+    def test_real_gpu_less_run_lists_its_skips(self):
+        proc, md, _ = self.run_report(POCL_RESULT, "--no-plots", python=sys.executable)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        section = md[md.index("## Not measured"):]
+        self.assertIn("| CUDA | no CUDA device (cudaGetDeviceCount: cudaErrorInsufficientDriver "
+                      "(CUDA driver version is insufficient for CUDA runtime version)) | 44 | ",
+                      section)
+        self.assertIn("| OpenCL | PTX variants need NVIDIA's OpenCL (the device is "
+                      "'pthread-skylake-avx512-AMD EPYC') | 69 | ", section)
+        self.assertIn(" and 61 more |", section)
 
     def test_startup_only_input_is_a_report(self):
         proc, md, _ = self.run_report(self.write("startup.json", startup_suite()), "--no-plots",

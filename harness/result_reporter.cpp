@@ -1,5 +1,6 @@
 #include "result_reporter.h"
 
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -47,7 +48,7 @@ void add_final_context_once() {
     benchmark::AddCustomContext(key, value);
 }
 
-enum class Style { console, json, other };
+enum class Style { console, json, csv };
 
 class ResultReporter : public Reporter {
  public:
@@ -60,7 +61,7 @@ class ResultReporter : public Reporter {
     inner_->SetOutputStream(&GetOutputStream());
     inner_->SetErrorStream(&GetErrorStream());
     name_width_ = int(context.name_field_width);
-    if (style_ != Style::json) return inner_->ReportContext(context);
+    if (style_ == Style::console) return inner_->ReportContext(context);
     context_.emplace(context);
     return true;
   }
@@ -76,16 +77,17 @@ class ResultReporter : public Reporter {
       kept.push_back(r);
     }
     if (kept.empty()) return;
-    if (style_ == Style::json)
-      runs_.push_back(std::move(kept));
-    else
+    if (style_ == Style::console)
       inner_->ReportRuns(kept);
+    else
+      runs_.push_back(std::move(kept));
   }
 
   void Finalize() override {
-    if (style_ != Style::json) return inner_->Finalize();
+    if (style_ == Style::console) return inner_->Finalize();
     if (!context_) return;  // nothing ran (no benchmark matched)
-    add_final_context_once();
+    if (style_ == Style::json) add_final_context_once();
+    if (style_ == Style::csv) give_first_run_every_counter();
     // Rendered whole first, then written at once: a second signal (which
     // ends the process) can hardly catch the file half written.
     std::ostringstream doc;
@@ -111,14 +113,28 @@ class ResultReporter : public Reporter {
   std::unique_ptr<Reporter> inner_;
   Style style_;
   int name_width_ = 0;
-  std::optional<Context> context_;      // JSON: kept for Finalize
-  std::vector<std::vector<Run>> runs_;  // JSON: the kept runs, in order
+  // Google Benchmark's CSV reporter takes its columns from the first run and
+  // aborts on a later run with a counter it has not seen (CUDA rows have no
+  // build_ms, OpenCL rows do): the first run gets every counter of the run,
+  // NaN where it has none, so the header holds them all.
+  void give_first_run_every_counter() {
+    if (runs_.empty()) return;
+    Run& first = runs_.front().front();
+    for (const auto& batch : runs_)
+      for (const Run& r : batch)
+        for (const auto& [name, counter] : r.counters)
+          if (!first.counters.count(name))
+            first.counters[name] = benchmark::Counter(std::numeric_limits<double>::quiet_NaN());
+  }
+
+  std::optional<Context> context_;      // JSON, CSV: kept for Finalize
+  std::vector<std::vector<Run>> runs_;  // JSON, CSV: the kept runs, in order
 };
 
 Style style_of(const Reporter* r) {
   if (dynamic_cast<const benchmark::JSONReporter*>(r)) return Style::json;
   if (dynamic_cast<const benchmark::ConsoleReporter*>(r)) return Style::console;
-  return Style::other;
+  return Style::csv;  // the only other reporter Google Benchmark has
 }
 
 std::unique_ptr<Reporter> wrap(std::unique_ptr<Reporter> inner) {

@@ -98,5 +98,31 @@ TEST(GbenchFlags, SkippedBenchmarksAreNoErrorRowsInAnyFormat) {
   }
 }
 
+// Google Benchmark's CSV reporter takes its columns from the first row and
+// aborts (debug builds, the GPU machines' 1.8.3) on a later row with a counter
+// it has not seen: a bandwidth row (no build_ms, no GFLOP/s) before an OpenCL
+// matrixMul row (both) must give one header with every counter and both rows.
+TEST(GbenchFlags, CsvHeaderHoldsTheCountersOfEveryRow) {
+  const std::string out = temp_dir("csv-counters") + "/out.csv";
+  const ProcessResult r = run_bench(
+      "--size quick --mm-n 64 --samples 2 --startup off "
+      "--benchmark_filter='^(bandwidth/opencl/d2d/bytes:1024|matrixMul/opencl/tile16/n:64)/' "
+      "--benchmark_out=" + out + " --benchmark_out_format=csv");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  std::ifstream in(out);
+  std::string line, header;
+  std::vector<std::string> rows;
+  while (std::getline(in, line)) {
+    if (line.rfind("name,", 0) == 0) header = line;
+    else if (line.rfind("\"", 0) == 0) rows.push_back(line);
+  }
+  EXPECT_NE(header.find("\"build_ms\""), std::string::npos) << header;
+  EXPECT_NE(header.find("\"GFLOP/s\""), std::string::npos) << header;
+  EXPECT_NE(header.find("\"GB/s\""), std::string::npos) << header;
+  ASSERT_EQ(rows.size(), 2u) << r.output;
+  EXPECT_NE(rows[0].find("bandwidth/opencl/d2d"), std::string::npos) << rows[0];
+  EXPECT_NE(rows[1].find("matrixMul/opencl/tile16/n:64"), std::string::npos) << rows[1];
+}
+
 }  // namespace
 }  // namespace gpucmp::test

@@ -97,14 +97,15 @@ class Child {
   bool reaped_ = false;
 };
 
-// Two matrixMul benchmarks: n=64 takes well under a second, n=512 (300
-// samples of one ~0.1 s launch on PoCL) far longer than the test waits. The
-// signal comes once the second has started, so the first is complete and
-// the second must be abandoned.
+// Two matrixMul benchmarks of 300 samples, each sample a batch of launches
+// lasting at least 5 ms: n=64 takes about 1.5 s, n=512 at least as long on a
+// GPU and far longer on PoCL (one ~0.1 s launch per sample). The signal
+// comes as soon as the second has started, so the first is complete and the
+// second must be abandoned, whatever the device's speed.
 void expect_partial_report(int sig, const std::string& sig_name, int exit_code) {
   const std::string dir = temp_dir("interrupt-" + sig_name);
   const std::string out = dir + "/out.json";
-  Child bench({"--size", "quick", "--mm-n", "64,512", "--samples", "300", "--batch-ms", "1",
+  Child bench({"--size", "quick", "--mm-n", "64,512", "--samples", "300", "--batch-ms", "5",
                "--startup", "off", "--benchmark_filter=^matrixMul/opencl/tile16/",
                "--benchmark_out=" + out, "--benchmark_out_format=json"},
               dir);
@@ -112,7 +113,7 @@ void expect_partial_report(int sig, const std::string& sig_name, int exit_code) 
   // The progress line of the second benchmark: the first one is complete.
   ASSERT_TRUE(bench.wait_for("[2/2] matrixMul/opencl/tile16/n:512", std::chrono::seconds(15)))
       << bench.output();
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // into its samples
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into its samples
   const auto signalled = Clock::now();
   bench.signal(sig);
   EXPECT_EQ(bench.wait_exit(std::chrono::seconds(15)), exit_code) << bench.output();

@@ -28,37 +28,23 @@ import os
 import re
 import statistics
 import sys
-import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The shared reader and writer of result files, and the U test; their names stay
+# importable from here (compare.load, compare.context_skips, compare.mann_whitney_u...).
+from gbench_json import (  # noqa: E402,F401
+    GBENCH_NAME_PART, ITERATIONS, NO_TIME_AGGREGATES, PARTIAL_KEY, SKIP_API, SKIP_REASON_END,
+    SKIPPED_COUNT_KEY, SKIPPED_KEY, SKIPPED_NAMES_KEY, SKIPPED_NAMES_SEP, TIME_METRICS,
+    TIME_UNITS_NS, InputError, api_of, context_skips, gpucmp_name, load, parse_skip_summary,
+    plural_benchmarks, reason_of_api, samples, skip_entry, skip_summary_text, skipped_names,
+    value_of, write_atomically)
+from mann_whitney import EXACT_MAX_SAMPLES, _exact_p, mann_whitney_u, rank  # noqa: E402,F401
 
 MIN_SAMPLES_FOR_TEST = 5   # both sides need this many samples for the U test
-EXACT_MAX_SAMPLES = 10     # exact U distribution when both sides have at most this many
-TIME_UNITS_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
-TIME_METRICS = ("real_time", "cpu_time")
 RATE_COUNTERS = {"bytes_per_second", "items_per_second", "pct_peak"}
 # Context keys naming the device (or its driver): a difference is worth a warning.
 DEVICE_KEY = re.compile(r"(^|[._])(device|gpu|device_name|gpu_name|driver)$", re.IGNORECASE)
 ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
-ITERATIONS = re.compile(r"/iterations:\d+(?=/|$)")
-# The parts Google Benchmark appends to a benchmark's own name (BenchmarkName::str()).
-GBENCH_NAME_PART = re.compile(r"(iterations|repeats|threads|min_time|min_warmup_time):.*"
-                              r"|manual_time|real_time|process_time")
-# gpucmp-bench's context keys for benchmarks that left no row (harness/result_reporter.h).
-SKIPPED_KEY = "gpucmp.skipped"                # "none", or "cuda: <why> (44 benchmarks); ..."
-SKIPPED_COUNT_KEY = "gpucmp.skipped_count"    # "113"
-SKIPPED_NAMES_KEY = "gpucmp.skipped_benchmarks"  # "a/cuda/x/n:1, a/cuda/y/n:1"
-PARTIAL_KEY = "gpucmp.partial"                # only in a run cut short
-SKIPPED_NAMES_SEP = ", "
-# The end of one reason in gpucmp.skipped: its count, then the next reason (", "),
-# the next API ("; ") or the end. Reasons hold parentheses, commas and colons of
-# their own (driver messages), so the count is what delimits them.
-SKIP_REASON_END = re.compile(r" \((\d+) benchmarks?\)(?=$|, |; )")
-SKIP_API = re.compile(r"([^\s:;,()]+): ")
-# Google Benchmark writes real_time in every row but these aggregates' (complexity fits).
-NO_TIME_AGGREGATES = ("BigO", "RMS")
-
-
-class InputError(Exception):
-    """Bad or mismatched input: exit 2 with one line."""
 
 
 def fail(message):
@@ -66,263 +52,12 @@ def fail(message):
     sys.exit(2)
 
 
-# ---------------------------------------------------------------- statistics
-
-
-def rank(values):
-    """Midranks (1-based) of values; ties share the mean of their ranks."""
-    order = sorted(range(len(values)), key=lambda i: values[i])
-    ranks = [0.0] * len(values)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and values[order[j + 1]] == values[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
-def mann_whitney_u(x, y, exact=None):
-    """Two-sided Mann-Whitney U test of samples x and y.
-
-    Returns (U of x, p-value, method) with method "exact" or "normal". exact=None
-    picks exact when both samples have at most EXACT_MAX_SAMPLES values. The exact
-    p-value is the permutation distribution of the rank sum of x over the observed
-    (mid)ranks, so it stays exact with ties; the normal approximation uses the tie
-    corrected variance and a continuity correction of 0.5.
-    """
-    n1, n2 = len(x), len(y)
-    if n1 == 0 or n2 == 0:
-        raise ValueError("Mann-Whitney U needs at least one value on each side")
-    ranks = rank(list(x) + list(y))
-    r1 = sum(ranks[:n1])
-    u1 = r1 - n1 * (n1 + 1) / 2
-    if exact is None:
-        exact = n1 <= EXACT_MAX_SAMPLES and n2 <= EXACT_MAX_SAMPLES
-    if exact:
-        return u1, _exact_p(ranks, n1), "exact"
-    n = n1 + n2
-    mean = n1 * n2 / 2
-    ties = {}
-    for r in ranks:
-        ties[r] = ties.get(r, 0) + 1
-    tie_term = sum(t ** 3 - t for t in ties.values()) / (n * (n - 1)) if n > 1 else 0.0
-    var = n1 * n2 / 12 * ((n + 1) - tie_term)
-    if var <= 0:  # every value equal
-        return u1, 1.0, "normal"
-    z = max(abs(u1 - mean) - 0.5, 0.0) / math.sqrt(var)
-    return u1, min(1.0, math.erfc(z / math.sqrt(2))), "normal"
-
-
-def _exact_p(ranks, n1):
-    """Two-sided p of the rank sum of the first n1 ranks under all C(n, n1) splits."""
-    doubled = [int(round(2 * r)) for r in ranks]  # midranks are multiples of 1/2
-    total = sum(doubled)
-    # ways[k][s]: subsets of k of the ranks seen so far whose doubled sum is s
-    ways = [[0] * (total + 1) for _ in range(n1 + 1)]
-    ways[0][0] = 1
-    for d in doubled:
-        for k in range(n1, 0, -1):
-            row, prev = ways[k], ways[k - 1]
-            for s in range(total, d - 1, -1):
-                if prev[s - d]:
-                    row[s] += prev[s - d]
-    dist = ways[n1]
-    observed = sum(doubled[:n1])
-    count = sum(dist)
-    lower = sum(dist[: observed + 1])
-    upper = sum(dist[observed:])
-    return min(1.0, 2 * min(lower, upper) / count)
-
-
-# ---------------------------------------------------------------- input
+# ---------------------------------------------------------------- metrics
 
 
 def higher_is_better_default(metric):
     m = metric.lower()
     return m.endswith("/s") or m in RATE_COUNTERS or m.endswith("per_second") or m.endswith("flops")
-
-
-def load(path, ignore_iterations=False):
-    """Reads a Google Benchmark JSON file: (context, {run name: entry}) in file order.
-
-    An entry has rows (iteration rows), aggregates ({aggregate name: row}), error
-    (message or None) and skipped (message or None).
-    """
-    try:
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-    except OSError as e:
-        raise InputError(f"{path}: cannot read ({e.strerror or e})") from e
-    except ValueError as e:  # JSONDecodeError, UnicodeDecodeError (binary data)
-        raise InputError(f"{path}: not valid JSON ({e})") from e
-    except RecursionError as e:
-        raise InputError(f"{path}: not a Google Benchmark JSON report (nested too deeply)") from e
-    if not isinstance(data, dict) or not isinstance(data.get("benchmarks"), list):
-        raise InputError(f"{path}: not a Google Benchmark JSON report (no \"benchmarks\" list)")
-    context = data.get("context") if isinstance(data.get("context"), dict) else {}
-    entries = {}
-    origin = {}  # name without /iterations:N -> the full name (--ignore-iterations)
-    for i, row in enumerate(data["benchmarks"]):
-        if not isinstance(row, dict) or not isinstance(row.get("name"), str):
-            raise InputError(f"{path}: benchmarks[{i}] is not an object with a \"name\"")
-        aggregate = row.get("aggregate_name")
-        is_aggregate = row.get("run_type") == "aggregate" or (
-            "run_type" not in row and isinstance(aggregate, str))
-        key = row.get("run_name")
-        if not isinstance(key, str):
-            key = row["name"]
-            if is_aggregate and isinstance(aggregate, str) and key.endswith("_" + aggregate):
-                key = key[: -len(aggregate) - 1]
-        if ignore_iterations:
-            full, key = key, ITERATIONS.sub("", key)
-            first = origin.setdefault(key, full)
-            if first != full:
-                raise InputError(f"{path}: '{first}' and '{full}' are the same benchmark "
-                                 "once --ignore-iterations drops the iteration count")
-        entry = entries.setdefault(key, {"rows": [], "aggregates": {}, "error": None,
-                                         "skipped": None})
-        message = str(row.get("error_message") or row.get("skip_message") or "")
-        if row.get("skipped") is True or (row.get("error_occurred") is True
-                                          and re.match(r"\s*skip", message, re.IGNORECASE)):
-            entry["skipped"] = entry["skipped"] or message or "skipped"
-        elif row.get("error_occurred") is True:
-            entry["error"] = entry["error"] or message or "error_occurred"
-        elif "real_time" not in row and aggregate not in NO_TIME_AGGREGATES:
-            raise InputError(f"{path}: benchmarks[{i}] '{row['name']}' has no \"real_time\"")
-        elif is_aggregate:
-            entry["aggregates"][str(aggregate)] = row
-        else:
-            entry["rows"].append(row)
-    return context, entries
-
-
-# ---------------------------------------------------------------- gpucmp-bench's skip list
-
-
-def gpucmp_name(key):
-    """A run name without Google Benchmark's parts (/iterations:N, /repeats:N,
-    /manual_time, ...): the name gpucmp-bench gave the benchmark, as its skip
-    list writes it."""
-    parts = key.split("/")
-    return "/".join(parts[:1] + [p for p in parts[1:] if not GBENCH_NAME_PART.fullmatch(p)])
-
-
-def plural_benchmarks(n):
-    return f"{n} benchmark" if n == 1 else f"{n} benchmarks"
-
-
-def parse_skip_summary(text):
-    """[(api, reason, count)] of a gpucmp.skipped text, in its order; [] for "none";
-    None where the text is not in gpucmp-bench's form."""
-    if not isinstance(text, str):
-        return None
-    if text.strip() in ("", "none"):
-        return []
-    items, pos, api = [], 0, None
-    while pos < len(text):
-        if api is None or text.startswith("; ", pos):
-            pos += 2 if api is not None else 0
-            match = SKIP_API.match(text, pos)
-            if not match:
-                return None
-            api, pos = match.group(1), match.end()
-        elif text.startswith(", ", pos):
-            pos += 2
-        end = SKIP_REASON_END.search(text, pos)
-        if not end or end.start() == pos:
-            return None
-        items.append((api, text[pos:end.start()], int(end.group(1))))
-        pos = end.end()
-    return items
-
-
-def skip_summary_text(items):
-    """The gpucmp.skipped text of [(api, reason, count)]: the inverse of
-    parse_skip_summary (an api=None item is a text kept as it was)."""
-    by_api = {}  # api -> ["reason (N benchmarks)"], first seen first
-    for api, reason, count in items:
-        if count > 0:
-            by_api.setdefault(api, []).append(
-                reason if api is None else f"{reason} ({plural_benchmarks(count)})")
-    text = "; ".join(", ".join(reasons) if api is None else f"{api}: " + ", ".join(reasons)
-                     for api, reasons in by_api.items())
-    return text or "none"
-
-
-def skipped_names(context):
-    """The names in the context's gpucmp.skipped_benchmarks, in its order; [] without it."""
-    text = context.get(SKIPPED_NAMES_KEY)
-    if not isinstance(text, str):
-        return []
-    return list(dict.fromkeys(n.strip() for n in text.split(SKIPPED_NAMES_SEP) if n.strip()))
-
-
-def api_of(name):
-    parts = name.split("/")
-    return parts[1] if len(parts) > 1 else ""
-
-
-def reason_of_api(items, api, summary):
-    """What a skipped benchmark of `api` is said to be skipped for. gpucmp.skipped
-    counts reasons per API but does not say which benchmark had which: an API with
-    several reasons gives all of them."""
-    if items is None:  # not gpucmp-bench's form: the whole text is the best there is
-        return summary.strip() if isinstance(summary, str) and summary.strip() else \
-            "reason not recorded"
-    reasons = [(reason, count) for a, reason, count in items if a == api]
-    if len(reasons) == 1:
-        return reasons[0][0]
-    if not reasons:
-        return "reason not recorded"
-    return "one of: " + ", ".join(f"{r} ({plural_benchmarks(n)})" for r, n in reasons)
-
-
-def context_skips(context):
-    """{gpucmp name: reason} of the benchmarks the context lists as skipped
-    (gpucmp-bench writes no row for them); {} for files without the keys."""
-    summary = context.get(SKIPPED_KEY)
-    items = parse_skip_summary(summary)
-    return {name: reason_of_api(items, api_of(name), summary)
-            for name in skipped_names(context)}
-
-
-def skip_entry(reason):
-    """A load() entry for a benchmark listed as skipped in the context."""
-    return {"rows": [], "aggregates": {}, "error": None, "skipped": reason,
-            "from_context": True}
-
-
-# ---------------------------------------------------------------- values
-
-
-def value_of(path, key, row, metric):
-    """The metric of one row, times in ns; None where the row lacks it."""
-    if metric not in row:
-        return None
-    value = row[metric]
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise InputError(f"{path}: '{key}': '{metric}' is not a finite number ({value!r})")
-    if metric in TIME_METRICS:
-        unit = row.get("time_unit", "ns")
-        if not isinstance(unit, str) or unit not in TIME_UNITS_NS:
-            raise InputError(f"{path}: '{key}': unknown time_unit '{unit}'")
-        value *= TIME_UNITS_NS[unit]
-    return float(value)
-
-
-def samples(path, key, entry, metric):
-    """Samples of the metric: the repetitions, else the median (or mean) aggregate."""
-    if entry["rows"]:
-        values = [value_of(path, key, r, metric) for r in entry["rows"]]
-        return [v for v in values if v is not None]
-    for name in ("median", "mean"):
-        if name in entry["aggregates"]:
-            v = value_of(path, key, entry["aggregates"][name], metric)
-            return [] if v is None else [v]
-    return []
 
 
 # ---------------------------------------------------------------- comparison
@@ -493,31 +228,6 @@ def compare(args):
         "summary": summary, "errors": problems, "exit_code": code,
     }
     return report, code
-
-
-# ---------------------------------------------------------------- output
-
-
-def write_atomically(path, text):
-    """Writes text to path through a temporary file beside it, renamed over path
-    once complete: an error or an interruption leaves no partial file. Raises
-    OSError. (merge_results.py, report.py and ncu_to_json.py write this way too.)"""
-    folder = os.path.dirname(path) or "."
-    fd, temp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".partial",
-                                dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp's 0600 is not a result file's mode
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
 
 
 def fmt_value(value, metric):

@@ -19,10 +19,10 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import NO_TIME_AGGREGATES, write_atomically  # noqa: E402  (no partial OUT.json)
-import compare  # noqa: E402  (gpucmp-bench's skip list: names, reasons, counts)
+from gbench_json import NO_TIME_AGGREGATES, write_atomically  # noqa: E402  (no partial OUT.json)
+import gbench_json as gbench  # noqa: E402  (gpucmp-bench's skip list: names, reasons, counts)
 
-SKIP_KEYS = (compare.SKIPPED_KEY, compare.SKIPPED_COUNT_KEY, compare.SKIPPED_NAMES_KEY)
+SKIP_KEYS = (gbench.SKIPPED_KEY, gbench.SKIPPED_COUNT_KEY, gbench.SKIPPED_NAMES_KEY)
 
 MUST_MATCH = ("gpucmp.revision", "cuda.device", "cuda.driver", "opencl.device",
               "opencl.driver", "opencl.platform_version", "cuda.nvcc_flags",
@@ -74,7 +74,7 @@ def row_names(part):
             run, aggregate = row["name"], row.get("aggregate_name")
             if isinstance(aggregate, str) and run.endswith("_" + aggregate):
                 run = run[: -len(aggregate) - 1]
-        names.add(compare.gpucmp_name(run))
+        names.add(gbench.gpucmp_name(run))
     return names
 
 
@@ -84,13 +84,13 @@ def part_skip_items(context, kept, dropped):
     gpucmp.skipped does not say which benchmark had which reason: an API with
     several reasons that lost names becomes one item naming them all, so that
     the counts stay true."""
-    items = compare.parse_skip_summary(context.get(compare.SKIPPED_KEY))
+    items = gbench.parse_skip_summary(context.get(gbench.SKIPPED_KEY))
     if items is None:  # not gpucmp-bench's form: kept as written, counted by its names
-        text = str(context.get(compare.SKIPPED_KEY, "")).strip()
+        text = str(context.get(gbench.SKIPPED_KEY, "")).strip()
         return [(None, text, len(kept))] if kept and text else []
     lost = {}  # api -> names dropped
     for name in dropped:
-        lost[compare.api_of(name)] = lost.get(compare.api_of(name), 0) + 1
+        lost[gbench.api_of(name)] = lost.get(gbench.api_of(name), 0) + 1
     out = []
     for api in dict.fromkeys(a for a, _, _ in items):
         reasons = [(r, n) for a, r, n in items if a == api]
@@ -113,23 +113,23 @@ def merged_skips(parts):
     names, items = [], []
     for part in parts:
         kept, dropped = [], []
-        for name in compare.skipped_names(part["context"]):
+        for name in gbench.skipped_names(part["context"]):
             (dropped if name in measured or name in names else kept).append(name)
         names += kept
         items += part_skip_items(part["context"], kept, dropped)
     totals = {}  # (api, reason) -> count, first seen first
     for api, reason, count in items:
         totals[(api, reason)] = totals.get((api, reason), 0) + count
-    return {compare.SKIPPED_KEY: compare.skip_summary_text(
+    return {gbench.SKIPPED_KEY: gbench.skip_summary_text(
                 [(api, reason, n) for (api, reason), n in totals.items()]),
-            compare.SKIPPED_COUNT_KEY: str(len(names)),
-            compare.SKIPPED_NAMES_KEY: compare.SKIPPED_NAMES_SEP.join(names)}
+            gbench.SKIPPED_COUNT_KEY: str(len(names)),
+            gbench.SKIPPED_NAMES_KEY: gbench.SKIPPED_NAMES_SEP.join(names)}
 
 
 def merged_partial(in_paths, parts):
     """gpucmp.partial of the merged file, naming each part cut short; None if none was."""
-    notes = [f"{path}: {part['context'][compare.PARTIAL_KEY]}"
-             for path, part in zip(in_paths, parts) if part["context"].get(compare.PARTIAL_KEY)]
+    notes = [f"{path}: {part['context'][gbench.PARTIAL_KEY]}"
+             for path, part in zip(in_paths, parts) if part["context"].get(gbench.PARTIAL_KEY)]
     return "; ".join(notes) if notes else None
 
 
@@ -153,7 +153,7 @@ def main(argv):
     merged["context"].update(merged_skips(parts))
     partial = merged_partial(in_paths, parts)
     if partial:
-        merged["context"][compare.PARTIAL_KEY] = partial
+        merged["context"][gbench.PARTIAL_KEY] = partial
     merged["context"]["gpucmp.merged_from"] = "; ".join(
         f"{p} ({part['context'].get('date', '?')})" for p, part in zip(in_paths, parts))
     try:

@@ -38,7 +38,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compare import write_atomically  # noqa: E402  (no partial OUT.json on failure)
+from gbench_json import write_atomically  # noqa: E402  (no partial OUT.json on failure)
 
 FORMAT = 1
 MARK = "==GPUCMP=="

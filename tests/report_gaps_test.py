@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Tests the gap sections of scripts/report.py (scripts/report_gaps.py,
-report_counters.py, report_sass.py) and scripts/ncu_to_json.py on synthetic
+"""Tests the gap sections of scripts/report.py (scripts/gpucmp_report/sections/gaps.py,
+counters.py, sass.py) and scripts/ncu_to_json.py on synthetic
 input: the compiler/runtime split per pair (hand-computed ratios that multiply
 to the total), a curated cause and "unexplained", the SASS mix differences of two
 small SASS files (offline-ptxas SASS never used as OpenCL's), an ncu raw CSV
@@ -24,7 +24,7 @@ SCRIPTS = os.path.join(REPO, "scripts")
 REPORT = os.path.join(SCRIPTS, "report.py")
 NCU_TO_JSON = os.path.join(SCRIPTS, "ncu_to_json.py")
 sys.path.insert(0, SCRIPTS)
-import report_sass  # noqa: E402
+from gpucmp_report import sass as report_sass  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("ncu_to_json", NCU_TO_JSON)
 ncu_to_json = importlib.util.module_from_spec(_spec)
@@ -358,15 +358,15 @@ class Unchanged(Case):
         # The same input with the gap sections switched off gives the same text.
         sys.path.insert(0, SCRIPTS)
         import report  # noqa: E402
-        import report_gaps  # noqa: E402
-        saved = report_gaps.sections
-        report_gaps.sections = lambda *a, **k: []
+        from gpucmp_report.sections import gaps  # noqa: E402
+        saved = gaps.section
+        gaps.section = lambda *a, **k: []
         try:
             out = os.path.join(self.tmp, "off")
             code = report.main([os.path.join(self.tmp, "a", "suite.json"), "--no-plots",
                                 "--out-dir", out])
         finally:
-            report_gaps.sections = saved
+            gaps.section = saved
         self.assertEqual(code, 0)
         with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
             self.assertEqual(f.read(), plain)

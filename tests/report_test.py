@@ -9,7 +9,6 @@ The figures need matplotlib (Debian: python3-matplotlib). It installs into the
 system python3, which a pyenv or venv python3 on PATH can hide: the script runs
 under the first of this interpreter and /usr/bin/python3 that imports it. With
 none, the figure tests skip and the last line says so (CTest: skipped)."""
-import importlib.util
 import json
 import os
 import shutil
@@ -26,9 +25,10 @@ REAL = [os.path.join(RESULTS, f"2026-11-22-{part}.json")
 REAL_STARTUP = [os.path.join(RESULTS, f"2026-11-22-{part}.json")
                 for part in ("suite-matrixmul", "startup", "startup-cuda-ptx-jit")]
 
-_spec = importlib.util.spec_from_file_location("report", SCRIPT)
-report = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(report)
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))  # as scripts/report.py does
+from gpucmp_report import analysis, figures, fmt, load, names  # noqa: E402
+from gpucmp_report.sections import (  # noqa: E402
+    cold as cold_sec, quality as quality_sec, startup as startup_sec)
 
 H200 = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
         "cuda.driver": "580.159.04", "gpucmp.revision": "abc123", "date": "2026-11-22"}
@@ -228,35 +228,35 @@ class Work(unittest.TestCase):
         return proc, md, out_dir
 
     def data_of(self, content):
-        _, benches, missing = report.load_all([self.write("in.json", content)])
-        return report.Data(benches), missing
+        _, benches, missing = load.load_all([self.write("in.json", content)])
+        return analysis.Data(benches), missing
 
 
 class Analysis(Work):
     def test_names_parse(self):
-        self.assertEqual(report.parse_name("cp/cuda/unrollx8/grid:512/atoms:40000/manual_time"),
+        self.assertEqual(names.parse_name("cp/cuda/unrollx8/grid:512/atoms:40000/manual_time"),
                          ("cp", "cuda", "unrollx8", (("grid", "512"), ("atoms", "40000"))))
-        self.assertEqual(report.parse_name("matrixMul/opencl/tile16/n:4096/repeats:3/real_time"),
+        self.assertEqual(names.parse_name("matrixMul/opencl/tile16/n:4096/repeats:3/real_time"),
                          ("matrixMul", "opencl", "tile16", (("n", "4096"),)))
-        self.assertIsNone(report.parse_name("BM_memcpy/8"))
-        self.assertEqual(report.split_variant("tile16-auto-unroll-cse"),
+        self.assertIsNone(names.parse_name("BM_memcpy/8"))
+        self.assertEqual(names.split_variant("tile16-auto-unroll-cse"),
                          ("tile16", "auto-unroll-cse"))
-        self.assertEqual(report.split_variant("tile16-hand-unroll-cse-mad-licm"),
+        self.assertEqual(names.split_variant("tile16-hand-unroll-cse-mad-licm"),
                          ("tile16", "hand-unroll-cse-mad-licm"))
-        self.assertEqual(report.split_variant("unrollx8-ieee"), ("unrollx8-ieee", None))
-        self.assertEqual(report.slug("NVIDIA H200"), "nvidia-h200")
-        self.assertEqual(report.slug("NVIDIA GeForce RTX 4090"), "nvidia-geforce-rtx-4090")
+        self.assertEqual(names.split_variant("unrollx8-ieee"), ("unrollx8-ieee", None))
+        self.assertEqual(fmt.slug("NVIDIA H200"), "nvidia-h200")
+        self.assertEqual(fmt.slug("NVIDIA GeForce RTX 4090"), "nvidia-geforce-rtx-4090")
 
     def test_pairs_match_workload_variant_and_params_only(self):
         data, _ = self.data_of(full_suite())
-        keys = [(w, v, report.fmt_params(p)) for w, v, p, _, _ in report.pairs(data)]
+        keys = [(w, v, fmt.fmt_params(p)) for w, v, p, _, _ in analysis.pairs(data)]
         self.assertIn(("matrixMul", "tile16", "n=1024"), keys)
         self.assertIn(("matrixMul", "tile16", "n=2048"), keys)
         self.assertIn(("cp", "unrollx8", "grid=512 atoms=40000"), keys)
         self.assertIn(("bandwidth", "h2d-pinned", "1 MiB"), keys)
         for w, v, _ in keys:  # no vendor library, no PTX variant, no one-API kernel
             self.assertNotIn(v, ("cublas", "clblast", "h2d-mapped", "unrollx8-ieee"))
-            self.assertIsNone(report.split_variant(v)[1])
+            self.assertIsNone(names.split_variant(v)[1])
         self.assertEqual(len(keys), 2 + 1 + 3 * 6)
         # report order: bandwidth, matrixMul, cp; sizes ascending
         self.assertEqual([k[0] for k in keys][:1] + [k[0] for k in keys][-1:],
@@ -269,7 +269,7 @@ class Analysis(Work):
         self.assertAlmostEqual(cuda.time, 10.0e6)  # ms -> ns, the median of 3
         self.assertEqual(cuda.n, 3)
         self.assertAlmostEqual(cuda.spread, 0.02)  # half the range over the median
-        r, lo, hi = report.ratio_of(cuda, opencl)
+        r, lo, hi = analysis.ratio_of(cuda, opencl)
         self.assertAlmostEqual(r, 1.25)
         self.assertAlmostEqual(lo, 12.5 * 0.98 / (10 * 1.02))
         self.assertAlmostEqual(hi, 12.5 * 1.02 / (10 * 0.98))
@@ -277,7 +277,7 @@ class Analysis(Work):
 
     def test_ptx_step_changes(self):
         data, _ = self.data_of(full_suite())
-        (a,) = report.ptx_analysis(data)
+        (a,) = analysis.ptx_analysis(data)
         self.assertEqual((a["workload"], a["base"], a["params"]),
                          ("matrixMul", "tile16", (("n", "2048"),)))
         self.assertEqual([s for s, _ in a["controls"]], ["ptx-O0", "ptx-as-built",
@@ -297,7 +297,7 @@ class Analysis(Work):
         suite["benchmarks"] = [r for r in suite["benchmarks"]
                                if "tile16-auto-unroll-cse/" not in r["name"]]
         data, _ = self.data_of(suite)
-        (a,) = report.ptx_analysis(data)
+        (a,) = analysis.ptx_analysis(data)
         auto = {step: ch for step, _, _, ch in a["chains"]["auto"]}
         self.assertAlmostEqual(auto["unroll"], -0.48)
         self.assertIsNone(auto["cse"])
@@ -306,8 +306,8 @@ class Analysis(Work):
 
     def test_best_opencl_variant_is_the_fastest_of_the_same_kernel(self):
         data, _ = self.data_of(full_suite())
-        best = {(w, v): (report.fmt_params(p), b.variant)
-                for w, v, p, _, _, b in report.best_opencl(data)}
+        best = {(w, v): (fmt.fmt_params(p), b.variant)
+                for w, v, p, _, _, b in analysis.best_opencl(data)}
         self.assertEqual(best[("matrixMul", "tile16")], ("n=2048", "tile16-ptx-from-nvcc"))
         self.assertEqual(best[("cp", "unrollx8")], ("grid=512 atoms=40000", "unrollx8"))
         self.assertNotIn("bandwidth", {w for w, _ in best})
@@ -316,7 +316,7 @@ class Analysis(Work):
         first = self.write("a.json", doc(rows("cp/cuda/base/grid:8/atoms:4", [5.0], iterations=20),
                                          rows("cp/opencl/base/grid:8/atoms:4", [5.0])))
         second = self.write("b.json", doc(rows("cp/cuda/base/grid:8/atoms:4", [2.0])))
-        _, benches, _ = report.load_all([first, second])
+        _, benches, _ = load.load_all([first, second])
         (cuda,) = [b for b in benches.values() if b.api == "cuda"]
         self.assertAlmostEqual(cuda.time, 2.0e6)
         self.assertEqual(cuda.path, second)
@@ -342,23 +342,23 @@ class Analysis(Work):
 
 class StartupColdQuality(Work):
     def test_startup_rows_enter_no_pair_ptx_or_best_table(self):
-        self.assertEqual(report.parse_name("startup/cuda/matrixMul-tile16/n:1024/manual_time"),
+        self.assertEqual(names.parse_name("startup/cuda/matrixMul-tile16/n:1024/manual_time"),
                          ("startup", "cuda", "matrixMul-tile16", (("n", "1024"),)))
         suite = full_suite()
         suite["benchmarks"] += startup_suite()["benchmarks"]
         data, _ = self.data_of(suite)
         self.assertEqual(len(data.startup), 7)
         self.assertNotIn("startup", {k[0] for k in data.by_id})
-        self.assertEqual(len(report.pairs(data)), 2 + 1 + 3 * 6)
-        self.assertEqual([(a["workload"], a["base"]) for a in report.ptx_analysis(data)],
+        self.assertEqual(len(analysis.pairs(data)), 2 + 1 + 3 * 6)
+        self.assertEqual([(a["workload"], a["base"]) for a in analysis.ptx_analysis(data)],
                          [("matrixMul", "tile16")])
-        self.assertNotIn("startup", {r[0] for r in report.best_opencl(data)})
+        self.assertNotIn("startup", {r[0] for r in analysis.best_opencl(data)})
         self.assertFalse(any("startup" in label for label, _ in
-                             report.peak_entries(data, report.pairs(data))))
+                             analysis.peak_entries(data, analysis.pairs(data))))
 
     def test_startup_table_values(self):
         data, _ = self.data_of(startup_suite())
-        rows = {(r["workload"], r["base"]): r for r in report.startup_rows(data)}
+        rows = {(r["workload"], r["base"]): r for r in startup_sec.startup_rows(data)}
         self.assertEqual(list(rows), [("matrixMul", "tile16"), ("cp", "unrollx8"),
                                       ("mriq", "fast")])
         mm = rows[("matrixMul", "tile16")]
@@ -375,7 +375,7 @@ class StartupColdQuality(Work):
         suite = startup_suite(repetitions=3)
         suite["benchmarks"] = [r for r in suite["benchmarks"] if r["run_type"] == "aggregate"]
         data, _ = self.data_of(suite)
-        rows = {(r["workload"], r["base"]): r for r in report.startup_rows(data)}
+        rows = {(r["workload"], r["base"]): r for r in startup_sec.startup_rows(data)}
         self.assertEqual(rows[("matrixMul", "tile16")]["build_source"], 80.0)
         self.assertEqual(rows[("cp", "unrollx8")]["ptx_load"], 60.0)
 
@@ -384,9 +384,9 @@ class StartupColdQuality(Work):
         jit = self.write("jit.json", jit_suite())
         for paths in ([normal, jit], [jit, normal]):
             with self.subTest(first=os.path.basename(paths[0])):
-                _, benches, _ = report.load_all(paths)
-                data = report.Data(benches)
-                rows = {(r["workload"], r["base"]): r for r in report.startup_rows(data)}
+                _, benches, _ = load.load_all(paths)
+                data = analysis.Data(benches)
+                rows = {(r["workload"], r["base"]): r for r in startup_sec.startup_rows(data)}
                 mm = rows[("matrixMul", "tile16")]
                 self.assertAlmostEqual(mm["first"][0], 0.4)
                 self.assertAlmostEqual(mm["first_jit"][0], 0.38)
@@ -405,12 +405,12 @@ class StartupColdQuality(Work):
                                             cold("cuda", "tile32", 2048, 9.0))
                                 for r in g]
         data, _ = self.data_of(suite)
-        self.assertEqual(len(report.pairs(data)), 2 + 1 + 3 * 6)
+        self.assertEqual(len(analysis.pairs(data)), 2 + 1 + 3 * 6)
         self.assertEqual(data.get("matrixMul", "cuda", "tile16", (("n", "2048"),)).time, 10e6)
-        self.assertEqual(report.best_opencl(data)[0][3].time, 10e6)
-        self.assertNotIn(99.0, [v for _, vals in report.peak_entries(data, report.pairs(data))
+        self.assertEqual(analysis.best_opencl(data)[0][3].time, 10e6)
+        self.assertNotIn(99.0, [v for _, vals in analysis.peak_entries(data, analysis.pairs(data))
                                 for v in vals.values()])
-        got = [(c.api, c.variant, h.time if h else None, c.time) for c, h in report.cold_rows(data)]
+        got = [(c.api, c.variant, h.time if h else None, c.time) for c, h in cold_sec.cold_rows(data)]
         self.assertEqual(got, [("cuda", "tile16", 10e6, 10.5e6), ("opencl", "tile16", 12.5e6,
                                                                    13.75e6),
                                ("cuda", "tile32", None, 9e6)])
@@ -418,10 +418,10 @@ class StartupColdQuality(Work):
     def test_old_cold_rows_without_cache_cold_in_the_name_do_not_replace_hot_ones(self):
         hot = self.write("hot.json", doc(mm("cuda", "tile16", 2048, 10.0)))
         old = self.write("cold.json", doc(cold("cuda", "tile16", 2048, 11.0, old_style=True)))
-        _, benches, _ = report.load_all([hot, old])
-        data = report.Data(benches)
+        _, benches, _ = load.load_all([hot, old])
+        data = analysis.Data(benches)
         self.assertEqual(data.get("matrixMul", "cuda", "tile16", (("n", "2048"),)).time, 10e6)
-        ((c, h),) = report.cold_rows(data)
+        ((c, h),) = cold_sec.cold_rows(data)
         self.assertEqual(c.params, (("n", "2048"), ("cache", "cold")))
         self.assertEqual((c.time, h.time), (11e6, 10e6))
 
@@ -436,7 +436,7 @@ class StartupColdQuality(Work):
             (rows("bandwidth/cuda/h2d-pinned/bytes:1024", [2.0, 2.0, 2.0],
                   {"GB/s": 0.5, "host/device": 1.04}, time_unit="us"), [noisy] * 3)])
         data, _ = self.data_of(doc(*groups))
-        md = "\n".join(report.quality_section(data))
+        md = "\n".join(quality_sec.quality_section(data))
         self.assertIn("| kernels and transfers | 3 | 9 | 6 of 9 | 0.4% | 5% | 1 | 3 |", md)
         self.assertIn("- clock_flag=1 (SM clock below 90% of max): "
                       "`matrixMul/opencl/tile16/n:1024` (1 of 3 repetitions, lowest SM clock "
@@ -460,7 +460,7 @@ class StartupColdQuality(Work):
                 r.update(GOOD, clock_flag=1 / 3, noise_met=2 / 3)
         groups.append([r for r in agg if r["run_type"] == "aggregate"])
         data, _ = self.data_of(doc(*groups))
-        md = "\n".join(report.quality_section(data))
+        md = "\n".join(quality_sec.quality_section(data))
         self.assertIn("- clock_flag=1 (SM clock below 90% of max): 12 benchmarks: bandwidth 11 "
                       "(d2d 11); cp 1 (base 1).", md)
         self.assertIn("| kernels and transfers | 12 | 34 | 33 of 34 |", md)
@@ -468,9 +468,9 @@ class StartupColdQuality(Work):
 
     def test_quality_section_needs_its_counters(self):
         data, _ = self.data_of(full_suite())
-        self.assertEqual(report.quality_section(data), [])
-        self.assertEqual(report.cold_section(data), [])
-        self.assertEqual(report.startup_section(data, []), [])
+        self.assertEqual(quality_sec.quality_section(data), [])
+        self.assertEqual(cold_sec.cold_section(data), [])
+        self.assertEqual(startup_sec.startup_section(data, []), [])
 
 
 class WholeRuns(Work):
@@ -510,7 +510,7 @@ class WholeRuns(Work):
         self.assertIn("**matrixMul** (2010: 4.2): OpenCL/CUDA time at the largest size, "
                       "n=2048: tile16 1.25; over all 2 pairs 1.25. CUDA is faster in 2 of 2 "
                       "pairs. Every pair is below half the 2010 gap (4.2).", md)
-        for name in report.FIGURES.values():
+        for name in figures.FIGURES.values():
             path = os.path.join(out, name)
             self.assertTrue(os.path.exists(path), name)
             self.assertIn(f"]({name})", md)
@@ -699,7 +699,7 @@ class WholeRuns(Work):
         self.run_report(path, out="one")
         self.run_report(path, out="two")
         names = sorted(os.listdir(os.path.join(self.tmp, "one")))
-        self.assertEqual(names, sorted(["REPORT.md", *report.FIGURES.values()]))
+        self.assertEqual(names, sorted(["REPORT.md", *figures.FIGURES.values()]))
         for name in names:
             with open(os.path.join(self.tmp, "one", name), "rb") as a, \
                     open(os.path.join(self.tmp, "two", name), "rb") as b:
@@ -730,7 +730,7 @@ class WholeRuns(Work):
         self.assertIn("| ptx-O0 | tile16-ptx-O0 | 40 ms ±2% | 20.00 |", md)
         self.assertIn("No chain variants", md)
         self.assertIn("Fig. 6 is omitted", md)
-        self.assertFalse(os.path.exists(os.path.join(out, report.FIGURES["ptx"])))
+        self.assertFalse(os.path.exists(os.path.join(out, figures.FIGURES["ptx"])))
 
     def test_no_plots_writes_the_text_only(self):
         proc, md, out = self.run_report(self.write("suite.json", full_suite()), "--no-plots",
@@ -779,7 +779,7 @@ class WholeRuns(Work):
         self.assertIn("| ptx-O0 | tile16-ptx-O0 |", md)
         self.assertIn("Fig. 6 is omitted", md)  # no chain variants measured yet
         for kind in ("ratio", "best", "bandwidth", "peak"):
-            self.assertTrue(os.path.exists(os.path.join(out, report.FIGURES[kind])), kind)
+            self.assertTrue(os.path.exists(os.path.join(out, figures.FIGURES[kind])), kind)
 
     @unittest.skipUnless(all(map(os.path.exists, REAL_STARTUP)),
                          "the committed H200 startup results missing")

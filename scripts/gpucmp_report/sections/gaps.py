@@ -15,8 +15,10 @@ import glob
 import os
 import types
 
-import report_counters
-import report_sass
+from .. import counters as report_counters
+from .. import sass as report_sass
+from ..fmt import fmt_params, md_table
+from ..names import parse_name, size_key, workload_rank
 
 EXPLANATIONS = "explanations.json"
 NCU_SUFFIX = "-ncu.json"
@@ -270,12 +272,22 @@ def gap_lines(r, side, data, all_pairs, contexts):
     return md
 
 
-def sections(side, data, all_pairs, contexts, helpers):
+# What split_lines and gap_lines format with.
+HELPERS = types.SimpleNamespace(fmt_params=fmt_params, md_table=md_table, parse_name=parse_name,
+                                size_key=size_key, workload_rank=workload_rank)
+
+
+def section(rep):
+    """The three sections of the report (rep: gpucmp_report.build.Report)."""
+    return sections(getattr(rep.args, "side", None), rep.data, rep.all_pairs, rep.contexts)
+
+
+def sections(side, data, all_pairs, contexts):
     """Markdown lines of the three sections, or [] where the input has none of their
-    evidence. helpers: report.py's globals (fmt_params, md_table, parse_name, ...)."""
+    evidence."""
     if side is None or not (side.has_any() or has_new_rows(data)):
         return []
-    r = types.SimpleNamespace(**helpers)
+    r = HELPERS
     md = ["## Profiler counters", ""]
     md += report_counters.section(side.ncu_docs, side.ncu_rows, r.parse_name, r.size_key,
                                   r.workload_rank, r.fmt_params, r.md_table)

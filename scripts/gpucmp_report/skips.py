@@ -7,7 +7,7 @@ short by a signal says so in gpucmp.partial. Older files had a skipped row
 instead, which report.py lists with the errors; this module adds the context's
 skips, grouped by API and reason with their counts, and words the heading of
 the partial files."""
-import compare  # scripts/compare.py: the skip-list reader shared with compare/merge
+import gbench_json  # scripts/gbench_json.py: the skip-list reader shared with compare/merge
 
 LISTED = 8  # names shown per reason; the rest are counted (as the error table does)
 # The note gpucmp-bench writes into gpucmp.partial when a signal stops the run.
@@ -29,7 +29,7 @@ def partial_heading(notes):
 def measured_name(key, jit_part):
     """The gpucmp name of a report key (report.py appends jit_part to some)."""
     suffix = "/" + jit_part
-    return compare.gpucmp_name(key[: -len(suffix)] if key.endswith(suffix) else key)
+    return gbench_json.gpucmp_name(key[: -len(suffix)] if key.endswith(suffix) else key)
 
 
 def skipped_groups(contexts, row_keys, jit_part):
@@ -41,11 +41,11 @@ def skipped_groups(contexts, row_keys, jit_part):
     with_row = {measured_name(k, jit_part) for k in row_keys}
     reasons = {}  # name -> reason
     for _, context, _ in contexts:
-        reasons.update(compare.context_skips(context))
+        reasons.update(gbench_json.context_skips(context))
     groups = {}
     for name in sorted(reasons):
         if name not in with_row:
-            groups.setdefault((compare.api_of(name), reasons[name]), []).append(name)
+            groups.setdefault((gbench_json.api_of(name), reasons[name]), []).append(name)
     return [(api, reason, names) for (api, reason), names in groups.items()]
 
 

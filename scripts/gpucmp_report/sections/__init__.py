@@ -1,0 +1,26 @@
+"""The sections of REPORT.md, one module each, in the order they are written.
+
+Each module has section(rep) -> [Markdown lines] ([] to leave it out), where rep
+is a gpucmp_report.build.Report: the inputs (args, contexts, benches, missing),
+the analyses over them (data, all_pairs, shown, analyses, best_rows, bw, peaks)
+and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds a
+module here and one line to SECTIONS."""
+from . import (bandwidth, best, changed, cold, gaps, header, not_measured, one_api, peak,
+               ptx_steps, quality, ratio, startup, vendor)
+
+SECTIONS = [
+    header,        # title, input files, device and software, how to read it
+    changed,       # what changed since 2010 and what has not
+    ratio,         # CUDA against OpenCL (Fig. 5)
+    best,          # CUDA against the best OpenCL variant (Fig. 7)
+    ptx_steps,     # PTX optimization steps (Fig. 6)
+    bandwidth,     # bandwidth against transfer size
+    peak,          # fraction of peak
+    vendor,        # vendor libraries
+    gaps,          # profiler counters, compiler/runtime split, why each gap
+    startup,       # startup: build, module load and first launch
+    cold,          # hot vs cold caches
+    quality,       # measurement quality
+    one_api,       # measured on one API only
+    not_measured,  # errors, skips
+]

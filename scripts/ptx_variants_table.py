@@ -77,8 +77,9 @@ def main():
         cuda = times.get(f"{workload}/cuda/{base}/{size}")
         lines += [f"## {workload} {base} ({size})", "",
                   f"CUDA: {cuda:.3f} ms" if cuda else "CUDA: not measured", "",
-                  "| variant | ms | vs previous step | PTX instr | PTX loop instr | PTX loop fma/mul/add.f32 "
-                  "| PTX loop ld.shared+ld.const | SASS instr | FFMA | FMUL+FADD | LDS | regs |",
+                  "| variant | ms | vs previous step | PTX instr | PTX loop instr "
+                  "| PTX loop fma/mul/add.f32 | PTX loop ld.shared+ld.const "
+                  "| SASS instr | FFMA | FMUL+FADD | LDS | regs |",
                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
         prev = None
         for step in STEPS:
@@ -109,9 +110,11 @@ def main():
                 f"{t:.3f} | {change} | {total} | {sum(loop.values())} | "
                 f"{count(loop, 'fma.')}/{count(loop, 'mul.f32', 'mul.rn.f32')}/"
                 f"{count(loop, 'add.f32', 'add.rn.f32')} | "
-                f"{count(loop, 'ld.shared', 'ld.const')} | {sass['instructions'] if sass else '?'} | "
+                f"{count(loop, 'ld.shared', 'ld.const')} | "
+                f"{sass['instructions'] if sass else '?'} | "
                 f"{count(s, 'FFMA')} | {count(s, 'FMUL', 'FADD')} | {count(s, 'LDS')} | "
-                f"{registers(stem + '.log')} |" if t else f"| {variant} | not timed | | | | | | | | | | |")
+                f"{registers(stem + '.log')} |"
+                if t else f"| {variant} | not timed | | | | | | | | | | |")
         lines.append("")
     open(a.out, "w").write("\n".join(lines))
     print("wrote", a.out)

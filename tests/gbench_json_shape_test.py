@@ -52,7 +52,8 @@ class GbenchJsonShape(unittest.TestCase):
                f"--benchmark_out={cls.path}", "--benchmark_out_format=json"]
         run = subprocess.run(cmd, capture_output=True, text=True, timeout=600, check=False)
         if run.returncode != 0:
-            raise AssertionError(f"{' '.join(cmd)}: exit {run.returncode}\n{run.stdout}{run.stderr}")
+            raise AssertionError(
+                f"{' '.join(cmd)}: exit {run.returncode}\n{run.stdout}{run.stderr}")
         # util.py is_json_file/load_benchmark_results: plain json.load (NaN counters allowed).
         with open(cls.path, encoding="utf-8") as f:
             cls.doc = json.load(f)

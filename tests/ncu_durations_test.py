@@ -35,8 +35,8 @@ class NcuDurations(unittest.TestCase):
                           row(3, "B", "msecond", "0.5"))
         r = run(path)
         self.assertEqual(r.returncode, 0, r.stderr)
-        lines = [l.split("\t") for l in r.stdout.splitlines()]
-        self.assertEqual([l[1:] for l in lines], [["A", "3", "2.00", "1.00"],
+        lines = [line.split("\t") for line in r.stdout.splitlines()]
+        self.assertEqual([cells[1:] for cells in lines], [["A", "3", "2.00", "1.00"],
                                                   ["B", "1", "500.00", "500.00"]])
 
     def test_bad_input_exits_2_with_one_line(self):

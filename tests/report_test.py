@@ -254,7 +254,7 @@ class Analysis(Work):
         self.assertIn(("matrixMul", "tile16", "n=2048"), keys)
         self.assertIn(("cp", "unrollx8", "grid=512 atoms=40000"), keys)
         self.assertIn(("bandwidth", "h2d-pinned", "1 MiB"), keys)
-        for w, v, _ in keys:  # no vendor library, no PTX variant, no one-API kernel
+        for _w, v, _ in keys:  # no vendor library, no PTX variant, no one-API kernel
             self.assertNotIn(v, ("cublas", "clblast", "h2d-mapped", "unrollx8-ieee"))
             self.assertIsNone(names.split_variant(v)[1])
         self.assertEqual(len(keys), 2 + 1 + 3 * 6)
@@ -410,7 +410,8 @@ class StartupColdQuality(Work):
         self.assertEqual(analysis.best_opencl(data)[0][3].time, 10e6)
         self.assertNotIn(99.0, [v for _, vals in analysis.peak_entries(data, analysis.pairs(data))
                                 for v in vals.values()])
-        got = [(c.api, c.variant, h.time if h else None, c.time) for c, h in cold_sec.cold_rows(data)]
+        got = [(c.api, c.variant, h.time if h else None, c.time)
+               for c, h in cold_sec.cold_rows(data)]
         self.assertEqual(got, [("cuda", "tile16", 10e6, 10.5e6), ("opencl", "tile16", 12.5e6,
                                                                    13.75e6),
                                ("cuda", "tile32", None, 9e6)])

@@ -89,7 +89,8 @@ def most_varied(data, workload, base, sizes):
     the chains may be measured at one size only."""
     def count(params):
         return sum(1 for (w, api, v, p) in data.by_id if w == workload and api == "opencl"
-                   and p == params and split_variant(v) != (v, None) and split_variant(v)[0] == base)
+                   and p == params and split_variant(v) != (v, None)
+                   and split_variant(v)[0] == base)
     return max(sizes, key=lambda p: (count(p), size_key(p)))
 
 

@@ -163,7 +163,7 @@ def section(docs, rows, parse_name, size_key, workload_rank, fmt_params, md_tabl
                                     key=lambda kv: workload_rank(kv[0])):
         table = []
         for base, params, runs in entries:
-            for label, key, kernels in runs:
+            for label, _key, kernels in runs:
                 for kname, entry in ordered(kernels):
                     table.append([base, fmt_params(params), label, f"`{kname}`"] + cells(entry))
         md += [f"### {workload}", ""] + md_table(header, table, right=(4, 5, 6, 7, 8)) + [""]

@@ -1,5 +1,6 @@
 # Rewrites nvcc's PTX of matrixMul<16> to OpenCL's conventions, in steps.
-import re, sys
+import re
+import sys
 src = open(sys.argv[1]).read()
 # keep only the tile16 kernel
 entries = re.split(r'(?=^\.visible \.entry|^\.entry)', src, flags=re.M)
@@ -7,7 +8,8 @@ head, kernels = entries[0], [e for e in entries[1:] if 'matrixMulILi16' in e]
 k = kernels[0]
 mangled = re.search(r'\.entry\s+(\S+)\(', k).group(1)
 def write(name, text):
-    open(name, 'w').write(text); print('wrote', name)
+    open(name, 'w').write(text)
+    print('wrote', name)
 write('A-asis.ptx', head + k)
 t = (head + k).replace(mangled, 'matrixMul')
 t = t.replace('.target sm_90', '.target sm_90, texmode_independent')

@@ -12,7 +12,7 @@ def section(rep):
                                           JIT_PART)
     if missing:
         reasons = {}
-        for key, reason, path in missing:
+        for key, reason, _path in missing:
             reasons.setdefault(reason, []).append(key)
         md += md_table(["reason", "benchmarks"],
                        [(reason.replace("|", "\\|"), ", ".join(f"`{k}`" for k in keys[:8]) +

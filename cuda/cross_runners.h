@@ -1,4 +1,4 @@
-// Cross-run rows (DESIGN.md "Explaining a gap" 1): CUDA-only variants that
+// Cross-run rows (docs/DESIGN.md "Explaining a gap" 1): CUDA-only variants that
 // hold one part of a CUDA/OpenCL pair fixed and move the other, each launched
 // through CUDA with the geometry, data and validation of the pair's rows.
 //   <variant>-opencl-ptx  OpenCL's own PTX of the program the OpenCL row

@@ -1,7 +1,7 @@
 // The one place where the CUDA side can ask for OpenCL's PTX without knowing
 // OpenCL: the cross-run rows `<workload>/cuda/<variant>-opencl-ptx` run the
-// code OpenCL's compiler produced through CUDA's JIT and runtime (DESIGN.md
-// "Explaining a gap" 1). The program's entry point (harness/main.cpp), which
+// code OpenCL's compiler produced through CUDA's JIT and runtime
+// (docs/DESIGN.md "Explaining a gap" 1). The program's entry point (harness/main.cpp), which
 // knows both APIs, installs the source; cuda/ only calls opencl_ptx().
 #pragma once
 #include <functional>

@@ -1,4 +1,5 @@
-// Error kinds and the process exit codes they map to (DESIGN.md "Conventions").
+// Error kinds and the process exit codes they map to (docs/DESIGN.md
+// "Conventions").
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -1,4 +1,5 @@
-// Benchmark names: <workload>/<api>/<variant>/<param>:<value>... (DESIGN.md).
+// Benchmark names: <workload>/<api>/<variant>/<param>:<value>... (docs/DESIGN.md
+// "Conventions").
 #pragma once
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 // Startup benchmarks: what a kernel costs before its first result, measured
-// apart from kernel time (DESIGN.md fairness rules). Each sample starts fresh
-// (Api::start_fresh: OpenCL programs forgotten; CUDA context re-created, so
+// apart from kernel time (docs/DESIGN.md "Fairness rules"). Each sample starts
+// fresh (Api::start_fresh: OpenCL programs forgotten; CUDA context re-created, so
 // that its module is loaded again), builds the runner (the OpenCL program
 // build happens here), uploads (not counted), then times the first launch and
 // a second one. Named startup/<api>/<workload>-<variant>/<params>.

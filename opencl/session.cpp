@@ -179,31 +179,50 @@ const BuiltProgram& Session::program(const ProgramSpec& spec) {
   return ptx_programs_.emplace(key, build_from_ptx(ptx.text, spec.options, key)).first->second;
 }
 
+namespace {
+
+// The common options plus `extra` (leading spaces dropped; none when blank).
+std::string build_options(const std::string& extra) {
+  std::string options = Session::common_build_options();
+  const std::size_t start = extra.find_first_not_of(' ');
+  if (start != std::string::npos) options += " " + extra.substr(start);
+  return options;
+}
+
+// clBuildProgram of a created program, source or PTX alike: times it and keeps
+// the build log (trailing NULs and newlines dropped) whether or not it built.
+cl_int build_and_log(BuiltProgram& built, cl_device_id device) {
+  const auto t0 = std::chrono::steady_clock::now();
+  const cl_int err =
+      clBuildProgram(built.program, 1, &device, built.options.c_str(), nullptr, nullptr);
+  built.build_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::size_t size = 0;
+  clGetProgramBuildInfo(built.program, device, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
+  built.log.assign(size, '\0');
+  clGetProgramBuildInfo(built.program, device, CL_PROGRAM_BUILD_LOG, size, built.log.data(),
+                        nullptr);
+  while (!built.log.empty() && (built.log.back() == '\0' || built.log.back() == '\n'))
+    built.log.pop_back();
+  return err;
+}
+
+}  // namespace
+
 BuiltProgram Session::build_from_ptx(const std::string& ptx, const std::string& extra,
                                      const std::string& what) const {
-  std::string options = common_build_options();
-  if (extra.find_first_not_of(' ') != std::string::npos)
-    options += " " + extra.substr(extra.find_first_not_of(' '));
   const auto* bytes = reinterpret_cast<const unsigned char*>(ptx.data());
   const std::size_t size = ptx.size() + 1;  // with the terminating NUL
   cl_int status = CL_SUCCESS, err = CL_SUCCESS;
   BuiltProgram built;
-  built.options = options;
+  built.options = build_options(extra);
   built.program =
       Program(clCreateProgramWithBinary(context_, 1, &device_, &size, &bytes, &status, &err));
   if (err != CL_SUCCESS || status != CL_SUCCESS)
     throw BuildError("clCreateProgramWithBinary (" + what + "): " +
                          error_name(err != CL_SUCCESS ? err : status),
                      "the driver rejected the PTX before building it");
-  const auto t0 = std::chrono::steady_clock::now();
-  err = clBuildProgram(built.program, 1, &device_, options.c_str(), nullptr, nullptr);
-  built.build_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::size_t log_size = 0;
-  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &log_size);
-  built.log.assign(log_size, '\0');
-  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, log_size,
-                        built.log.data(), nullptr);
+  err = build_and_log(built, device_);
   if (err != CL_SUCCESS)
     throw BuildError("OpenCL build of PTX " + what + " failed on " + info_.name + ": " +
                          error_name(err),
@@ -216,30 +235,17 @@ bool Session::is_nvidia() const {
 }
 
 BuiltProgram Session::build(const std::string& file, const std::string& extra) const {
-  std::string options = common_build_options();
-  if (extra.find_first_not_of(' ') != std::string::npos)
-    options += " " + extra.substr(extra.find_first_not_of(' '));
   const std::string text = source(file);
   const char* ptr = text.c_str();
   const std::size_t len = text.size();
   cl_int err = CL_SUCCESS;
   BuiltProgram built;
-  built.options = options;
+  built.options = build_options(extra);
   built.program = Program(clCreateProgramWithSource(context_, 1, &ptr, &len, &err));
   check(err, "clCreateProgramWithSource", file);
-  const auto t0 = std::chrono::steady_clock::now();
-  err = clBuildProgram(built.program, 1, &device_, options.c_str(), nullptr, nullptr);
-  built.build_ms =
-      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::size_t size = 0;
-  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size);
-  built.log.assign(size, '\0');
-  clGetProgramBuildInfo(built.program, device_, CL_PROGRAM_BUILD_LOG, size, built.log.data(),
-                        nullptr);
-  while (!built.log.empty() && (built.log.back() == '\0' || built.log.back() == '\n'))
-    built.log.pop_back();
+  err = build_and_log(built, device_);
   if (err != CL_SUCCESS)
-    throw BuildError("OpenCL build of " + file + " (options '" + options + "') failed on " +
+    throw BuildError("OpenCL build of " + file + " (options '" + built.options + "') failed on " +
                          info_.name + ": " + error_name(err),
                      built.log);
   return built;

@@ -2,7 +2,8 @@
 // it (cudaLibraryLoadData / cuModuleLoadData) and CUDA can launch its kernels
 // with the same geometry: the code OpenCL's compiler produced, JIT-compiled
 // and run by CUDA (the cross-run rows `<variant>-opencl-ptx`). The mirror of
-// opencl_abi.h. Two conventions differ (DESIGN.md "OpenCL PTX conventions"):
+// opencl_abi.h. Two conventions differ (docs/DESIGN.md
+// "OpenCL PTX conventions"):
 //
 //  - OpenCL reads its launch environment from %envreg registers, which CUDA
 //    never sets (a cubin from OpenCL's cache faults under CUDA because of

@@ -36,17 +36,6 @@ void collect_names(const Operand& op, std::vector<std::string>& out) {
   }
 }
 
-void rename_operand(Operand& op, const std::map<std::string, std::string>& renames) {
-  if (op.kind == Operand::Kind::Register || op.kind == Operand::Kind::Memory) {
-    const auto it = renames.find(op.name);
-    if (it != renames.end()) {
-      op.name = it->second;
-      if (op.kind == Operand::Kind::Register) op.text = (op.negated ? "!" : "") + op.name;
-    }
-  }
-  for (Operand& e : op.elements) rename_operand(e, renames);
-}
-
 bool mentions_special_register(const Operand& op, bool& invariant_only) {
   bool any = false;
   if (op.kind == Operand::Kind::SpecialRegister) {
@@ -149,6 +138,17 @@ bool is_pure(const Instruction& ins, const std::set<std::string>& body_names) {
   return true;
 }
 
+void rename_operand_registers(Operand& op, const std::map<std::string, std::string>& renames) {
+  if (op.kind == Operand::Kind::Register || op.kind == Operand::Kind::Memory) {
+    const auto it = renames.find(op.name);
+    if (it != renames.end()) {
+      op.name = it->second;
+      if (op.kind == Operand::Kind::Register) op.text = (op.negated ? "!" : "") + op.name;
+    }
+  }
+  for (Operand& e : op.elements) rename_operand_registers(e, renames);
+}
+
 void rename_uses(Instruction& ins, const std::map<std::string, std::string>& renames) {
   if (ins.guard) {
     const auto it = renames.find(*ins.guard);
@@ -156,7 +156,8 @@ void rename_uses(Instruction& ins, const std::map<std::string, std::string>& ren
   }
   for (std::size_t i = 0; i < ins.operands.size(); ++i) {
     Operand& op = ins.operands[i];
-    if (i > 0 || op.kind == Operand::Kind::Memory || reads_operand_zero(ins)) rename_operand(op, renames);
+    if (i > 0 || op.kind == Operand::Kind::Memory || reads_operand_zero(ins))
+      rename_operand_registers(op, renames);
   }
 }
 

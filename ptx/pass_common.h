@@ -46,6 +46,10 @@ std::set<std::string> body_declared_names(const Function& f);
 // declared in the body.
 bool is_pure(const Instruction& ins, const std::set<std::string>& body_names);
 
+// Renames every register and memory base an operand names, read or written
+// (its elements too).
+void rename_operand_registers(Operand& op, const std::map<std::string, std::string>& renames);
+
 // Renames the registers an instruction reads (operands 1.. and the guard, and
 // operand 0 where used_registers() counts it as read).
 void rename_uses(Instruction& ins, const std::map<std::string, std::string>& renames);

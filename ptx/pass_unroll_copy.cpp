@@ -51,18 +51,6 @@ Statement mov_immediate(const std::string& type, const std::string& reg, long lo
                                 make_operand(Operand::Kind::Immediate, std::to_string(wrap32(value, true)))});
 }
 
-// Renames every register an operand names, read or written.
-void rename_all(Operand& op, const std::map<std::string, std::string>& names) {
-  if (op.kind == Operand::Kind::Register || op.kind == Operand::Kind::Memory) {
-    const auto it = names.find(op.name);
-    if (it != names.end()) {
-      op.name = it->second;
-      if (op.kind == Operand::Kind::Register) op.text = (op.negated ? "!" : "") + op.name;
-    }
-  }
-  for (Operand& e : op.elements) rename_all(e, names);
-}
-
 void collect_symbols(const Operand& op, std::set<std::string>& out) {
   if (op.kind == Operand::Kind::Symbol) out.insert(op.name);
   for (const Operand& e : op.elements) collect_symbols(e, out);
@@ -117,7 +105,7 @@ class CopyEmitter {
       for (const std::string& r : regs)
         if (locals_.count(r) && !names.count(r)) names[r] = registers_.fresh(r);
     if (ins.guard && names.count(*ins.guard)) ins.guard = names.at(*ins.guard);
-    for (Operand& op : ins.operands) rename_all(op, names);
+    for (Operand& op : ins.operands) rename_operand_registers(op, names);
   }
 
   void emit_copy(int k, std::vector<Statement>& out) {

@@ -1,6 +1,7 @@
 // Known facts of the real PTX captured on the H200 (tests/fixtures/ptx/gpu/),
-// as DESIGN.md records them for driver 580 and nvcc 13.0: a regression in the
-// parser, the CFG or the counting shows up here against real compiler output.
+// as docs/DESIGN.md "Measured facts" records them for driver 580 and nvcc
+// 13.0: a regression in the parser, the CFG or the counting shows up here
+// against real compiler output.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -29,7 +30,7 @@ const LoopStats& biggest_loop(const KernelStats& k) {
   return *best;
 }
 
-// DESIGN.md: "default OpenCL PTX is already unrolled and fused (16 fma, 32
+// docs/DESIGN.md: "default OpenCL PTX is already unrolled and fused (16 fma, 32
 // ld.shared in the loop, the same counts as nvcc's PTX)".
 TEST(GpuFixtures, MatrixMulTile16LoopIsUnrolledAndFusedInBothCompilers) {
   for (const auto& [file, name] : {std::pair{"opencl/matrixMul-tile16.ptx", "matrixMul"},

@@ -1,6 +1,8 @@
 # gpucmp_embed_sources(<target> <namespace> FILES a.cl b.cl ...)
-# Embeds text files into <target> as a table {file name -> contents}, looked up
-# with <namespace>::embedded_source("a.cl"). The files are re-embedded when they change.
+# Embeds text files into <target> as a table {file name -> contents}: the map
+# <namespace>::embedded_sources(), looked up by file name ("a.cl"); the caller
+# declares it where it reads it (opencl/session.cpp, opencl/variant_ptx.cpp). The
+# files are re-embedded when they change.
 function(gpucmp_embed_sources target ns)
   cmake_parse_arguments(ARG "" "" "FILES" ${ARGN})
   string(REPLACE "::" "_" ns_file "${ns}")

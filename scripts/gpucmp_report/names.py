@@ -22,7 +22,7 @@ PTX_CONTROLS = ["ptx-as-built", "ptx-align", "ptx-ftz", "ptx-shared32", "ptx-fro
 CROSS_SUFFIXES = ("-opencl-ptx", "-ptx-jit", "-opencl-cubin")
 PTX_SUFFIXES = sorted({s for chain in CHAINS.values() for s in chain} | set(PTX_CONTROLS),
                       key=lambda s: (-len(s), s))
-# The 2010 study (Tesla C1060, CUDA 2.3), as quoted in DESIGN.md: OpenCL time
+# The 2010 study (Tesla C1060, CUDA 2.3), as quoted in docs/DESIGN.md: OpenCL time
 # over CUDA time, and the matrixMul PTX chain's change of time per step (%).
 STUDY_2010_RATIO = {"bandwidth": (1.0, "no gap"), "matrixMul": (4.2, "4.2"),
                     "cp": (3.0, "~3"), "mriq": (19.0, "~19"), "mrifhd": (19.0, "~19")}

@@ -96,5 +96,5 @@ def section(rep):
     md = ["## What changed since 2010 and what has not", ""]
     text = changed_text(data, all_pairs, analyses, best_rows)
     md += text if text else ["No paired benchmarks in the input."]
-    md += ["", "2010 figures are those quoted in DESIGN.md (Tesla C1060, CUDA 2.3).", ""]
+    md += ["", "2010 figures are those quoted in docs/DESIGN.md (Tesla C1060, CUDA 2.3).", ""]
     return md

@@ -86,10 +86,10 @@ void register_bandwidth_runners() {
       bandwidth::add_runner({"cuda", d, m, [m](bandwidth::Problem& p, Direction dir) {
                                return std::make_unique<BandwidthRunner>(p, dir, m);
                              }});
-  bandwidth::add_runner({"cuda", Direction::d2d, HostMemory::device,
-                         [](bandwidth::Problem& p, Direction dir) {
-                           return std::make_unique<BandwidthRunner>(p, dir, HostMemory::device);
-                         }});
+  bandwidth::add_runner(
+      {"cuda", Direction::d2d, HostMemory::device, [](bandwidth::Problem& p, Direction dir) {
+         return std::make_unique<BandwidthRunner>(p, dir, HostMemory::device);
+       }});
 }
 
 }  // namespace gpucmp::cuda

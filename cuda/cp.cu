@@ -71,7 +71,7 @@ __global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) 
 
 cudaError_t set_atoms(const float* device_atoms, int count, cudaStream_t stream) {
   return cudaMemcpyToSymbolAsync(atominfo, device_atoms, sizeof(float4) * count, 0,
-                          cudaMemcpyDeviceToDevice, stream);
+                                 cudaMemcpyDeviceToDevice, stream);
 }
 
 void launch(bool unrollx8, int count, float spacing, float* energy, int nx, int ny,

@@ -1,13 +1,12 @@
 #include "cuda_api.h"
 
-#include "cross_runners.h"
-
 #include <cuda_runtime.h>
 
 #include <algorithm>
 #include <chrono>
 
 #include "check.h"
+#include "cross_runners.h"
 #include "errors.h"
 #include "nvml.h"
 #include "ptx_load.h"
@@ -23,7 +22,8 @@ std::string version_string(int v) {  // 13000 -> "13.0"
 
 int attribute(cudaDeviceAttr a, int dev) {
   int v = 0;
-  check(cudaDeviceGetAttribute(&v, a, dev), "cudaDeviceGetAttribute", "device " + std::to_string(dev));
+  check(cudaDeviceGetAttribute(&v, a, dev), "cudaDeviceGetAttribute",
+        "device " + std::to_string(dev));
   return v;
 }
 
@@ -91,8 +91,7 @@ class CudaApi : public Api {
     const auto t0 = std::chrono::steady_clock::now();
     check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
     check(cudaFree(nullptr), "cudaFree(0)", "context creation");
-    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0)
-        .count();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   }
 
   void add_context(ContextList& ctx) const override {
@@ -118,8 +117,7 @@ class CudaApi : public Api {
  private:
   void describe_device() {
     cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties",
-          std::to_string(device_));
+    check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties", std::to_string(device_));
     info_.api = "cuda";
     info_.name = p.name;
     info_.vendor = "NVIDIA";
@@ -140,12 +138,13 @@ class CudaApi : public Api {
     info_.link_peak_gbps = pcie_peak_gbps(nvml.pcie_generation, nvml.pcie_width);
     int driver = 0;
     cudaDriverGetVersion(&driver);
-    info_.driver = nvml.driver_version.empty() ? "CUDA " + version_string(driver)
-                                               : nvml.driver_version;
+    info_.driver =
+        nvml.driver_version.empty() ? "CUDA " + version_string(driver) : nvml.driver_version;
     info_.peak_note = "FP32: SMs x FP32 lanes/SM of sm_" + std::to_string(p.major) +
                       std::to_string(p.minor) +
                       " x 2 (FMA) x max SM clock; DRAM: 2 x memory clock x bus width; link: "
-                      "PCIe gen " + std::to_string(nvml.pcie_generation) + " x" +
+                      "PCIe gen " +
+                      std::to_string(nvml.pcie_generation) + " x" +
                       std::to_string(nvml.pcie_width) + " per direction (NVML; 0 unknown)";
   }
 

@@ -43,8 +43,10 @@ void launch_matrixmul(int tile, int tile_align, float* c, const float* a, const 
   // Unaligned first: nvcc's PTX then lists matrixMul<16, 4> before <16, 16>.
   constexpr int kOwn = alignof(float);
   const bool own = tile_align != 16;
-  if (tile == 16) (own ? launch<16, kOwn> : launch<16, 16>)(c, a, b, n, stream);
-  else if (tile == 32) (own ? launch<32, kOwn> : launch<32, 16>)(c, a, b, n, stream);
+  if (tile == 16)
+    (own ? launch<16, kOwn> : launch<16, 16>)(c, a, b, n, stream);
+  else if (tile == 32)
+    (own ? launch<32, kOwn> : launch<32, 16>)(c, a, b, n, stream);
 }
 
 }  // namespace gpucmp::cuda

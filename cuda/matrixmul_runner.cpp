@@ -39,14 +39,22 @@ class TiledMatrixMul : public MatrixRunner {
 
 const char* cublas_status_name(cublasStatus_t s) {
   switch (s) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    default: return "CUBLAS_STATUS_(other)";
+    case CUBLAS_STATUS_SUCCESS:
+      return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED:
+      return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED:
+      return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE:
+      return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH:
+      return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_EXECUTION_FAILED:
+      return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_NOT_SUPPORTED:
+      return "CUBLAS_STATUS_NOT_SUPPORTED";
+    default:
+      return "CUBLAS_STATUS_(other)";
   }
 }
 
@@ -71,8 +79,8 @@ class CublasMatrixMul : public MatrixRunner {
  protected:
   void enqueue() override {
     const float one = 1.0f, zero = 0.0f;
-    check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n(), n(), n(), &one, b(), n(),
-                             a(), n(), &zero, c(), n()),
+    check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n(), n(), n(), &one, b(), n(), a(),
+                             n(), &zero, c(), n()),
                  "cublasSgemm");
   }
 

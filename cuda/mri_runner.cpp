@@ -25,8 +25,13 @@ DevicePtr to_device(const std::vector<float>& host, cudaStream_t stream) {
 
 void MriBuffers::upload() {
   const mri::Dataset& d = p_.data;
-  for (auto [dst, src] : {std::pair{&x_, &d.x}, {&y_, &d.y}, {&z_, &d.z}, {&phiR_, &d.phiR},
-                          {&phiI_, &d.phiI}, {&dR_, &d.dR}, {&dI_, &d.dI}})
+  for (auto [dst, src] : {std::pair{&x_, &d.x},
+                          {&y_, &d.y},
+                          {&z_, &d.z},
+                          {&phiR_, &d.phiR},
+                          {&phiI_, &d.phiI},
+                          {&dR_, &d.dR},
+                          {&dI_, &d.dI}})
     *dst = to_device(*src, stream());
   std::vector<float> kv(std::size_t(d.numK) * kv_floats(), 0.0f);
   for (int k = 0; k < d.numK; ++k) {
@@ -72,8 +77,7 @@ class MriRunner : public MriBuffers {
       for (int start = 0; start < d.numK; start += mri::kTileQ) {
         const int count = std::min(mri::kTileQ, d.numK - start);
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mriq k tile");
-        k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_),
-                    stream());
+        k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
       }
     } else {
       const MriFhdKernels& k = mrifhd_kernels(fast_);
@@ -83,8 +87,7 @@ class MriRunner : public MriBuffers {
       for (int start = 0; start < d.numK; start += mri::kTileFH) {
         const int count = std::min(mri::kTileFH, d.numK - start);
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mrifhd k tile");
-        k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_),
-                     stream());
+        k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
       }
     }
   }

@@ -63,10 +63,10 @@ __global__ void ComputeFH(int numK, int numX, const float* x, const float* y, co
   outI[t] = iFH;
 }
 
-void rho_phi(const float* phiR, const float* phiI, const float* dR, const float* dI,
-             KValuesFH* kv, int numK, cudaStream_t s) {
-  ComputeRhoPhi<<<(numK + mri::kBlock - 1) / mri::kBlock, mri::kBlock, 0, s>>>(phiR, phiI, dR,
-                                                                              dI, kv, numK);
+void rho_phi(const float* phiR, const float* phiI, const float* dR, const float* dI, KValuesFH* kv,
+             int numK, cudaStream_t s) {
+  ComputeRhoPhi<<<(numK + mri::kBlock - 1) / mri::kBlock, mri::kBlock, 0, s>>>(phiR, phiI, dR, dI,
+                                                                               kv, numK);
 }
 
 cudaError_t set_k(const KValuesFH* device_kv, int count, cudaStream_t s) {
@@ -74,15 +74,15 @@ cudaError_t set_k(const KValuesFH* device_kv, int count, cudaStream_t s) {
                                  cudaMemcpyDeviceToDevice, s);
 }
 
-void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
-                const float* z, float* outR, float* outI, cudaStream_t s) {
+void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
+                float* outR, float* outI, cudaStream_t s) {
   const int blocks = (numX + mri::kBlock - 1) / mri::kBlock;
   if (loop == mri::KLoop::tile_and_count)
-    ComputeFH<mri::KLoop::tile_and_count><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z,
-                                                                         outR, outI);
+    ComputeFH<mri::KLoop::tile_and_count>
+        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR, outI);
   else
-    ComputeFH<mri::KLoop::count_only><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR,
-                                                                     outI);
+    ComputeFH<mri::KLoop::count_only>
+        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR, outI);
 }
 
 }  // namespace

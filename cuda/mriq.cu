@@ -54,7 +54,7 @@ __global__ void ComputeQ(int numK, int numX, const float* x, const float* y, con
 
 void phi_mag(const float* phiR, const float* phiI, KValuesQ* kv, int numK, cudaStream_t s) {
   ComputePhiMag<<<(numK + mri::kBlock - 1) / mri::kBlock, mri::kBlock, 0, s>>>(phiR, phiI, kv,
-                                                                              numK);
+                                                                               numK);
 }
 
 cudaError_t set_k(const KValuesQ* device_kv, int count, cudaStream_t s) {
@@ -62,12 +62,12 @@ cudaError_t set_k(const KValuesQ* device_kv, int count, cudaStream_t s) {
                                  cudaMemcpyDeviceToDevice, s);
 }
 
-void compute_q(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
-               const float* z, float* Qr, float* Qi, cudaStream_t s) {
+void compute_q(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
+               float* Qr, float* Qi, cudaStream_t s) {
   const int blocks = (numX + mri::kBlock - 1) / mri::kBlock;
   if (loop == mri::KLoop::tile_and_count)
-    ComputeQ<mri::KLoop::tile_and_count><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, Qr,
-                                                                        Qi);
+    ComputeQ<mri::KLoop::tile_and_count>
+        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
   else
     ComputeQ<mri::KLoop::count_only><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
 }

@@ -5,7 +5,6 @@
 
 #include "measure.h"
 #include "nvml.h"
-
 #include "version.h"
 
 namespace gpucmp {

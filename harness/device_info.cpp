@@ -12,13 +12,21 @@ std::string pci_id(int domain, int bus, int device) {
 
 int fp32_lanes_per_sm(int major, int minor) {
   switch (major) {
-    case 5: return 128;                     // Maxwell
-    case 6: return minor == 0 ? 64 : 128;   // GP100 64, GP10x 128
-    case 7: return 64;                      // Volta, Turing
-    case 8: return minor == 0 ? 64 : 128;   // GA100 64, GA10x / Ada 128
-    case 9: return 128;                     // Hopper
-    case 10: case 12: return 128;           // Blackwell
-    default: return 0;
+    case 5:
+      return 128;  // Maxwell
+    case 6:
+      return minor == 0 ? 64 : 128;  // GP100 64, GP10x 128
+    case 7:
+      return 64;  // Volta, Turing
+    case 8:
+      return minor == 0 ? 64 : 128;  // GA100 64, GA10x / Ada 128
+    case 9:
+      return 128;  // Hopper
+    case 10:
+    case 12:
+      return 128;  // Blackwell
+    default:
+      return 0;
   }
 }
 

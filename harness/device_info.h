@@ -5,15 +5,15 @@
 namespace gpucmp {
 
 struct DeviceInfo {
-  std::string api;          // "cuda" | "opencl"
-  std::string name;         // "NVIDIA H200"
-  std::string vendor;       // "NVIDIA Corporation"
-  std::string driver;       // driver version as the API reports it
-  std::string pci_bus_id;   // "0000:1b:00.0" where known: pairs a CUDA and an OpenCL device
-  int compute_units = 0;    // SMs (CUDA, NVIDIA OpenCL) or compute units
-  double max_clock_mhz = 0; // maximum SM / core clock
+  std::string api;                 // "cuda" | "opencl"
+  std::string name;                // "NVIDIA H200"
+  std::string vendor;              // "NVIDIA Corporation"
+  std::string driver;              // driver version as the API reports it
+  std::string pci_bus_id;          // "0000:1b:00.0" where known: pairs a CUDA and an OpenCL device
+  int compute_units = 0;           // SMs (CUDA, NVIDIA OpenCL) or compute units
+  double max_clock_mhz = 0;        // maximum SM / core clock
   int cc_major = 0, cc_minor = 0;  // NVIDIA compute capability; 0 elsewhere
-  long long l2_bytes = 0;   // last-level device cache the cold mode flushes; 0 unknown
+  long long l2_bytes = 0;          // last-level device cache the cold mode flushes; 0 unknown
 
   // Peaks for pct_peak; 0 where unknown (then pct_peak is not reported).
   double fp32_peak_gflops = 0;  // SMs x FP32 lanes/SM x 2 (FMA) x max clock

@@ -9,7 +9,7 @@
 namespace gpucmp {
 
 struct ReportFlags {
-  std::string out;                 // --benchmark_out; empty: no file report
+  std::string out;                  // --benchmark_out; empty: no file report
   std::string out_format = "json";  // --benchmark_out_format
 };
 

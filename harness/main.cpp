@@ -1,6 +1,5 @@
 // gpucmp-bench: one Google Benchmark binary, every workload, both APIs.
 #include <benchmark/benchmark.h>
-
 #include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
@@ -12,6 +11,8 @@
 #include <set>
 #include <vector>
 
+#include "../opencl/cross_ptx_source.h"
+#include "../opencl/opencl_api.h"
 #include "context.h"
 #include "cross_ptx.h"
 #include "errors.h"
@@ -25,8 +26,6 @@
 #include "workloads/cp.h"
 #include "workloads/matrixmul.h"
 #include "workloads/mri.h"
-#include "../opencl/cross_ptx_source.h"
-#include "../opencl/opencl_api.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "../cuda/cuda_api.h"
 #endif
@@ -92,8 +91,9 @@ bool wants_help(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   Options opts;
-  CLI::App app{"gpucmp-bench: CUDA against OpenCL on the same GPU, paired workloads.\n"
-               "Google Benchmark's --benchmark_* options are accepted too."};
+  CLI::App app{
+      "gpucmp-bench: CUDA against OpenCL on the same GPU, paired workloads.\n"
+      "Google Benchmark's --benchmark_* options are accepted too."};
   app.name("gpucmp-bench");
   add_common_options(app, opts);
   auto workloads = all_workloads();

@@ -135,8 +135,8 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   const Summary s = summarize(samples.values);
   const double scale = 1e-9;  // GB/s = 1e9 B/s, GFLOP/s = 1e9 flop/s
   const char* rate_name = m.unit == RateUnit::GBps ? "GB/s" : "GFLOP/s";
-  state.counters[rate_name] = benchmark::Counter(m.work_per_launch * scale,
-                                                 benchmark::Counter::kIsIterationInvariantRate);
+  state.counters[rate_name] =
+      benchmark::Counter(m.work_per_launch * scale, benchmark::Counter::kIsIterationInvariantRate);
   const double rate = s.mean > 0 ? m.work_per_launch * scale / s.mean : 0;
   const double pct_peak = m.peak > 0 ? 100.0 * rate / m.peak : 0;
   if (m.peak > 0) state.counters["pct_peak"] = pct_peak;

@@ -41,8 +41,8 @@ int batch_size(double one_launch_s, double target_s);
 struct Protocol {
   SamplingRule sampling;
   CacheMode cache = CacheMode::hot;
-  double batch_target_ms = 20;  // hot: a timed sample lasts about this long
-  std::size_t flush_bytes = 0;  // cold: bytes written to evict the L2
+  double batch_target_ms = 20;           // hot: a timed sample lasts about this long
+  std::size_t flush_bytes = 0;           // cold: bytes written to evict the L2
   const ClockMonitor* clocks = nullptr;  // NVML readings; null or unavailable: none
 };
 
@@ -60,8 +60,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
 // report shows a row for it); interrupt::Interrupted, or a signal before the
 // body starts -> abandoned (recorded the same way); UsageError -> exit code 2;
 // anything else -> exit code 1. Each failure prints one line on stderr.
-void run_guarded(benchmark::State& state, const BenchName& name,
-                 const std::function<void()>& body);
+void run_guarded(benchmark::State& state, const BenchName& name, const std::function<void()>& body);
 
 // Marks the benchmark skipped with "skipped: <why>" (SkipWithMessage; with
 // Google Benchmark 1.7, which has none, SkipWithError).

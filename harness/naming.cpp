@@ -16,9 +16,7 @@ std::string BenchName::str() const {
   return workload + "/" + api + "/" + variant + join_params(params);
 }
 
-std::string BenchName::pair_key() const {
-  return workload + "/" + variant + join_params(params);
-}
+std::string BenchName::pair_key() const { return workload + "/" + variant + join_params(params); }
 
 std::optional<BenchName> parse_bench_name(const std::string& text) {
   std::vector<std::string> parts;
@@ -32,9 +30,8 @@ std::optional<BenchName> parse_bench_name(const std::string& text) {
     const auto colon = parts[i].find(':');
     if (colon == std::string::npos || colon == 0) return std::nullopt;
     std::string name = parts[i].substr(0, colon), value = parts[i].substr(colon + 1);
-    if (name == "manual_time" || name == "repeats" || name == "min_time" ||
-        name == "iterations")
-      break;  // Google Benchmark's own suffixes
+    if (name == "manual_time" || name == "repeats" || name == "min_time" || name == "iterations")
+      break;                          // Google Benchmark's own suffixes
     const auto us = value.find('_');  // aggregate suffix: "_mean", "_median", ...
     if (us != std::string::npos) value.resize(us);
     n.params.push_back({name, value});

@@ -11,10 +11,10 @@ namespace {
 
 // The few NVML types, constants and entry points used, by their documented C
 // signatures (nvml.h is not needed at build time; enums are passed as int).
-using nvmlDevice = void*;  // nvmlDevice_t
-constexpr int kSuccess = 0;                // NVML_SUCCESS
+using nvmlDevice = void*;                   // nvmlDevice_t
+constexpr int kSuccess = 0;                 // NVML_SUCCESS
 constexpr int kClockSm = 1, kClockMem = 2;  // NVML_CLOCK_SM, NVML_CLOCK_MEM
-constexpr int kTemperatureGpu = 0;         // NVML_TEMPERATURE_GPU
+constexpr int kTemperatureGpu = 0;          // NVML_TEMPERATURE_GPU
 
 using VoidFn = int (*)();
 using ErrorStringFn = const char* (*)(int);
@@ -106,8 +106,8 @@ class Nvml {
 std::string nvml_bus_id(const std::string& id) {
   unsigned domain = 0, bus = 0, device = 0, function = 0;
   int end = 0;
-  if (std::sscanf(id.c_str(), "%x:%x:%x%n.%x%n", &domain, &bus, &device, &end, &function,
-                  &end) < 3 ||
+  if (std::sscanf(id.c_str(), "%x:%x:%x%n.%x%n", &domain, &bus, &device, &end, &function, &end) <
+          3 ||
       std::size_t(end) != id.size())
     return {};
   char text[32];

@@ -21,9 +21,12 @@ namespace fs = std::filesystem;
 
 const char* to_string(SizePreset s) {
   switch (s) {
-    case SizePreset::quick: return "quick";
-    case SizePreset::standard: return "standard";
-    case SizePreset::large: return "large";
+    case SizePreset::quick:
+      return "quick";
+    case SizePreset::standard:
+      return "standard";
+    case SizePreset::large:
+      return "large";
   }
   return "?";
 }
@@ -40,7 +43,7 @@ std::function<void(const std::string&)> index_into(int& target, const std::strin
 }
 
 std::function<void(const std::string&)> int_into(int& target, const std::string& name,
-                                                  IntRange range) {
+                                                 IntRange range) {
   return [&target, name, range](const std::string& text) {
     target = int(parse_int(text, name, range));
   };
@@ -70,7 +73,7 @@ void add_common_options(CLI::App& app, Options& opts) {
   app.add_option_function<std::string>(
          "--size",
          [&opts](const std::string& name) {
-           opts.size = name == "quick" ? SizePreset::quick
+           opts.size = name == "quick"   ? SizePreset::quick
                        : name == "large" ? SizePreset::large
                                          : SizePreset::standard;
          },
@@ -111,7 +114,9 @@ void add_common_options(CLI::App& app, Options& opts) {
       ->type_name("S");
   app.add_option_function<std::string>(
          "--cache",
-         [&opts](const std::string& m) { opts.cache = m == "cold" ? CacheMode::cold : CacheMode::hot; },
+         [&opts](const std::string& m) {
+           opts.cache = m == "cold" ? CacheMode::cold : CacheMode::hot;
+         },
          "hot: batches of launches, caches warm (default); cold: one launch per sample, "
          "L2 flushed before each")
       ->check(CLI::IsMember({"hot", "cold"}))
@@ -146,7 +151,7 @@ long long parse_bytes(const std::string& text, const std::string& what) {
   std::string suffix = text.substr(pos);
   for (auto& c : suffix) c = char(std::toupper(static_cast<unsigned char>(c)));
   static const std::map<std::string, long long> scale = {
-      {"", 1},          {"B", 1},          {"K", 1LL << 10}, {"KIB", 1LL << 10},
+      {"", 1},          {"B", 1},           {"K", 1LL << 10}, {"KIB", 1LL << 10},
       {"M", 1LL << 20}, {"MIB", 1LL << 20}, {"G", 1LL << 30}, {"GIB", 1LL << 30}};
   const auto it = scale.find(suffix);
   if (it == scale.end())
@@ -203,8 +208,7 @@ long long parse_int(const std::string& text, const std::string& what, const IntR
   errno = 0;
   char* end = nullptr;
   const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (!whole_number_text(text, end))
-    throw UsageError(where + "not a whole number (" + rule + ")");
+  if (!whole_number_text(text, end)) throw UsageError(where + "not a whole number (" + rule + ")");
   // ERANGE: beyond long long, so beyond any range too.
   const bool too_large = (errno == ERANGE && value > 0) || value > range.hi;
   if (too_large && unbounded(range))
@@ -277,8 +281,7 @@ CLI::Option* add_path_option(CLI::App& app, const std::string& name, std::string
 namespace {
 
 // Throws "<what> <path>: <why>" unless `why` is empty.
-void refuse_unless_empty(const std::string& why, const std::string& path,
-                         const std::string& what) {
+void refuse_unless_empty(const std::string& why, const std::string& path, const std::string& what) {
   if (why.empty()) return;
   if (path.empty()) throw UsageError((what.empty() ? "path" : what) + ": " + why);
   throw UsageError((what.empty() ? path : what + " " + path) + ": " + why);

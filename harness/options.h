@@ -29,8 +29,8 @@ struct SamplingRule {
   int fixed = 0;
   int min_samples = 10;
   int max_samples = 10000;
-  double max_noise = 0.01;     // coefficient of variation (stddev / mean)
-  double time_limit_s = 1.0;   // per benchmark
+  double max_noise = 0.01;    // coefficient of variation (stddev / mean)
+  double time_limit_s = 1.0;  // per benchmark
 };
 
 // The device indices are -1 when not given: the parser refuses negative values,
@@ -41,13 +41,13 @@ struct Options {
   int cl_platform = -1;  // -1: the default choice (NVIDIA if present, else the first)
   int cl_device = -1;
   SizePreset size = SizePreset::standard;
-  std::string cl_kernel_dir;  // read .cl files from here instead of the embedded copies
+  std::string cl_kernel_dir;    // read .cl files from here instead of the embedded copies
   double batch_target_ms = 20;  // launches per timed sample are chosen to last about this
   SamplingRule sampling;
   CacheMode cache = CacheMode::hot;
-  bool startup = true;          // register the startup/ benchmarks (compile + first launch)
-  int startup_samples = 5;      // fresh builds / context starts per startup benchmark
-  bool progress = true;         // one progress line per benchmark on stderr
+  bool startup = true;      // register the startup/ benchmarks (compile + first launch)
+  int startup_samples = 5;  // fresh builds / context starts per startup benchmark
+  bool progress = true;     // one progress line per benchmark on stderr
 };
 
 // Adds gpucmp's options to `app`, writing into `opts`.

@@ -21,9 +21,12 @@ void Outcome::fail(ExitCode code, const std::string& line) {
 namespace {
 std::string format_time(double s) {
   char buf[32];
-  if (s >= 1) std::snprintf(buf, sizeof buf, "%.3f s", s);
-  else if (s >= 1e-3) std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
-  else std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
+  if (s >= 1)
+    std::snprintf(buf, sizeof buf, "%.3f s", s);
+  else if (s >= 1e-3)
+    std::snprintf(buf, sizeof buf, "%.3f ms", s * 1e3);
+  else
+    std::snprintf(buf, sizeof buf, "%.2f us", s * 1e6);
   return buf;
 }
 std::string format_pct(double p) {
@@ -35,7 +38,9 @@ std::string format_pct(double p) {
 }  // namespace
 
 void Outcome::print_paired_summary(std::ostream& out) const {
-  struct Side { std::vector<double> t, p; };
+  struct Side {
+    std::vector<double> t, p;
+  };
   std::map<std::string, std::map<std::string, Side>> by_key;  // key -> api -> samples
   std::vector<std::string> order;
   for (const auto& r : results_) {
@@ -62,9 +67,8 @@ void Outcome::print_paired_summary(std::ostream& out) const {
     const auto c = summarize(apis.at("cuda").t), o = summarize(apis.at("opencl").t);
     const auto cp = summarize(apis.at("cuda").p), op = summarize(apis.at("opencl").p);
     std::snprintf(line, sizeof line, "%-*s %12s %12s %8.2f %9s %9s\n", int(width), key.c_str(),
-                  format_time(c.median).c_str(), format_time(o.median).c_str(),
-                  o.median / c.median, format_pct(cp.median).c_str(),
-                  format_pct(op.median).c_str());
+                  format_time(c.median).c_str(), format_time(o.median).c_str(), o.median / c.median,
+                  format_pct(cp.median).c_str(), format_pct(op.median).c_str());
     out << line;
   }
   if (!header) out << "\nPaired summary: no benchmark ran on both CUDA and OpenCL.\n";

@@ -34,9 +34,8 @@ int count_selected(const std::vector<std::string>& names, const std::string& fil
   }
 }
 
-void progress_plan(bool enabled, const std::vector<std::string>& names,
-                   const std::string& filter, int repetitions,
-                   const std::set<std::string>& skipped_apis) {
+void progress_plan(bool enabled, const std::vector<std::string>& names, const std::string& filter,
+                   int repetitions, const std::set<std::string>& skipped_apis) {
   Plan& p = plan();
   p.enabled = enabled;
   p.skipped_apis = skipped_apis;

@@ -14,9 +14,8 @@ namespace gpucmp {
 // empty or "all" selects everything) times `repetitions`, leaving out the
 // names of `skipped_apis` (APIs without a device: their benchmarks do nothing
 // and get no progress line). Disabled when `enabled` is false.
-void progress_plan(bool enabled, const std::vector<std::string>& names,
-                   const std::string& filter, int repetitions,
-                   const std::set<std::string>& skipped_apis = {});
+void progress_plan(bool enabled, const std::vector<std::string>& names, const std::string& filter,
+                   int repetitions, const std::set<std::string>& skipped_apis = {});
 
 // How many names `filter` selects; -1 when it is not a valid regex.
 int count_selected(const std::vector<std::string>& names, const std::string& filter);

@@ -154,8 +154,8 @@ ContextList final_context(int completed) {
       {"gpucmp.skipped_benchmarks", log.names()},
   };
   if (const int sig = interrupt::signal_number())
-    ctx.emplace_back("gpucmp.partial", "interrupted by " + interrupt::signal_name(sig) +
-                                           " after " + std::to_string(completed) +
+    ctx.emplace_back("gpucmp.partial", "interrupted by " + interrupt::signal_name(sig) + " after " +
+                                           std::to_string(completed) +
                                            (completed == 1 ? " benchmark" : " benchmarks") +
                                            "; the rest did not run");
   return ctx;

@@ -45,7 +45,9 @@ std::vector<std::pair<std::string, std::vector<std::pair<std::string, int>>>> Sk
 }
 
 namespace {
-std::string benchmarks(int n) { return std::to_string(n) + (n == 1 ? " benchmark" : " benchmarks"); }
+std::string benchmarks(int n) {
+  return std::to_string(n) + (n == 1 ? " benchmark" : " benchmarks");
+}
 }  // namespace
 
 std::string SkipLog::summary() const {

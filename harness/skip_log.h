@@ -45,8 +45,8 @@ class SkipLog {
   // Per API in first-seen order: (reason, count) in first-seen order.
   std::vector<std::pair<std::string, std::vector<std::pair<std::string, int>>>> by_api() const;
 
-  std::map<std::string, Skip> skips_;                       // by name
-  std::vector<std::string> order_;                          // skipped names, first seen first
+  std::map<std::string, Skip> skips_;                      // by name
+  std::vector<std::string> order_;                         // skipped names, first seen first
   std::set<std::pair<std::string, std::string>> dropped_;  // (name, State message)
 };
 

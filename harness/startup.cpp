@@ -25,8 +25,7 @@ void measure_startup(benchmark::State& state, Api& api, const DeviceInfo& dev,
       p.m.clear_output();
       p.runner->download();
       const Validation v = p.m.validate();
-      if (!v.ok)
-        throw ApiError("validation failed after a fresh start: " + v.describe());
+      if (!v.ok) throw ApiError("validation failed after a fresh start: " + v.describe());
       const double build = std::max(p.runner->build_ms(), 0.0);
       if (p.runner->build_ms() >= 0) build_ms.push_back(build);
       first_ms.push_back(first.host_s * 1e3);

@@ -8,10 +8,10 @@ namespace gpucmp {
 
 struct Validation {
   bool ok = true;
-  double max_rel_err = 0;  // the largest error, in the workload's stated measure
-  double tolerance = 0;    // ok == every error <= tolerance (NaN fails)
-  std::string where;       // the worst element, e.g. "c[12,40]: got 1.5, want 1.25"
-  std::size_t checked = 0; // how many elements were compared
+  double max_rel_err = 0;   // the largest error, in the workload's stated measure
+  double tolerance = 0;     // ok == every error <= tolerance (NaN fails)
+  std::string where;        // the worst element, e.g. "c[12,40]: got 1.5, want 1.25"
+  std::size_t checked = 0;  // how many elements were compared
 
   // One line: "max_rel_err 3.1e-07 <= 1e-05 over 4096 values (worst c[1,2] ...)".
   std::string describe() const;

@@ -79,11 +79,11 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
       !it->second->has_startup(name.workload, name.variant))
     return;
   deferred().push_back([name, apis, opts, prepare] {
-    register_benchmark(startup_name(name), apis,
-                       [name, prepare, opts](benchmark::State& state, Api& api,
-                                             const DeviceInfo& dev) {
-                         measure_startup(state, api, dev, name, prepare, opts.startup_samples);
-                       });
+    register_benchmark(
+        startup_name(name), apis,
+        [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
+          measure_startup(state, api, dev, name, prepare, opts.startup_samples);
+        });
   });
 }
 

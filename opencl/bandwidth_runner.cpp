@@ -22,8 +22,8 @@ class PinnedHost {
   explicit PinnedHost(std::size_t bytes)
       : buffer_(make_buffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, "pinned host")) {
     cl_int err = CL_SUCCESS;
-    ptr_ = clEnqueueMapBuffer(session().queue(), buffer_, CL_TRUE,
-                              CL_MAP_READ | CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &err);
+    ptr_ = clEnqueueMapBuffer(session().queue(), buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
+                              bytes, 0, nullptr, nullptr, &err);
     check(err, "clEnqueueMapBuffer", "pinned host buffer, " + std::to_string(bytes) + " bytes");
   }
   PinnedHost(const PinnedHost&) = delete;
@@ -72,9 +72,9 @@ class BandwidthRunner : public TimedRunner {
       return;
     }
     const Buffer& arrived = dir_ == Direction::d2d ? device2_ : device_;
-    check(clEnqueueReadBuffer(q, arrived, CL_TRUE, 0, bytes_, p_.result.data(), 0, nullptr,
-                              nullptr),
-          "clEnqueueReadBuffer", "bandwidth result");
+    check(
+        clEnqueueReadBuffer(q, arrived, CL_TRUE, 0, bytes_, p_.result.data(), 0, nullptr, nullptr),
+        "clEnqueueReadBuffer", "bandwidth result");
   }
 
  protected:
@@ -99,12 +99,14 @@ class BandwidthRunner : public TimedRunner {
   void enqueue_mapped(cl_command_queue q) {
     const bool h2d = dir_ == Direction::h2d;
     cl_int err = CL_SUCCESS;
-    void* mapped = clEnqueueMapBuffer(q, device_, CL_TRUE,
-                                      h2d ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ, 0,
-                                      bytes_, 0, nullptr, record(), &err);
+    void* mapped =
+        clEnqueueMapBuffer(q, device_, CL_TRUE, h2d ? CL_MAP_WRITE_INVALIDATE_REGION : CL_MAP_READ,
+                           0, bytes_, 0, nullptr, record(), &err);
     check(err, "clEnqueueMapBuffer", h2d ? "h2d-mapped" : "d2h-mapped");
-    if (h2d) std::memcpy(mapped, host_, bytes_);
-    else std::memcpy(host_, mapped, bytes_);
+    if (h2d)
+      std::memcpy(mapped, host_, bytes_);
+    else
+      std::memcpy(host_, mapped, bytes_);
     check(clEnqueueUnmapMemObject(q, device_, mapped, 0, nullptr, record()),
           "clEnqueueUnmapMemObject", h2d ? "h2d-mapped" : "d2h-mapped");
   }
@@ -127,13 +129,11 @@ void register_bandwidth_runners() {
   };
   for (Direction d : {Direction::h2d, Direction::d2h})
     for (HostMemory m : {HostMemory::pageable, HostMemory::pinned, HostMemory::mapped})
-      bandwidth::add_runner({"opencl", d, m, [=](bandwidth::Problem& p, Direction dir) {
-                               return make(p, dir, m);
-                             }});
-  bandwidth::add_runner({"opencl", Direction::d2d, HostMemory::device,
-                         [=](bandwidth::Problem& p, Direction dir) {
-                           return make(p, dir, HostMemory::device);
-                         }});
+      bandwidth::add_runner(
+          {"opencl", d, m, [=](bandwidth::Problem& p, Direction dir) { return make(p, dir, m); }});
+  bandwidth::add_runner(
+      {"opencl", Direction::d2d, HostMemory::device,
+       [=](bandwidth::Problem& p, Direction dir) { return make(p, dir, HostMemory::device); }});
 }
 
 }  // namespace gpucmp::opencl

@@ -9,7 +9,8 @@ namespace gpucmp::opencl {
 const char* error_name(cl_int code) {
   switch (code) {
 #define GPUCMP_CL_ERROR(name) \
-  case name: return #name;
+  case name:                  \
+    return #name;
     GPUCMP_CL_ERROR(CL_SUCCESS)
     GPUCMP_CL_ERROR(CL_DEVICE_NOT_FOUND)
     GPUCMP_CL_ERROR(CL_DEVICE_NOT_AVAILABLE)

@@ -26,11 +26,11 @@ class ClblastMatrixMul : public TimedRunner {
     const std::size_t n = std::size_t(buffers_.problem.n);
     cl_command_queue q = session().queue();
     const auto status = clblast::Gemm<float>(
-        clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, n, n, n,
-        1.0f, buffers_.a, 0, n, buffers_.b, 0, n, 0.0f, buffers_.c, 0, n, &q, record());
+        clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, n, n, n, 1.0f,
+        buffers_.a, 0, n, buffers_.b, 0, n, 0.0f, buffers_.c, 0, n, &q, record());
     if (status != clblast::StatusCode::kSuccess)
-      throw ApiError("clblast::Gemm<float> (n=" + std::to_string(n) +
-                     "): CLBlast status " + std::to_string(int(status)));
+      throw ApiError("clblast::Gemm<float> (n=" + std::to_string(n) + "): CLBlast status " +
+                     std::to_string(int(status)));
   }
 
  private:

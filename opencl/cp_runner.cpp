@@ -27,8 +27,8 @@ class CpRunner : public TimedRunner {
     atoms_ = make_buffer(CL_MEM_READ_ONLY, atom_bytes, "cp atoms");
     chunk_ = make_buffer(CL_MEM_READ_ONLY, cp::kAtomsPerChunk * 4 * sizeof(float), "cp chunk");
     energy_ = make_buffer(CL_MEM_READ_WRITE, p_.energy.size() * sizeof(float), "cp energy");
-    check(clEnqueueWriteBuffer(session().queue(), atoms_, CL_TRUE, 0, atom_bytes,
-                               p_.atoms.data(), 0, nullptr, nullptr),
+    check(clEnqueueWriteBuffer(session().queue(), atoms_, CL_TRUE, 0, atom_bytes, p_.atoms.data(),
+                               0, nullptr, nullptr),
           "clEnqueueWriteBuffer", "cp atoms");
   }
   void download() override {

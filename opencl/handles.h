@@ -25,7 +25,7 @@ class Handle {
 
   T get() const { return h_; }
   operator T() const { return h_; }  // NOLINT: pass straight to cl* calls
-  T* out() {  // for cl* calls that return the object through a pointer
+  T* out() {                         // for cl* calls that return the object through a pointer
     reset();
     return &h_;
   }

@@ -49,8 +49,8 @@ class TiledMatrixMul : public TimedRunner {
   void enqueue() override {
     const std::size_t n = std::size_t(buffers_.problem.n), t = std::size_t(tile_);
     const std::size_t global[2] = {n, n}, local[2] = {t, t};
-    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global, local, 0,
-                                 nullptr, record()),
+    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global, local, 0, nullptr,
+                                 record()),
           "clEnqueueNDRangeKernel", "matrixMul tile " + std::to_string(tile_));
   }
 

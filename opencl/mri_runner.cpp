@@ -17,9 +17,9 @@ namespace gpucmp::opencl {
 namespace {
 
 struct Names {
-  const char* prepare;  // the per-k kernel
-  const char* compute;  // the voxel kernel
-  int tile;             // k-values per constant tile
+  const char* prepare;    // the per-k kernel
+  const char* compute;    // the voxel kernel
+  int tile;               // k-values per constant tile
   std::size_t kv_floats;  // floats per packed k-value
 };
 
@@ -78,13 +78,12 @@ class MriRunner : public TimedRunner {
     cl_command_queue q = session().queue();
     const std::size_t block = mri::kBlock;
     const std::size_t k_global = (std::size_t(d.numK) + block - 1) / block * block;
-    check(clEnqueueNDRangeKernel(q, prepare_, 1, nullptr, &k_global, &block, 0, nullptr,
-                                 record()),
+    check(clEnqueueNDRangeKernel(q, prepare_, 1, nullptr, &k_global, &block, 0, nullptr, record()),
           "clEnqueueNDRangeKernel", n_.prepare);
     const float zero = 0.0f;
     for (const Buffer* out : {&out_r_, &out_i_})
-      check(clEnqueueFillBuffer(q, *out, &zero, sizeof zero, 0, std::size_t(d.numX) * 4, 0,
-                                nullptr, record()),
+      check(clEnqueueFillBuffer(q, *out, &zero, sizeof zero, 0, std::size_t(d.numX) * 4, 0, nullptr,
+                                record()),
             "clEnqueueFillBuffer", "mri output");
     const std::size_t x_global = (std::size_t(d.numX) + block - 1) / block * block;
     const std::size_t kv_bytes = n_.kv_floats * sizeof(float);
@@ -94,9 +93,9 @@ class MriRunner : public TimedRunner {
                                 record()),
             "clEnqueueCopyBuffer", "k tile");
       set_args(compute_, n_.compute, count, cl_int(d.numX), x_, y_, z_, out_r_, out_i_, tile_);
-      check(clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &block, 0, nullptr,
-                                   record()),
-            "clEnqueueNDRangeKernel", n_.compute);
+      check(
+          clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &block, 0, nullptr, record()),
+          "clEnqueueNDRangeKernel", n_.compute);
     }
   }
 

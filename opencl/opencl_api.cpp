@@ -16,12 +16,12 @@ class OpenClApi : public Api {
     const auto found = platforms();
     if (found.empty()) out << "OpenCL: no platform (no ICD registered)\n";
     for (std::size_t p = 0; p < found.size(); ++p) {
-      out << "OpenCL platform " << p << ": " << platform_info(found[p], CL_PLATFORM_NAME)
-          << " (" << platform_info(found[p], CL_PLATFORM_VERSION) << ")\n";
+      out << "OpenCL platform " << p << ": " << platform_info(found[p], CL_PLATFORM_NAME) << " ("
+          << platform_info(found[p], CL_PLATFORM_VERSION) << ")\n";
       const auto devs = devices(found[p]);
       for (std::size_t d = 0; d < devs.size(); ++d)
-        out << "  device " << d << ": " << device_info(devs[d], CL_DEVICE_NAME)
-            << " | driver " << device_info(devs[d], CL_DRIVER_VERSION) << " | "
+        out << "  device " << d << ": " << device_info(devs[d], CL_DEVICE_NAME) << " | driver "
+            << device_info(devs[d], CL_DRIVER_VERSION) << " | "
             << device_info(devs[d], CL_DEVICE_VERSION) << "\n";
     }
     const std::string hint = nvidia_icd_hint(found);
@@ -31,8 +31,9 @@ class OpenClApi : public Api {
   void select(const Options& opts) override {
     const auto found = platforms();
     if (found.empty()) {
-      why_ = "no OpenCL platform found (clGetPlatformIDs: CL_PLATFORM_NOT_FOUND_KHR): "
-             "install an ICD such as pocl-opencl-icd or the NVIDIA driver's";
+      why_ =
+          "no OpenCL platform found (clGetPlatformIDs: CL_PLATFORM_NOT_FOUND_KHR): "
+          "install an ICD such as pocl-opencl-icd or the NVIDIA driver's";
       return;
     }
     hint_ = nvidia_icd_hint(found);

@@ -14,8 +14,8 @@ constexpr const char* kFastFtz = "-cl-fast-relaxed-math -cl-denorms-are-zero";
 constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
 constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
 
-ProgramSpec source(const std::string& workload, const std::string& variant,
-                   const std::string& file, const std::string& options) {
+ProgramSpec source(const std::string& workload, const std::string& variant, const std::string& file,
+                   const std::string& options) {
   ProgramSpec s;
   s.workload = workload;
   s.variant = s.base = variant;

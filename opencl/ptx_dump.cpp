@@ -140,11 +140,12 @@ ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::
   }
   const VariantPtx ptx = variant_ptx(session, spec);
   capture.before_last_build();
-  const BuiltProgram built = session.build_from_ptx(ptx.text, spec.options + verbose,
-                                                    spec.workload + "/" + spec.variant);
-  return {ptx.text,
-          "// PTX: " + ptx.origin + "\n// build options: " + built.options + "\n" + built.log + "\n",
-          built.options};
+  const BuiltProgram built =
+      session.build_from_ptx(ptx.text, spec.options + verbose, spec.workload + "/" + spec.variant);
+  return {
+      ptx.text,
+      "// PTX: " + ptx.origin + "\n// build options: " + built.options + "\n" + built.log + "\n",
+      built.options};
 }
 
 // Writes the cubins as <stem>.jit.cubin, <stem>.jit.2.cubin, ...
@@ -180,7 +181,8 @@ std::vector<DumpedProgram> dump_programs(Session& session, const std::string& ou
       const auto cubins = capture.after_last_build(spec.workload + "-" + spec.variant, out.ptx,
                                                    out.options, d.jit_note);
       write_file(d.ptx_path, out.ptx);
-      write_file(d.log_path, out.log + (d.jit_note.empty() ? "" : "// JIT cubin: " + d.jit_note + "\n"));
+      write_file(d.log_path,
+                 out.log + (d.jit_note.empty() ? "" : "// JIT cubin: " + d.jit_note + "\n"));
       d.jit_cubin_paths = write_cubins(stem, cubins);
     } catch (const BuildError& e) {
       if (spec.from == ProgramFrom::source) throw;

@@ -6,5 +6,5 @@ void register_bandwidth_runners();
 void register_matrixmul_runners();  // the tiled kernels, then CLBlast
 void register_clblast_runner();     // matrixMul/opencl/clblast (no-op without CLBlast)
 void register_cp_runners();
-void register_mri_runners();        // mriq and mrifhd
+void register_mri_runners();  // mriq and mrifhd
 }  // namespace gpucmp::opencl

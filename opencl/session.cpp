@@ -1,10 +1,11 @@
 #include "session.h"
 
+#include <sys/stat.h>
+
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
 
 #include "check.h"
 #include "errors.h"
@@ -31,8 +32,8 @@ std::vector<cl_device_id> devices(cl_platform_id platform) {
   if (err == CL_DEVICE_NOT_FOUND || count == 0) return {};
   check(err, "clGetDeviceIDs", "count");
   std::vector<cl_device_id> ids(count);
-  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr),
-        "clGetDeviceIDs", "list");
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr), "clGetDeviceIDs",
+        "list");
   return ids;
 }
 
@@ -93,8 +94,8 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
       device_value(d, kNvComputeCapMinor, minor)) {
     info.cc_major = int(major);
     info.cc_minor = int(minor);
-    info.fp32_peak_gflops = fp32_fma_peak_gflops(info.compute_units, info.cc_major,
-                                                 info.cc_minor, info.max_clock_mhz);
+    info.fp32_peak_gflops =
+        fp32_fma_peak_gflops(info.compute_units, info.cc_major, info.cc_minor, info.max_clock_mhz);
     info.peak_note = "FP32: compute units x FP32 lanes/SM of sm_" + std::to_string(major) +
                      std::to_string(minor) + " x 2 x CL_DEVICE_MAX_CLOCK_FREQUENCY";
     if (device_value(d, kNvPciBusId, bus) && device_value(d, kNvPciSlotId, slot)) {
@@ -124,8 +125,8 @@ std::string nvidia_icd_hint(const std::vector<cl_platform_id>& found) {
     if (!file_exists(lib)) continue;
     return "NVIDIA's OpenCL library " + lib +
            " is present but no NVIDIA platform is registered with the ICD loader; fix: "
-           "mkdir -p /tmp/icd && echo " + lib +
-           " > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd";
+           "mkdir -p /tmp/icd && echo " +
+           lib + " > /tmp/icd/nvidia.icd && export OCL_ICD_VENDORS=/tmp/icd";
   }
   return "";
 }
@@ -133,8 +134,7 @@ std::string nvidia_icd_hint(const std::vector<cl_platform_id>& found) {
 Session::Session(cl_platform_id platform, cl_device_id device, std::string kernel_dir)
     : platform_(platform), device_(device), kernel_dir_(std::move(kernel_dir)) {
   cl_int err = CL_SUCCESS;
-  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
-                                         cl_context_properties(platform), 0};
+  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, cl_context_properties(platform), 0};
   context_ = Context(clCreateContext(props, 1, &device, nullptr, nullptr, &err));
   check(err, "clCreateContext", device_info(device, CL_DEVICE_NAME));
   const cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
@@ -219,14 +219,14 @@ BuiltProgram Session::build_from_ptx(const std::string& ptx, const std::string& 
   built.program =
       Program(clCreateProgramWithBinary(context_, 1, &device_, &size, &bytes, &status, &err));
   if (err != CL_SUCCESS || status != CL_SUCCESS)
-    throw BuildError("clCreateProgramWithBinary (" + what + "): " +
-                         error_name(err != CL_SUCCESS ? err : status),
-                     "the driver rejected the PTX before building it");
+    throw BuildError(
+        "clCreateProgramWithBinary (" + what + "): " + error_name(err != CL_SUCCESS ? err : status),
+        "the driver rejected the PTX before building it");
   err = build_and_log(built, device_);
   if (err != CL_SUCCESS)
-    throw BuildError("OpenCL build of PTX " + what + " failed on " + info_.name + ": " +
-                         error_name(err),
-                     built.log);
+    throw BuildError(
+        "OpenCL build of PTX " + what + " failed on " + info_.name + ": " + error_name(err),
+        built.log);
   return built;
 }
 

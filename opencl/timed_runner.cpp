@@ -15,8 +15,7 @@ cl_event* TimedRunner::record() {
 
 double profiled_seconds(cl_event first, cl_event last) {
   cl_ulong start = 0, end = 0;
-  check(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start,
-                                nullptr),
+  check(clGetEventProfilingInfo(first, CL_PROFILING_COMMAND_START, sizeof start, &start, nullptr),
         "clGetEventProfilingInfo", "COMMAND_START");
   check(clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof end, &end, nullptr),
         "clGetEventProfilingInfo", "COMMAND_END");
@@ -30,7 +29,8 @@ void TimedRunner::flush_l2(std::size_t bytes) {
   }
   const cl_uint pattern = ++flushes_;  // new data each time, so nothing is elided
   cl_command_queue q = session().queue();
-  check(clEnqueueFillBuffer(q, scratch_.get(), &pattern, sizeof pattern, 0, bytes, 0, nullptr, nullptr),
+  check(clEnqueueFillBuffer(q, scratch_.get(), &pattern, sizeof pattern, 0, bytes, 0, nullptr,
+                            nullptr),
         "clEnqueueFillBuffer", "L2 flush, " + std::to_string(bytes) + " bytes");
   check(clFinish(q), "clFinish", "L2 flush");
 }

@@ -5,13 +5,13 @@
 #include <stdexcept>
 
 #include "errors.h"
+#include "nvcc_ptx.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parse_error.h"
 #include "ptx/parser.h"
 #include "ptx/passes.h"
 #include "ptx/printer.h"
 #include "ptx_dump.h"
-#include "nvcc_ptx.h"
 #include "session.h"
 
 namespace gpucmp::opencl {
@@ -56,8 +56,9 @@ VariantPtx transform(const ProgramSpec& spec, const std::string& text, const std
   if (spec.from != ProgramFrom::ptx_from_nvcc) {
     // OpenCL C's default FP_CONTRACT ON lets mul+add become fma, as the source build does.
     const std::string header = ptx::run_passes(m, spec.passes, true, nullptr);
-    const char* input = spec.from == ProgramFrom::ptx_passes ? "-cl-opt-disable PTX of this driver"
-                                                             : "this driver's PTX of the source build";
+    const char* input = spec.from == ProgramFrom::ptx_passes
+                            ? "-cl-opt-disable PTX of this driver"
+                            : "this driver's PTX of the source build";
     return {header + ptx::print(m), std::string(input) + ", then:\n" + header};
   }
   std::vector<std::string> notes;
@@ -87,9 +88,12 @@ VariantPtx variant_ptx(Session& s, const ProgramSpec& spec) {
       break;
   }
   std::string input;
-  if (spec.from == ProgramFrom::ptx_as_built_passes) input = driver_ptx(s, spec, "");
-  else if (spec.from == ProgramFrom::ptx_passes) input = driver_ptx(s, spec, " -cl-opt-disable");
-  else input = nvcc_kernel_ptx(spec.ptx);
+  if (spec.from == ProgramFrom::ptx_as_built_passes)
+    input = driver_ptx(s, spec, "");
+  else if (spec.from == ProgramFrom::ptx_passes)
+    input = driver_ptx(s, spec, " -cl-opt-disable");
+  else
+    input = nvcc_kernel_ptx(spec.ptx);
   const std::string what = spec.workload + "/" + spec.variant;
   try {
     return transform(spec, input, what);

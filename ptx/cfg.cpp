@@ -80,7 +80,7 @@ bool is_terminator(const Instruction& ins) {
 
 void build_blocks(Function& f) {
   f.blocks.clear();
-  bool ended = true;            // the previous block ended in a terminator
+  bool ended = true;             // the previous block ended in a terminator
   bool has_instruction = false;  // the current block holds an instruction
   for (std::size_t i = 0; i < f.body.size(); ++i) {
     const Statement& s = f.body[i];

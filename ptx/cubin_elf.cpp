@@ -9,8 +9,8 @@ namespace {
 // ELF64 layout (System V gABI): the fields read here and where they are.
 constexpr std::size_t kHeaderSize = 64, kSectionEntrySize = 64, kSegmentEntrySize = 56;
 constexpr std::size_t kClassAt = 4, kDataAt = 5, kAbiVersionAt = 8, kMachineAt = 18;
-constexpr std::size_t kPhoffAt = 32, kShoffAt = 40, kFlagsAt = 48, kPhentsizeAt = 54,
-                      kPhnumAt = 56, kShentsizeAt = 58, kShnumAt = 60, kShstrndxAt = 62;
+constexpr std::size_t kPhoffAt = 32, kShoffAt = 40, kFlagsAt = 48, kPhentsizeAt = 54, kPhnumAt = 56,
+                      kShentsizeAt = 58, kShnumAt = 60, kShstrndxAt = 62;
 constexpr unsigned kClass64 = 2, kLittleEndian = 1, kSectionNoBits = 8;
 
 std::uint64_t read_le(std::string_view bytes, std::size_t at, std::size_t width) {
@@ -76,8 +76,8 @@ std::size_t cubin_size(std::string_view bytes) {
   for (std::size_t i = 0; i < shnum; ++i) {
     const Section s = section(bytes, i);
     if (s.type == kSectionNoBits) continue;  // .bss-like: no bytes in the file
-    end = std::max(end, table_end(s.offset, 1, s.size, available,
-                                  ("section " + std::to_string(i)).c_str()));
+    end = std::max(
+        end, table_end(s.offset, 1, s.size, available, ("section " + std::to_string(i)).c_str()));
   }
   for (std::size_t i = 0; i < u16(bytes, kPhnumAt); ++i) {
     const std::size_t at = std::size_t(phoff) + i * kSegmentEntrySize;
@@ -92,10 +92,11 @@ std::vector<std::string> cubin_kernels(std::string_view cubin) {
   const std::size_t shnum = u16(cubin, kShnumAt), names_index = u16(cubin, kShstrndxAt);
   if (shnum == 0) return {};
   if (names_index >= shnum)
-    throw CubinError("corrupt: section name table index " + std::to_string(names_index) +
-                     " of " + std::to_string(shnum) + " sections");
+    throw CubinError("corrupt: section name table index " + std::to_string(names_index) + " of " +
+                     std::to_string(shnum) + " sections");
   const Section names = section(cubin, names_index);
-  if (names.type == kSectionNoBits) throw CubinError("corrupt: the section name table has no bytes");
+  if (names.type == kSectionNoBits)
+    throw CubinError("corrupt: the section name table has no bytes");
   const std::string_view table = cubin.substr(std::size_t(names.offset), std::size_t(names.size));
   constexpr std::string_view kText = ".text.";
   std::vector<std::string> kernels;

@@ -17,7 +17,10 @@ class CubinError : public std::runtime_error {
 };
 
 constexpr unsigned kElfMachineCuda = 190;  // EM_CUDA
-constexpr std::string_view kElfMagic{"\x7f" "ELF", 4};
+constexpr std::string_view kElfMagic{
+    "\x7f"
+    "ELF",
+    4};
 
 // `bytes` starts with kElfMagic. Returns the ELF's size in bytes: the furthest
 // end of its section header table, its program header table and every

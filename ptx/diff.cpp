@@ -21,7 +21,9 @@ void add_row(TextTable& table, const std::string& label, long long a, long long 
 
 std::vector<std::string> class_rows(const KernelStats& a, const KernelStats& b) {
   std::vector<std::string> out;
-  auto present = [&](const std::string& c) { return a.all.of_class(c) > 0 || b.all.of_class(c) > 0; };
+  auto present = [&](const std::string& c) {
+    return a.all.of_class(c) > 0 || b.all.of_class(c) > 0;
+  };
   for (const auto& c : class_names())
     if (present(c)) out.push_back(c);
   for (const auto* k : {&a, &b})
@@ -43,8 +45,10 @@ std::string pair_table(const KernelStats* a, const KernelStats* b) {
   TextTable table({"", "A", "B", "delta"});
   add_row(table, "instructions", ka.all.total, kb.all.total);
   add_row(table, "in loops", ka.in_loops.total, kb.in_loops.total);
-  add_row(table, "loops", static_cast<long long>(ka.loops.size()), static_cast<long long>(kb.loops.size()));
-  for (const auto& c : class_rows(ka, kb)) add_row(table, c, ka.all.of_class(c), kb.all.of_class(c));
+  add_row(table, "loops", static_cast<long long>(ka.loops.size()),
+          static_cast<long long>(kb.loops.size()));
+  for (const auto& c : class_rows(ka, kb))
+    add_row(table, c, ka.all.of_class(c), kb.all.of_class(c));
   std::set<std::string> types;
   for (const auto* k : {&ka, &kb})
     for (const auto& [t, n] : k->registers) types.insert(t);
@@ -54,7 +58,8 @@ std::string pair_table(const KernelStats* a, const KernelStats* b) {
 }
 
 // Indices and names of the kernels (.entry) or of the functions (.func).
-std::pair<std::vector<int>, std::vector<std::string>> functions_of_kind(const Stats& s, bool entry) {
+std::pair<std::vector<int>, std::vector<std::string>> functions_of_kind(const Stats& s,
+                                                                        bool entry) {
   std::pair<std::vector<int>, std::vector<std::string>> out;
   for (std::size_t i = 0; i < s.kernels.size(); ++i) {
     if (s.kernels[i].is_entry != entry) continue;
@@ -74,12 +79,14 @@ std::string stats_comparison(const Stats& a, const Stats& b, const std::string& 
     const auto [index_a, names_a] = functions_of_kind(a, entry);
     const auto [index_b, names_b] = functions_of_kind(b, entry);
     for (const auto& [i, j] : match_kernels(names_a, names_b))
-      out += "\n" + pair_table(i >= 0 ? &a.kernels[index_a[i]] : nullptr, j >= 0 ? &b.kernels[index_b[j]] : nullptr);
+      out += "\n" + pair_table(i >= 0 ? &a.kernels[index_a[i]] : nullptr,
+                               j >= 0 ? &b.kernels[index_b[j]] : nullptr);
   }
   return out;
 }
 
-DiffResult diff(const Module& a, const Module& b, const std::string& name_a, const std::string& name_b) {
+DiffResult diff(const Module& a, const Module& b, const std::string& name_a,
+                const std::string& name_b) {
   Module na = a, nb = b;
   normalize(na);
   normalize(nb);

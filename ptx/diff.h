@@ -17,7 +17,8 @@ struct DiffResult {
 // Normalizes copies of a and b, diffs their printed text (3 lines of context,
 // "--- name_a" / "+++ name_b"), and tabulates their stats per kernel pair
 // (kernel_match.h; kernels pair with kernels, .func with .func).
-DiffResult diff(const Module& a, const Module& b, const std::string& name_a, const std::string& name_b);
+DiffResult diff(const Module& a, const Module& b, const std::string& name_a,
+                const std::string& name_b);
 
 // The side-by-side table alone.
 std::string stats_comparison(const Stats& a, const Stats& b, const std::string& name_a,

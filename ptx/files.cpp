@@ -44,7 +44,8 @@ bool try_read_text_file(const std::string& path, std::string& text, std::string&
 
 std::string read_text_file(const std::string& path) {
   std::string text, reason;
-  if (!try_read_text_file(path, text, reason)) throw std::runtime_error(path + ": cannot read: " + reason);
+  if (!try_read_text_file(path, text, reason))
+    throw std::runtime_error(path + ": cannot read: " + reason);
   return text;
 }
 
@@ -92,7 +93,8 @@ std::vector<std::string> list_files(const std::string& dir, const std::string& e
   if (ec) throw std::runtime_error(dir + ": cannot list: " + ec.message());
   for (; it != end; it.increment(ec)) {
     if (ec) throw std::runtime_error(dir + ": cannot list: " + ec.message());
-    if (it->is_regular_file(ec) && it->path().extension() == extension) out.push_back(it->path().string());
+    if (it->is_regular_file(ec) && it->path().extension() == extension)
+      out.push_back(it->path().string());
   }
   std::sort(out.begin(), out.end());
   return out;

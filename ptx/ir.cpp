@@ -67,9 +67,9 @@ bool Instruction::has_modifier(const std::string& m) const {
 
 bool is_type_name(const std::string& s) {
   static const std::array<const char*, 28> kTypes = {
-      "b8",   "b16",    "b32",  "b64",    "b128", "u8",   "u16",  "u32",  "u64",  "s8",
-      "s16",  "s32",    "s64",  "f16",    "f16x2", "bf16", "bf16x2", "tf32", "f32", "f64",
-      "pred", "e4m3x2", "e5m2x2", "e4m3", "e5m2", "e2m1x2", "e2m3x2", "e3m2x2"};
+      "b8",   "b16",    "b32",    "b64",  "b128",  "u8",     "u16",    "u32",   "u64", "s8",
+      "s16",  "s32",    "s64",    "f16",  "f16x2", "bf16",   "bf16x2", "tf32",  "f32", "f64",
+      "pred", "e4m3x2", "e5m2x2", "e4m3", "e5m2",  "e2m1x2", "e2m3x2", "e3m2x2"};
   return std::any_of(kTypes.begin(), kTypes.end(), [&](const char* t) { return s == t; });
 }
 

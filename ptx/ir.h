@@ -32,10 +32,10 @@ struct Operand {
   // Register / SpecialRegister / Symbol: the name. Memory: the base (register,
   // symbol or empty for an absolute address).
   std::string name;
-  bool negated = false;     // !%p1 (a negated predicate source)
-  std::int64_t offset = 0;  // Memory and Symbol: the +/- offset
-  bool has_offset = false;  // whether an offset was written ([%r1+0] stays so)
-  std::string value;        // Immediate / FloatImmediate: the literal text
+  bool negated = false;           // !%p1 (a negated predicate source)
+  std::int64_t offset = 0;        // Memory and Symbol: the +/- offset
+  bool has_offset = false;        // whether an offset was written ([%r1+0] stays so)
+  std::string value;              // Immediate / FloatImmediate: the literal text
   std::vector<Operand> elements;  // Vector, PredicatePair, List; Memory: extra
                                   // elements after the address ([tex, {...}])
 
@@ -67,11 +67,11 @@ struct Declarator {
 // A declaration: .reg, .local, .shared, .const, .global, .param (in call blocks),
 // at module level or in a function body.
 struct VarDecl {
-  std::vector<std::string> linkage;    // ".visible", ".extern", ".weak", ".common"
-  std::string space;                   // ".reg", ".shared", ".const", ...
-  std::optional<long long> align;      // .align N
-  std::vector<std::string> types;      // {".b8"} or {".v4", ".f32"}, with dots
-  std::vector<std::string> attributes; // anything else written before the name
+  std::vector<std::string> linkage;     // ".visible", ".extern", ".weak", ".common"
+  std::string space;                    // ".reg", ".shared", ".const", ...
+  std::optional<long long> align;       // .align N
+  std::vector<std::string> types;       // {".b8"} or {".v4", ".f32"}, with dots
+  std::vector<std::string> attributes;  // anything else written before the name
   std::vector<Declarator> declarators;
 };
 
@@ -98,22 +98,22 @@ struct Statement {
   Kind kind = Kind::Instruction;
   int line = 0;  // source line (0 when built by code)
 
-  Instruction instruction;  // Kind::Instruction
-  std::string label;        // Kind::Label: the name, without ':'
-  VarDecl decl;             // Kind::RegDecl, Kind::VarDecl
+  Instruction instruction;               // Kind::Instruction
+  std::string label;                     // Kind::Label: the name, without ':'
+  VarDecl decl;                          // Kind::RegDecl, Kind::VarDecl
   std::vector<std::string> pragma_args;  // Kind::Pragma: the quoted strings
-  Directive directive;      // Kind::Directive
-  std::string comment;      // Kind::Comment: "// ..." as written
+  Directive directive;                   // Kind::Directive
+  std::string comment;                   // Kind::Comment: "// ..." as written
 };
 
 // A kernel or function parameter: `.param .u64 .ptr .global .align 4 name`,
 // `.param .align 8 .b8 name[16]`, `.reg .b32 x`.
 struct Param {
-  std::string space;               // ".param" or ".reg"
-  std::optional<long long> align;  // .align before the type
-  std::vector<std::string> types;  // {".u64"}
-  bool is_ptr = false;             // .ptr
-  std::string ptr_space;           // ".global", ".shared", ".const", ".local", ""
+  std::string space;                   // ".param" or ".reg"
+  std::optional<long long> align;      // .align before the type
+  std::vector<std::string> types;      // {".u64"}
+  bool is_ptr = false;                 // .ptr
+  std::string ptr_space;               // ".global", ".shared", ".const", ".local", ""
   std::optional<long long> ptr_align;  // .align after .ptr
   std::string name;
   std::string array;  // "[16]" or ""
@@ -162,11 +162,11 @@ struct ModuleItem {
 
 struct Module {
   std::string filename;
-  std::optional<std::string> version;        // "9.0"
-  std::vector<std::string> targets;          // {"sm_90", "texmode_independent"}
-  std::optional<long long> address_size;     // 64
-  std::vector<ModuleItem> items;             // in source order
-  std::vector<Function> functions;           // definitions and prototypes
+  std::optional<std::string> version;     // "9.0"
+  std::vector<std::string> targets;       // {"sm_90", "texmode_independent"}
+  std::optional<long long> address_size;  // 64
+  std::vector<ModuleItem> items;          // in source order
+  std::vector<Function> functions;        // definitions and prototypes
 
   // The first target that names an architecture ("sm_90"), or "".
   std::string sm_target() const;

@@ -18,7 +18,8 @@ bool one_mangles_other(const std::string& x, const std::string& y) {
 bool mangled_names_identifier(const std::string& mangled, const std::string& plain) {
   if (mangled.rfind("_Z", 0) != 0 || plain.empty()) return false;
   const std::string encoded = std::to_string(plain.size()) + plain;
-  for (std::size_t at = mangled.find(encoded); at != std::string::npos; at = mangled.find(encoded, at + 1)) {
+  for (std::size_t at = mangled.find(encoded); at != std::string::npos;
+       at = mangled.find(encoded, at + 1)) {
     const bool digit_before = at > 0 && mangled[at - 1] >= '0' && mangled[at - 1] <= '9';
     if (!digit_before) return true;
   }
@@ -35,9 +36,12 @@ std::vector<std::pair<int, int>> match_kernels(const std::vector<std::string>& a
     std::vector<std::pair<std::size_t, std::size_t>> candidates;
     for (std::size_t i = 0; i < a.size(); ++i)
       for (std::size_t j = 0; j < b.size(); ++j)
-        if (partner_of_a[i] == -1 && partner_of_b[j] == -1 && rule(a[i], b[j])) candidates.emplace_back(i, j);
+        if (partner_of_a[i] == -1 && partner_of_b[j] == -1 && rule(a[i], b[j]))
+          candidates.emplace_back(i, j);
     std::stable_sort(candidates.begin(), candidates.end(), [](const auto& x, const auto& y) {
-      const auto distance = [](const auto& p) { return p.first > p.second ? p.first - p.second : p.second - p.first; };
+      const auto distance = [](const auto& p) {
+        return p.first > p.second ? p.first - p.second : p.second - p.first;
+      };
       return distance(x) < distance(y);
     });
     for (const auto& [i, j] : candidates) {
@@ -55,7 +59,8 @@ std::vector<std::pair<int, int>> match_kernels(const std::vector<std::string>& a
     partner_of_b[next_b] = static_cast<int>(i);
   }
   std::vector<std::pair<int, int>> pairs;
-  for (std::size_t i = 0; i < a.size(); ++i) pairs.emplace_back(static_cast<int>(i), partner_of_a[i]);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    pairs.emplace_back(static_cast<int>(i), partner_of_a[i]);
   for (std::size_t j = 0; j < b.size(); ++j)
     if (partner_of_b[j] == -1) pairs.emplace_back(-1, static_cast<int>(j));
   return pairs;

@@ -105,8 +105,9 @@ class Lexer {
   // Digits and letters; a decimal float may carry an exponent sign (1.5e-3).
   Token::Kind number() {
     const std::size_t start = pos_;
-    const bool prefixed = text_[pos_] == '0' && pos_ + 1 < text_.size() &&
-                          std::string_view("xXfFdDbB").find(text_[pos_ + 1]) != std::string_view::npos;
+    const bool prefixed =
+        text_[pos_] == '0' && pos_ + 1 < text_.size() &&
+        std::string_view("xXfFdDbB").find(text_[pos_ + 1]) != std::string_view::npos;
     while (pos_ < text_.size()) {
       const char c = text_[pos_];
       if (is_alpha(c) || is_digit(c) || c == '_' || c == '.') {
@@ -167,7 +168,8 @@ bool closes_or_separates(std::string_view t) {
 }
 bool is_sign(std::string_view t) { return t == "-" || t == "+" || t == "!" || t == "~"; }
 bool is_operator(std::string_view t) {
-  return t.size() == 1 && std::string_view(",({[<=+-*/!~&|^?:").find(t[0]) != std::string_view::npos;
+  return t.size() == 1 &&
+         std::string_view(",({[<=+-*/!~&|^?:").find(t[0]) != std::string_view::npos;
 }
 
 }  // namespace

@@ -24,9 +24,7 @@ struct Token {
   std::size_t offset = 0;      // byte offset of the first character
   bool first_on_line = false;  // nothing but blanks before it on its line
 
-  bool is(char punct) const {
-    return kind == Kind::Punct && text.size() == 1 && text[0] == punct;
-  }
+  bool is(char punct) const { return kind == Kind::Punct && text.size() == 1 && text[0] == punct; }
   bool is_directive() const { return kind == Kind::Word && text[0] == '.'; }
 };
 

@@ -22,7 +22,8 @@ bool myers(const std::vector<int>& a, const std::vector<int>& b, int a0, int b0,
   int found = -1;
   for (int d = 0; d <= max && d <= kMaxDifferences; ++d) {
     for (int k = -d; k <= d; k += 2) {
-      int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1] : v[off + k - 1] + 1;
+      int x = (k == -d || (k != d && v[off + k - 1] < v[off + k + 1])) ? v[off + k + 1]
+                                                                       : v[off + k - 1] + 1;
       int y = x - k;
       while (x < n && y < m && a[x] == b[y]) ++x, ++y;
       v[off + k] = x;
@@ -89,9 +90,12 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-std::vector<LineEdit> diff_lines(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+std::vector<LineEdit> diff_lines(const std::vector<std::string>& a,
+                                 const std::vector<std::string>& b) {
   std::unordered_map<std::string, int> ids;
-  auto id_of = [&](const std::string& s) { return ids.emplace(s, static_cast<int>(ids.size())).first->second; };
+  auto id_of = [&](const std::string& s) {
+    return ids.emplace(s, static_cast<int>(ids.size())).first->second;
+  };
   std::size_t prefix = 0;
   while (prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix]) ++prefix;
   std::size_t suffix = 0;
@@ -109,7 +113,8 @@ std::vector<LineEdit> diff_lines(const std::vector<std::string>& a, const std::v
     for (std::size_t i = 0; i < mid_a.size(); ++i)
       out.push_back({LineEdit::Op::Remove, p + static_cast<int>(i), p});
     for (std::size_t i = 0; i < mid_b.size(); ++i)
-      out.push_back({LineEdit::Op::Add, p + static_cast<int>(mid_a.size()), p + static_cast<int>(i)});
+      out.push_back(
+          {LineEdit::Op::Add, p + static_cast<int>(mid_a.size()), p + static_cast<int>(i)});
   }
   for (std::size_t i = 0; i < suffix; ++i)
     out.push_back({LineEdit::Op::Keep, static_cast<int>(a.size() - suffix + i),
@@ -145,7 +150,8 @@ std::string unified_diff(const std::string& text_a, const std::string& text_b,
       if (edits[i].op != LineEdit::Op::Add) ++a_len;
       if (edits[i].op != LineEdit::Op::Remove) ++b_len;
     }
-    out += "@@ -" + hunk_range(edits[h.first].a, a_len) + " +" + hunk_range(edits[h.first].b, b_len) + " @@\n";
+    out += "@@ -" + hunk_range(edits[h.first].a, a_len) + " +" +
+           hunk_range(edits[h.first].b, b_len) + " @@\n";
     for (std::size_t i = h.first; i < h.last; ++i) {
       const LineEdit& e = edits[i];
       if (e.op == LineEdit::Op::Keep) out += " " + a[e.a] + "\n";

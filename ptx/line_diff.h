@@ -14,7 +14,8 @@ struct LineEdit {
 
 // A shortest edit script from a to b (not guaranteed shortest when the files
 // differ in thousands of lines: then the middle is replaced as a whole).
-std::vector<LineEdit> diff_lines(const std::vector<std::string>& a, const std::vector<std::string>& b);
+std::vector<LineEdit> diff_lines(const std::vector<std::string>& a,
+                                 const std::vector<std::string>& b);
 
 // "--- name_a" / "+++ name_b" and @@ hunks with `context` lines around changes;
 // "" when the texts are equal.

@@ -123,7 +123,8 @@ void rename_labels(Function& f) {
     if (s.kind == Statement::Kind::Label) s.label = names.at(s.label);
     if (s.kind == Statement::Kind::Instruction)
       for (auto& op : s.instruction.operands) rename_label_references(op, names);
-    if (s.kind == Statement::Kind::Directive) s.directive.text = rename_words(s.directive.text, names);
+    if (s.kind == Statement::Kind::Directive)
+      s.directive.text = rename_words(s.directive.text, names);
   }
 }
 
@@ -143,7 +144,8 @@ void drop_unreferenced_labels(Function& f) {
   }
   f.body.erase(std::remove_if(f.body.begin(), f.body.end(),
                               [&](const Statement& s) {
-                                return s.kind == Statement::Kind::Label && referenced.count(s.label) == 0;
+                                return s.kind == Statement::Kind::Label &&
+                                       referenced.count(s.label) == 0;
                               }),
                f.body.end());
 }

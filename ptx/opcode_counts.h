@@ -1,9 +1,8 @@
 // Instruction counts by full opcode and by class (classify.h), for PTX and SASS.
 #pragma once
 #include <map>
-#include <string>
-
 #include <nlohmann/json.hpp>
+#include <string>
 
 namespace gpucmp::ptx {
 

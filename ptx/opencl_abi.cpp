@@ -21,8 +21,8 @@ int find_entry(const Module& m, const std::string& entry_contains) {
     found = static_cast<int>(i);
   }
   if (found < 0)
-    throw std::invalid_argument("no kernel matches '" + entry_contains + "' (kernels: " +
-                                (names.empty() ? "none" : names) + ")");
+    throw std::invalid_argument("no kernel matches '" + entry_contains +
+                                "' (kernels: " + (names.empty() ? "none" : names) + ")");
   return found;
 }
 
@@ -52,7 +52,8 @@ std::map<std::string, std::string> registers_loaded_from_params(const Function& 
     const Instruction& ins = s.instruction;
     if (ins.opcode != "ld" || !ins.has_modifier("param") || ins.operands.size() != 2) continue;
     const Operand& src = ins.operands[1];
-    if (src.kind == Operand::Kind::Memory && params.count(src.name) && ins.operands[0].is_register())
+    if (src.kind == Operand::Kind::Memory && params.count(src.name) &&
+        ins.operands[0].is_register())
       loaded[ins.operands[0].name] = src.name;
   }
   return loaded;
@@ -67,7 +68,8 @@ std::set<std::string> global_pointer_params(const Function& f) {
     if (ins.opcode != "cvta" || !ins.has_modifier("to") || !ins.has_modifier("global") ||
         ins.operands.size() != 2 || !ins.operands[1].is_register())
       continue;
-    if (auto it = loaded.find(ins.operands[1].name); it != loaded.end()) pointers.insert(it->second);
+    if (auto it = loaded.find(ins.operands[1].name); it != loaded.end())
+      pointers.insert(it->second);
   }
   return pointers;
 }

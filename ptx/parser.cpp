@@ -5,9 +5,9 @@
 #include "cfg.h"
 #include "files.h"
 #include "lexer.h"
-#include "token_stream.h"
 #include "literals.h"
 #include "registers.h"
+#include "token_stream.h"
 
 namespace gpucmp::ptx {
 namespace {
@@ -399,7 +399,8 @@ class Parser : private TokenStream {
       memory(op, depth);
     } else if (t.is('!')) {
       take();
-      if (cur().kind != Token::Kind::Word || cur().text[0] != '%') fail("a predicate register after '!'");
+      if (cur().kind != Token::Kind::Word || cur().text[0] != '%')
+        fail("a predicate register after '!'");
       op.kind = Operand::Kind::Register;
       op.name = std::string(take().text);
       op.negated = true;
@@ -431,7 +432,8 @@ class Parser : private TokenStream {
     if (word == "_") {
       op.kind = Operand::Kind::Sink;
     } else if (word[0] == '%') {
-      op.kind = is_special_register(word) ? Operand::Kind::SpecialRegister : Operand::Kind::Register;
+      op.kind =
+          is_special_register(word) ? Operand::Kind::SpecialRegister : Operand::Kind::Register;
       op.name = word;
       if (accept('|')) {
         Operand first = op;
@@ -439,7 +441,8 @@ class Parser : private TokenStream {
         op = Operand{};
         op.kind = Operand::Kind::PredicatePair;
         op.elements.push_back(std::move(first));
-        if (cur().kind != Token::Kind::Word || cur().text[0] != '%') fail("a predicate register after '|'");
+        if (cur().kind != Token::Kind::Word || cur().text[0] != '%')
+          fail("a predicate register after '|'");
         Operand second;
         second.kind = Operand::Kind::Register;
         second.name = second.text = std::string(take().text);
@@ -481,7 +484,8 @@ Module parse(std::string_view text, const std::string& filename) {
 
 Module parse_file(const std::string& path) {
   std::string text, reason;
-  if (!try_read_text_file(path, text, reason)) throw ParseError(path, 0, 0, "a readable PTX file", reason);
+  if (!try_read_text_file(path, text, reason))
+    throw ParseError(path, 0, 0, "a readable PTX file", reason);
   return parse(text, path);
 }
 

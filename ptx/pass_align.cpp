@@ -23,16 +23,23 @@ constexpr long long kVectorBytes = 16;  // ld.shared.v4.f32 / LDS.128
 long long element_bytes(const std::vector<std::string>& types) {
   long long scalar = 0, lanes = 1;
   for (const std::string& t : types) {
-    if (t == ".v2") lanes = 2;
-    else if (t == ".v4") lanes = 4;
-    else if (t == ".v8") lanes = 8;
-    else if (t == ".b8" || t == ".u8" || t == ".s8") scalar = 1;
-    else if (t == ".b16" || t == ".u16" || t == ".s16" || t == ".f16" || t == ".bf16") scalar = 2;
+    if (t == ".v2")
+      lanes = 2;
+    else if (t == ".v4")
+      lanes = 4;
+    else if (t == ".v8")
+      lanes = 8;
+    else if (t == ".b8" || t == ".u8" || t == ".s8")
+      scalar = 1;
+    else if (t == ".b16" || t == ".u16" || t == ".s16" || t == ".f16" || t == ".bf16")
+      scalar = 2;
     else if (t == ".b32" || t == ".u32" || t == ".s32" || t == ".f32" || t == ".f16x2" ||
              t == ".bf16x2")
       scalar = 4;
-    else if (t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64") scalar = 8;
-    else if (t == ".b128") scalar = 16;
+    else if (t == ".b64" || t == ".u64" || t == ".s64" || t == ".f64")
+      scalar = 8;
+    else if (t == ".b128")
+      scalar = 16;
   }
   return scalar * lanes;
 }

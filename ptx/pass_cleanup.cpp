@@ -50,11 +50,13 @@ bool has_external_linkage(const Function& f) {
 // Whether an inlining serial would clash with names f already has: %il3_r1,
 // $L__il3_BB2_1 or __local_depot3_il3.
 bool serial_in_use(const Function& f, int serial) {
-  const std::string tag = "il" + std::to_string(serial) + "_", local_tag = "_il" + std::to_string(serial);
+  const std::string tag = "il" + std::to_string(serial) + "_",
+                    local_tag = "_il" + std::to_string(serial);
   for (const Statement& s : f.body) {
     if (s.kind == Statement::Kind::Label && s.label.find(tag) != std::string::npos) return true;
     for (const Declarator& d : s.decl.declarators)
-      if (d.name.find(tag) != std::string::npos || d.name.find(local_tag) != std::string::npos) return true;
+      if (d.name.find(tag) != std::string::npos || d.name.find(local_tag) != std::string::npos)
+        return true;
   }
   return false;
 }
@@ -63,7 +65,8 @@ class Inliner {
  public:
   Inliner(Module& m, std::vector<std::string>& notes)
       : m_(m), notes_(notes), recursive_(recursive_functions(m)) {
-    for (const std::string& f : recursive_) notes_.push_back(f + " is recursive: its calls are not inlined");
+    for (const std::string& f : recursive_)
+      notes_.push_back(f + " is recursive: its calls are not inlined");
   }
 
   // Inlines every call in f, and the calls that brings in, until none is left

@@ -15,8 +15,9 @@ namespace gpucmp::ptx::cleanup {
 namespace {
 
 bool is_register_copy(const Instruction& ins) {
-  return ins.opcode == "mov" && !ins.guard && ins.modifiers.size() == 1 && ins.operands.size() == 2 &&
-         ins.operands[0].is_register() && ins.operands[1].is_register() && !ins.operands[1].negated &&
+  return ins.opcode == "mov" && !ins.guard && ins.modifiers.size() == 1 &&
+         ins.operands.size() == 2 && ins.operands[0].is_register() &&
+         ins.operands[1].is_register() && !ins.operands[1].negated &&
          ins.operands[0].name != ins.operands[1].name;
 }
 
@@ -26,7 +27,8 @@ bool any_in(const std::vector<int>& sites, int after, int before) {
   return false;
 }
 
-const std::vector<int>& sites(const std::map<std::string, std::vector<int>>& all, const std::string& reg) {
+const std::vector<int>& sites(const std::map<std::string, std::vector<int>>& all,
+                              const std::string& reg) {
   static const std::vector<int> kNone;
   const auto it = all.find(reg);
   return it == all.end() ? kNone : it->second;
@@ -88,7 +90,8 @@ int sweep(Function& f, std::set<std::string>& involved) {
       if (i >= at || block_of[i] != block_of[at] || depth[i] > 0 || def.guard ||
           !def.operands[0].is_register() || written.size() != 1 ||
           std::find(read.begin(), read.end(), src) != read.end() ||
-          any_in(sites(counts.use_sites, dst), i, at) || any_in(sites(counts.def_sites, dst), i, at))
+          any_in(sites(counts.use_sites, dst), i, at) ||
+          any_in(sites(counts.def_sites, dst), i, at))
         continue;
       def.operands[0].name = dst;
       def.operands[0].text = dst;

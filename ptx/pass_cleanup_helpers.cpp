@@ -96,8 +96,10 @@ int declaration_insertion_point(const Function& f) {
   int after = 0;
   for (std::size_t i = 0; i < f.body.size(); ++i) {
     const Statement::Kind k = f.body[i].kind;
-    if (k == Statement::Kind::RegDecl || k == Statement::Kind::VarDecl) after = static_cast<int>(i) + 1;
-    if (k == Statement::Kind::Instruction || k == Statement::Kind::Label || k == Statement::Kind::ScopeOpen)
+    if (k == Statement::Kind::RegDecl || k == Statement::Kind::VarDecl)
+      after = static_cast<int>(i) + 1;
+    if (k == Statement::Kind::Instruction || k == Statement::Kind::Label ||
+        k == Statement::Kind::ScopeOpen)
       break;
   }
   return after;

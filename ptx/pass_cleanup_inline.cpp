@@ -32,7 +32,8 @@ struct CallBlock {
 bool is_param_access(const Instruction& ins, const char* opcode, std::size_t memory_operand) {
   return ins.opcode == opcode && ins.has_modifier("param") && ins.operands.size() == 2 &&
          ins.operands[memory_operand].kind == Operand::Kind::Memory &&
-         ins.operands[memory_operand].elements.empty() && !ins.has_modifier("v2") && !ins.has_modifier("v4");
+         ins.operands[memory_operand].elements.empty() && !ins.has_modifier("v2") &&
+         !ins.has_modifier("v4");
 }
 
 // mov type for a value written as `from` and read as `to`: the same type, or
@@ -86,8 +87,8 @@ std::string read_call_block(const Function& f, int call, CallBlock& b) {
     const bool plain = s.kind == Statement::Kind::Instruction && !ins.guard;
     if (plain && i < call && is_param_access(ins, "st", 0) && params.count(ins.operands[0].name)) {
       b.args[{ins.operands[0].name, ins.operands[0].offset}] = {ins.type(), ins.operands[1]};
-    } else if (plain && i > call && is_param_access(ins, "ld", 1) && params.count(ins.operands[1].name) &&
-               ins.operands[0].is_register()) {
+    } else if (plain && i > call && is_param_access(ins, "ld", 1) &&
+               params.count(ins.operands[1].name) && ins.operands[0].is_register()) {
       b.results[{ins.operands[1].name, ins.operands[1].offset}] = {ins.type(), ins.operands[0]};
     } else {
       return "unexpected statement in its call block: '" + print(s) + "'";
@@ -108,10 +109,13 @@ class CalleeNames {
         label_prefix_("$L__il" + std::to_string(serial) + "_") {
     int depth = 0;
     for (const Statement& s : callee.body) {
-      depth += s.kind == Statement::Kind::ScopeOpen ? 1 : s.kind == Statement::Kind::ScopeClose ? -1 : 0;
+      depth += s.kind == Statement::Kind::ScopeOpen    ? 1
+               : s.kind == Statement::Kind::ScopeClose ? -1
+                                                       : 0;
       if (s.kind == Statement::Kind::Label) exact_[s.label] = label(s.label);
       if (s.kind == Statement::Kind::RegDecl)
-        for (const Declarator& d : s.decl.declarators) (d.range ? prefixes_ : singles_).insert(d.name);
+        for (const Declarator& d : s.decl.declarators)
+          (d.range ? prefixes_ : singles_).insert(d.name);
       if (s.kind == Statement::Kind::VarDecl && depth == 0)
         for (const Declarator& d : s.decl.declarators) {
           // A per-thread .local array can be duplicated per call site; a
@@ -130,7 +134,8 @@ class CalleeNames {
     const auto it = exact_.find(name);
     if (it != exact_.end()) return it->second;
     const RegisterName split = split_register(name);
-    const bool declared = singles_.count(name) || (prefixes_.count(split.prefix) && !split.number.empty());
+    const bool declared =
+        singles_.count(name) || (prefixes_.count(split.prefix) && !split.number.empty());
     return declared && name[0] == '%' ? reg_prefix_ + name.substr(1) : name;
   }
 
@@ -151,14 +156,16 @@ class CalleeNames {
 
 }  // namespace
 
-std::string inline_call(Function& caller, int call, const Function& callee, int serial, int& resume) {
+std::string inline_call(Function& caller, int call, const Function& callee, int serial,
+                        int& resume) {
   CallBlock b;
   if (std::string why = read_call_block(caller, call, b); !why.empty()) return why;
   if (b.arg_names.size() != callee.params.size() ||
       b.result_names.size() != (callee.return_params ? callee.return_params->size() : 0))
     return "call and definition of " + callee.name + " differ in parameters";
   std::map<std::string, std::string> arg_of, result_of;  // callee .param name -> caller's
-  for (std::size_t k = 0; k < b.arg_names.size(); ++k) arg_of[callee.params[k].name] = b.arg_names[k];
+  for (std::size_t k = 0; k < b.arg_names.size(); ++k)
+    arg_of[callee.params[k].name] = b.arg_names[k];
   for (std::size_t k = 0; k < b.result_names.size(); ++k)
     result_of[(*callee.return_params)[k].name] = b.result_names[k];
   const CalleeNames names(callee, serial);
@@ -173,7 +180,9 @@ std::string inline_call(Function& caller, int call, const Function& callee, int 
   int depth = 0;
   for (std::size_t i = 0; i < callee.body.size(); ++i) {
     Statement s = callee.body[i];
-    depth += s.kind == Statement::Kind::ScopeOpen ? 1 : s.kind == Statement::Kind::ScopeClose ? -1 : 0;
+    depth += s.kind == Statement::Kind::ScopeOpen    ? 1
+             : s.kind == Statement::Kind::ScopeClose ? -1
+                                                     : 0;
     if (s.kind == Statement::Kind::Label) s.label = names.label(s.label);
     if (s.kind == Statement::Kind::RegDecl || s.kind == Statement::Kind::VarDecl) {
       for (Declarator& d : s.decl.declarators) d.name = names.declared(d);
@@ -185,7 +194,8 @@ std::string inline_call(Function& caller, int call, const Function& callee, int 
       continue;
     }
     Instruction& ins = s.instruction;
-    const std::optional<std::string> guard = ins.guard ? std::optional(names(*ins.guard)) : std::nullopt;
+    const std::optional<std::string> guard =
+        ins.guard ? std::optional(names(*ins.guard)) : std::nullopt;
     if (is_param_access(ins, "ld", 1) && arg_of.count(ins.operands[1].name)) {
       const Operand& mem = ins.operands[1];
       const auto arg = b.args.find({arg_of[mem.name], mem.offset});
@@ -206,7 +216,8 @@ std::string inline_call(Function& caller, int call, const Function& callee, int 
       ins = make_instruction("mov", {type}, {result->second.operand, value});
     } else if (ins.opcode == "ret") {
       if (static_cast<int>(i) == last && !guard) continue;
-      ins = make_instruction("bra", guard ? std::vector<std::string>{} : std::vector<std::string>{"uni"},
+      ins = make_instruction("bra",
+                             guard ? std::vector<std::string>{} : std::vector<std::string>{"uni"},
                              {symbol_operand(return_label)});
       return_label_used = true;
     } else {
@@ -215,7 +226,8 @@ std::string inline_call(Function& caller, int call, const Function& callee, int 
         if (arg_of.count(n) || result_of.count(n)) escaped = n;
         return names(n);
       });
-      if (!escaped.empty()) return "callee uses parameter " + escaped + " other than by ld/st.param";
+      if (!escaped.empty())
+        return "callee uses parameter " + escaped + " other than by ld/st.param";
     }
     ins.guard = guard;
     ins.guard_negated = callee.body[i].instruction.guard_negated;
@@ -229,7 +241,8 @@ std::string inline_call(Function& caller, int call, const Function& callee, int 
   }
 
   int end = b.close + 1;  // also drop the "} // callseq N" comment
-  if (end < static_cast<int>(caller.body.size()) && caller.body[end].kind == Statement::Kind::Comment &&
+  if (end < static_cast<int>(caller.body.size()) &&
+      caller.body[end].kind == Statement::Kind::Comment &&
       caller.body[end].comment.find("callseq") != std::string::npos)
     ++end;
   const int at = declaration_insertion_point(caller);

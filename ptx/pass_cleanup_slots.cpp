@@ -36,13 +36,15 @@ struct Depot {
 bool is_slot_access(const Instruction& ins, const std::string& base, bool local_window) {
   if ((ins.opcode != "ld" && ins.opcode != "st") || ins.operands.size() != 2) return false;
   const std::size_t space = local_window ? 1 : 0;
-  if (ins.modifiers.size() != space + 1 || (local_window && ins.modifiers[0] != "local")) return false;
+  if (ins.modifiers.size() != space + 1 || (local_window && ins.modifiers[0] != "local"))
+    return false;
   if (type_bits(ins.modifiers.back()) == 0) return false;
   const bool load = ins.opcode == "ld";
   const Operand& mem = ins.operands[load ? 1 : 0];
   const Operand& value = ins.operands[load ? 0 : 1];
   if (mem.kind != Operand::Kind::Memory || mem.name != base || !mem.elements.empty()) return false;
-  const bool plain_value = value.kind == Operand::Kind::Register || value.kind == Operand::Kind::Immediate ||
+  const bool plain_value = value.kind == Operand::Kind::Register ||
+                           value.kind == Operand::Kind::Immediate ||
                            value.kind == Operand::Kind::FloatImmediate;
   if (load ? !value.is_register() : !plain_value) return false;
   return !(value.is_register() && value.name == base);  // storing the address lets it escape
@@ -72,8 +74,9 @@ std::vector<Depot> find_depots(const Function& f) {
         if (d.name.rfind("__local_depot", 0) == 0) depots.push_back({d.name, {}, {}, {}, {}});
   if (depots.empty()) return depots;
   const RegisterCounts counts = count_registers(f);
-  std::map<std::string, std::pair<std::size_t, bool>> base_of;  // register -> (depot, local window?)
-  for (const bool generic : {false, true}) {                    // the movs first, then the cvtas reading them
+  std::map<std::string, std::pair<std::size_t, bool>>
+      base_of;                                // register -> (depot, local window?)
+  for (const bool generic : {false, true}) {  // the movs first, then the cvtas reading them
     for (std::size_t i = 0; i < f.body.size(); ++i) {
       const Instruction& ins = f.body[i].instruction;
       if (f.body[i].kind != Statement::Kind::Instruction || ins.guard || ins.operands.size() != 2 ||
@@ -98,7 +101,8 @@ std::vector<Depot> find_depots(const Function& f) {
     const Statement& s = f.body[i];
     if (s.kind != Statement::Kind::Instruction) continue;
     for (Depot& depot : depots) {
-      if (std::find(depot.setup.begin(), depot.setup.end(), static_cast<int>(i)) != depot.setup.end())
+      if (std::find(depot.setup.begin(), depot.setup.end(), static_cast<int>(i)) !=
+          depot.setup.end())
         continue;
       for (const Operand& op : s.instruction.operands)
         if (depot.escape.empty() && names_symbol(op, depot.name)) depot.escape = one_line(s);
@@ -107,8 +111,8 @@ std::vector<Depot> find_depots(const Function& f) {
       const auto base = base_of.find(reg);
       if (base == base_of.end()) continue;
       Depot& depot = depots[base->second.first];
-      const bool is_setup =
-          std::find(depot.setup.begin(), depot.setup.end(), static_cast<int>(i)) != depot.setup.end();
+      const bool is_setup = std::find(depot.setup.begin(), depot.setup.end(),
+                                      static_cast<int>(i)) != depot.setup.end();
       if (is_slot_access(s.instruction, reg, base->second.second)) {
         const Operand& mem = s.instruction.operands[s.instruction.opcode == "ld" ? 1 : 0];
         depot.slots[mem.offset].push_back({static_cast<int>(i), s.instruction.type()});
@@ -141,7 +145,8 @@ std::string slot_refusal(const Function& f, const Depot& depot, std::int64_t off
   for (const Access& a : accesses) {
     if (type_bits(a.type) != bits) return "accessed with different sizes";
     const int width = value_bits(f, a, classes);
-    if (width == 0 || (width > 0 && width < bits)) return "a value register of unknown or smaller size";
+    if (width == 0 || (width > 0 && width < bits))
+      return "a value register of unknown or smaller size";
     if (width > bits && (is_float_type(a.type) || a.type[0] == 'f'))
       return "a float access into a wider register";
   }
@@ -168,7 +173,8 @@ void rewrite_access(Instruction& ins, const std::string& slot, int bits, bool fl
     const std::string kind = type[0] == 's' && load ? "s" : "u";
     const std::string narrow = kind + std::to_string(bits), wide = kind + std::to_string(width);
     ins.opcode = "cvt";
-    ins.modifiers = load ? std::vector<std::string>{wide, narrow} : std::vector<std::string>{narrow, wide};
+    ins.modifiers =
+        load ? std::vector<std::string>{wide, narrow} : std::vector<std::string>{narrow, wide};
   } else {
     // int 0 stored into a float variable (st.u32 then ld.f32): mov.b32 moves
     // the bits between register classes.
@@ -211,15 +217,16 @@ int promote_stack_slots(Function& f, std::vector<std::string>& notes) {
       while (!existing.of(name).empty()) name += "_";
       new_registers[(floating ? ".f" : ".b") + std::to_string(bits)].push_back(name);
       for (const Access& a : accesses)
-        rewrite_access(f.body[a.statement].instruction, name, bits, floating, value_bits(f, a, existing));
+        rewrite_access(f.body[a.statement].instruction, name, bits, floating,
+                       value_bits(f, a, existing));
       ++promoted;
     }
     if (kept > 0) continue;
     for (const int i : depot.setup) remove[i] = true;
     dropped.insert(depot.name);
     dropped.insert(depot.bases.begin(), depot.bases.end());
-    notes.push_back(f.name + ": " + std::to_string(depot.slots.size()) + " stack slots of " + depot.name +
-                    " promoted to registers, depot removed");
+    notes.push_back(f.name + ": " + std::to_string(depot.slots.size()) + " stack slots of " +
+                    depot.name + " promoted to registers, depot removed");
   }
   drop_declarators(f, dropped, remove);
   erase_statements(f, remove);

@@ -18,7 +18,8 @@ namespace gpucmp::ptx::cleanup {
 // $L__il<serial>_BB2_1). Returns "" on success, with `resume` set to the
 // first inlined statement (calls in the callee's body are now there); else why
 // it refused (nothing changed then).
-std::string inline_call(Function& caller, int call, const Function& callee, int serial, int& resume);
+std::string inline_call(Function& caller, int call, const Function& callee, int serial,
+                        int& resume);
 
 // Stack slots [%SP+k] / [%SPL+k] of every __local_depot of f -> registers; the
 // depot and its %SP/%SPL set-up go when no access is left. Returns the number

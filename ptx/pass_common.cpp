@@ -11,9 +11,10 @@ namespace {
 // Opcodes whose operand 0 is read (or read and written), not only written.
 bool reads_operand_zero(const Instruction& ins) {
   static const std::set<std::string> kReaders = {
-      "st",        "red",     "bra",     "brx",     "bar",     "barrier", "nanosleep",
-      "pmevent",   "prefetch", "prefetchu", "applypriority", "discard", "wgmma", "tcgen05",
-      "stmatrix",  "sust",    "sured",   "cp",      "mbarrier", "call",   "ret"};
+      "st",        "red",     "bra",      "brx",       "bar",           "barrier",
+      "nanosleep", "pmevent", "prefetch", "prefetchu", "applypriority", "discard",
+      "wgmma",     "tcgen05", "stmatrix", "sust",      "sured",         "cp",
+      "mbarrier",  "call",    "ret"};
   return kReaders.count(ins.opcode) > 0;
 }
 
@@ -66,7 +67,8 @@ std::vector<std::string> used_registers(const Instruction& ins) {
   if (ins.guard) out.push_back(*ins.guard);
   for (std::size_t i = 0; i < ins.operands.size(); ++i) {
     const Operand& op = ins.operands[i];
-    if (i > 0 || op.kind == Operand::Kind::Memory || reads_operand_zero(ins)) collect_names(op, out);
+    if (i > 0 || op.kind == Operand::Kind::Memory || reads_operand_zero(ins))
+      collect_names(op, out);
   }
   return out;
 }
@@ -119,12 +121,11 @@ std::set<std::string> body_declared_names(const Function& f) {
 
 bool is_pure(const Instruction& ins, const std::set<std::string>& body_names) {
   static const std::set<std::string> kPure = {
-      "add",  "sub",  "mul",   "mad",   "mul24", "mad24", "fma",   "div",  "rem",
-      "abs",  "neg",  "min",   "max",   "and",   "or",    "xor",   "not",  "cnot",
-      "shl",  "shr",  "selp",  "slct",  "setp",  "set",   "cvt",   "cvta", "mov",
-      "sad",  "popc", "clz",   "bfind", "brev",  "bfe",   "bfi",   "prmt", "copysign",
-      "rcp",  "sqrt", "rsqrt", "sin",   "cos",   "lg2",   "ex2",   "tanh", "testp",
-      "lop3", "shf",  "dp4a",  "dp2a"};
+      "add",   "sub",  "mul",  "mad",  "mul24", "mad24",    "fma", "div",  "rem",   "abs",
+      "neg",   "min",  "max",  "and",  "or",    "xor",      "not", "cnot", "shl",   "shr",
+      "selp",  "slct", "setp", "set",  "cvt",   "cvta",     "mov", "sad",  "popc",  "clz",
+      "bfind", "brev", "bfe",  "bfi",  "prmt",  "copysign", "rcp", "sqrt", "rsqrt", "sin",
+      "cos",   "lg2",  "ex2",  "tanh", "testp", "lop3",     "shf", "dp4a", "dp2a"};
   if (ins.guard || !kPure.count(ins.opcode) || ins.has_modifier("cc")) return false;
   if (ins.operands.size() < 2 || ins.operands[0].kind != Operand::Kind::Register) return false;
   for (std::size_t i = 1; i < ins.operands.size(); ++i) {

@@ -15,7 +15,8 @@ namespace {
 std::vector<std::vector<int>> dominator_children(const std::vector<int>& idom) {
   std::vector<std::vector<int>> children(idom.size());
   for (std::size_t b = 1; b < idom.size(); ++b)
-    if (idom[b] >= 0 && idom[b] != static_cast<int>(b)) children[idom[b]].push_back(static_cast<int>(b));
+    if (idom[b] >= 0 && idom[b] != static_cast<int>(b))
+      children[idom[b]].push_back(static_cast<int>(b));
   return children;
 }
 
@@ -23,8 +24,8 @@ std::vector<std::vector<int>> dominator_children(const std::vector<int>& idom) {
 bool dominates_all(const std::vector<int>& idom, const std::vector<int>& block_of, int at,
                    const std::vector<int>& sites) {
   for (const int use : sites) {
-    const bool dominated = block_of[use] == block_of[at] ? use > at
-                                                          : dominates(idom, block_of[at], block_of[use]);
+    const bool dominated =
+        block_of[use] == block_of[at] ? use > at : dominates(idom, block_of[at], block_of[use]);
     if (!dominated) return false;
   }
   return true;
@@ -40,7 +41,8 @@ class RegisterTypes {
       if (s.kind != Statement::Kind::RegDecl) continue;
       std::string type;
       for (const std::string& t : s.decl.types) type += t;
-      for (const Declarator& d : s.decl.declarators) (d.range ? by_prefix_ : by_name_)[d.name] = type;
+      for (const Declarator& d : s.decl.declarators)
+        (d.range ? by_prefix_ : by_name_)[d.name] = type;
     }
   }
   std::string of(const std::string& reg) const {
@@ -168,10 +170,10 @@ class ValueNumbering {
   std::vector<int> idom_;
   std::vector<int> block_of_;
   std::vector<bool> remove_;
-  std::map<std::string, std::string> table_;    // value key -> register holding it
-  std::set<std::string> defined_;               // registers defined on the current path
+  std::map<std::string, std::string> table_;               // value key -> register holding it
+  std::set<std::string> defined_;                          // registers defined on the current path
   std::vector<std::pair<std::string, std::string>> undo_;  // (key, reg) added in scope
-  std::map<std::string, std::string> renames_;  // removed result -> earlier result
+  std::map<std::string, std::string> renames_;             // removed result -> earlier result
   int removed_ = 0;
 };
 
@@ -181,7 +183,8 @@ PassReport pass_cse(Function& f) {
   build_blocks(f);
   PassReport report{"cse", ValueNumbering(f).run(), {}};
   if (report.changed > 0)
-    report.notes.push_back(f.name + ": " + std::to_string(report.changed) + " redundant instructions removed");
+    report.notes.push_back(f.name + ": " + std::to_string(report.changed) +
+                           " redundant instructions removed");
   return report;
 }
 

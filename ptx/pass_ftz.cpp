@@ -18,9 +18,9 @@ namespace {
 // the type when there is no .sat: op{.rnd|.approx|.full}{.ftz}{.sat}.f32 and
 // setp.cmp{.ftz}.f32.
 const std::set<std::string>& ftz_opcodes() {
-  static const std::set<std::string> ops = {"add", "sub", "mul", "fma", "mad", "div",  "rcp",
-                                            "sqrt", "rsqrt", "sin", "cos", "lg2", "ex2",
-                                            "abs", "neg", "setp"};
+  static const std::set<std::string> ops = {"add", "sub",  "mul",   "fma", "mad", "div",
+                                            "rcp", "sqrt", "rsqrt", "sin", "cos", "lg2",
+                                            "ex2", "abs",  "neg",   "setp"};
   return ops;
 }
 

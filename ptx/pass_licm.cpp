@@ -75,8 +75,9 @@ class LoopHoister {
   int hoist(const Loop& loop, int preheader) {
     std::set<std::string> loop_defs = defined_in(loop);
     const int at = insertion_point(f_, preheader);
-    const std::vector<std::string> terminator_reads =
-        at < f_.blocks[preheader].end ? used_registers(f_.body[at].instruction) : std::vector<std::string>{};
+    const std::vector<std::string> terminator_reads = at < f_.blocks[preheader].end
+                                                          ? used_registers(f_.body[at].instruction)
+                                                          : std::vector<std::string>{};
     int hoisted = 0;
     for (bool changed = true; changed;) {
       changed = false;
@@ -87,9 +88,12 @@ class LoopHoister {
         if (!is_pure(ins, body_names_)) continue;
         const std::string& dest = ins.operands[0].name;
         if (counts_.def_count(dest) != 1) continue;
-        if (std::find(terminator_reads.begin(), terminator_reads.end(), dest) != terminator_reads.end()) continue;
+        if (std::find(terminator_reads.begin(), terminator_reads.end(), dest) !=
+            terminator_reads.end())
+          continue;
         const auto used = used_registers(ins);
-        if (std::any_of(used.begin(), used.end(), [&](const std::string& r) { return loop_defs.count(r) > 0; }))
+        if (std::any_of(used.begin(), used.end(),
+                        [&](const std::string& r) { return loop_defs.count(r) > 0; }))
           continue;
         placement_[s] = preheader;
         moved_into_[preheader].push_back(s);

@@ -90,7 +90,8 @@ PassReport pass_mad(Function& f, bool allow_float_contraction) {
     for (int i = b.begin; i < b.end; ++i) {
       if (f.body[i].kind != Statement::Kind::Instruction) continue;
       const Instruction& mul = f.body[i].instruction;
-      if (mul.opcode != "mul" || mul.operands.size() != 3 || !mul.operands[0].is_register()) continue;
+      if (mul.opcode != "mul" || mul.operands.size() != 3 || !mul.operands[0].is_register())
+        continue;
       const std::string product = mul.operands[0].name;
       if (counts.use_count(product) != 1) continue;
       const int j = first_reader(f, i + 1, b.end, product);

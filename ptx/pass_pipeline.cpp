@@ -35,17 +35,18 @@ int count_instructions(const Function& f) {
 }
 
 const std::vector<std::string>& known_passes() {
-  static const std::vector<std::string> names = {"cleanup", "unroll", "cse", "mad", "licm", "align",
-                                                 "ftz", "shared32"};
+  static const std::vector<std::string> names = {"cleanup", "unroll", "cse", "mad",
+                                                 "licm",    "align",  "ftz", "shared32"};
   return names;
 }
 
-std::string run_passes(Module& m, const std::vector<std::string>& names, bool allow_float_contraction,
-                       std::vector<PassReport>* reports) {
+std::string run_passes(Module& m, const std::vector<std::string>& names,
+                       bool allow_float_contraction, std::vector<PassReport>* reports) {
   const std::vector<std::string>& known = known_passes();
   for (const std::string& name : names)
     if (std::find(known.begin(), known.end(), name) == known.end())
-      throw std::invalid_argument("unknown PTX pass '" + name + "' (known: " + join(known, ", ") + ")");
+      throw std::invalid_argument("unknown PTX pass '" + name + "' (known: " + join(known, ", ") +
+                                  ")");
   std::string header = "// gpucmp-ptx opt: passes " + join(names, ",") +
                        "; float contraction: " + (allow_float_contraction ? "on" : "off") + "\n";
   for (const std::string& name : names) {

@@ -61,7 +61,8 @@ Statement instruction_statement(const std::string& opcode, std::vector<std::stri
 // .shared::cta, or -1 for any other instruction.
 int shared_address_index(const Instruction& ins) {
   static const std::set<std::string> kAccesses = {"ld", "st", "atom", "red"};
-  if (!kAccesses.count(ins.opcode) || !(ins.has_modifier("shared") || ins.has_modifier("shared::cta")))
+  if (!kAccesses.count(ins.opcode) ||
+      !(ins.has_modifier("shared") || ins.has_modifier("shared::cta")))
     return -1;
   for (std::size_t k = 0; k < ins.operands.size(); ++k)
     if (ins.operands[k].kind == Operand::Kind::Memory) return static_cast<int>(k);
@@ -100,7 +101,8 @@ class Registers64 {
 
  private:
   cleanup::RegisterClasses classes_;
-  std::set<std::string> not_top_;   // names (or range prefixes) of parameters and scoped declarations
+  std::set<std::string>
+      not_top_;  // names (or range prefixes) of parameters and scoped declarations
   std::set<std::string> prefixes_;  // of every declared name
 };
 
@@ -138,11 +140,13 @@ class Shared32 {
     decl.decl.declarators.push_back({prefix_, next_, "", ""});
     f_.body.insert(f_.body.begin() + cleanup::declaration_insertion_point(f_), std::move(decl));
     r.changed = static_cast<int>(accesses.size());
-    r.notes.push_back(f_.name + ": " + std::to_string(r.changed) + " .shared accesses to 32-bit addresses (" +
+    r.notes.push_back(f_.name + ": " + std::to_string(r.changed) +
+                      " .shared accesses to 32-bit addresses (" +
                       std::to_string(r.changed - through_cvt) + " through " +
                       std::to_string(rebuilt_.size()) + " address registers rebuilt in 32 bits, " +
                       std::to_string(through_cvt) + " on a 32-bit copy of a 64-bit base)");
-    for (const auto& [reg, why] : kept_) r.notes.push_back(f_.name + ": " + reg + " stays 64-bit: " + why);
+    for (const auto& [reg, why] : kept_)
+      r.notes.push_back(f_.name + ": " + reg + " stays 64-bit: " + why);
     return r;
   }
 
@@ -170,7 +174,8 @@ class Shared32 {
       if (ops[1].kind == Operand::Kind::Symbol && symbols_.count(ops[1].name)) return Shape::Symbol;
       return reg64(ops[1]) ? Shape::Copy : Shape::None;
     }
-    if ((ins.opcode != "add" && ins.opcode != "sub") || ins.modifiers[0] == "b64" || ops.size() != 3)
+    if ((ins.opcode != "add" && ins.opcode != "sub") || ins.modifiers[0] == "b64" ||
+        ops.size() != 3)
       return Shape::None;
     for (int k : {1, 2})
       if (!reg64(ops[k]) && !is_int32_immediate(ops[k])) return Shape::None;
@@ -222,7 +227,8 @@ class Shared32 {
     for (bool grew = true; grew;) {
       grew = false;
       for (const Statement& s : f_.body) {
-        const Shape shape = s.kind == Statement::Kind::Instruction ? shape_of(s.instruction) : Shape::None;
+        const Shape shape =
+            s.kind == Statement::Kind::Instruction ? shape_of(s.instruction) : Shape::None;
         const auto& ops = s.instruction.operands;
         if (shape != Shape::None && (shape == Shape::Symbol || names_one_of(ops[1], out) ||
                                      (shape == Shape::Add && names_one_of(ops[2], out))))
@@ -257,10 +263,12 @@ class Shared32 {
       work.pop_back();
       if (!rebuilt_.emplace(r, "").second) continue;
       for (int d : counts_.def_sites.at(r))
-        if (const int k = address_index(at(d), candidates); k > 0) work.push_back(at(d).operands[k].name);
+        if (const int k = address_index(at(d), candidates); k > 0)
+          work.push_back(at(d).operands[k].name);
       if (const auto uses = counts_.use_sites.find(r); uses != counts_.use_sites.end())
         for (int u : uses->second)
-          if (!address_of(at(u)) && allowed_reads(u, r, candidates)) work.push_back(at(u).operands[0].name);
+          if (!address_of(at(u)) && allowed_reads(u, r, candidates))
+            work.push_back(at(u).operands[0].name);
     }
     for (auto& [r, register32] : rebuilt_) {
       register32 = fresh();
@@ -291,7 +299,8 @@ class Shared32 {
     const auto& ops = ins.operands;
     const auto& mods = ins.modifiers;
     const Operand t = register_operand(twin);
-    const bool one_result = !ops.empty() && ops[0].kind == Operand::Kind::Register && ops[0].name == r;
+    const bool one_result =
+        !ops.empty() && ops[0].kind == Operand::Kind::Register && ops[0].name == r;
     const bool from_32 = mods.size() == 2 && (mods[1] == "s32" || mods[1] == "u32");
     if (one_result && ins.opcode == "mul" && ops.size() == 3 && from_32 && mods[0] == "wide")
       return instruction_statement("mul", {"lo", mods[1]}, {t, ops[1], ops[2]}, ins);
@@ -309,16 +318,17 @@ class Shared32 {
       return instruction_statement("cvt", {"u32", "u64"}, {t, register_operand(r)}, ins);
     if (copy) return instruction_statement("mov", {"b32"}, {t, low_half(ops[1])}, ins);
     if (shift) return instruction_statement("shl", {"b32"}, {t, low_half(ops[1]), ops[2]}, ins);
-    return instruction_statement(ins.opcode,
-                                 lo ? std::vector<std::string>{"lo", "s32"} : std::vector<std::string>{"s32"},
-                                 {t, low_half(ops[1]), low_half(ops[2])}, ins);
+    return instruction_statement(
+        ins.opcode, lo ? std::vector<std::string>{"lo", "s32"} : std::vector<std::string>{"s32"},
+        {t, low_half(ops[1]), low_half(ops[2])}, ins);
   }
 
   // Part 2: a twin for every register offset a rebuilt definition adds, and for
   // the 64-bit values those twins are computed from.
   void lower_offsets() {
     for (const auto& [d, k] : address_index_)
-      if (k > 0 && at(d).operands.size() == 3 && at(d).operands[3 - k].kind == Operand::Kind::Register &&
+      if (k > 0 && at(d).operands.size() == 3 &&
+          at(d).operands[3 - k].kind == Operand::Kind::Register &&
           has_low_half(at(d).operands[3 - k]))
         low_half(at(d).operands[3 - k]);
     while (!queue_.empty()) {
@@ -344,17 +354,20 @@ class Shared32 {
           return register_operand(twins_.at(op.name));
         if (is_int32_immediate(op)) return op;
         const std::string converted = fresh();
-        body.push_back(instruction_statement("cvt", {"u32", "u64"}, {register_operand(converted), op}, ins));
+        body.push_back(
+            instruction_statement("cvt", {"u32", "u64"}, {register_operand(converted), op}, ins));
         return register_operand(converted);
       };
       if (const auto rebuilt = address_index_.find(i); rebuilt != address_index_.end()) {
         const int k = rebuilt->second;
         std::vector<Operand> ops = {register_operand(rebuilt_.at(ins.operands[0].name))};
         for (std::size_t j = 1; j < ins.operands.size(); ++j)
-          ops.push_back(k == 0                     ? ins.operands[j]
-                        : static_cast<int>(j) == k ? register_operand(rebuilt_.at(ins.operands[j].name))
-                                                   : low_here(ins.operands[j]));
-        const bool mov = ins.opcode == "mov";  // of the symbol (nvcc's mov.u32) or of an address register
+          ops.push_back(k == 0 ? ins.operands[j]
+                        : static_cast<int>(j) == k
+                            ? register_operand(rebuilt_.at(ins.operands[j].name))
+                            : low_here(ins.operands[j]));
+        const bool mov =
+            ins.opcode == "mov";  // of the symbol (nvcc's mov.u32) or of an address register
         s = instruction_statement(ins.opcode, {mov ? "u32" : "s32"}, ops, ins);
       } else if (access_set.count(i)) {
         Operand& address = s.instruction.operands[shared_address_index(ins)];
@@ -400,10 +413,10 @@ class Shared32 {
   const RegisterCounts counts_;  // of the body as it came in: the analysis's statement indices
   std::string prefix_;
   int next_ = 0;
-  std::map<std::string, std::string> rebuilt_;         // address register -> its 32-bit register
-  std::map<int, int> address_index_;                   // their definitions -> operand read as the address
-  std::map<std::string, std::string> twins_;           // offset register -> its 32-bit twin
-  std::vector<std::string> queue_;                     // twins whose definitions are still to make
+  std::map<std::string, std::string> rebuilt_;  // address register -> its 32-bit register
+  std::map<int, int> address_index_;            // their definitions -> operand read as the address
+  std::map<std::string, std::string> twins_;    // offset register -> its 32-bit twin
+  std::vector<std::string> queue_;              // twins whose definitions are still to make
   std::map<int, std::vector<Statement>> twins_after_;  // definition -> twin definitions after it
   std::map<std::string, std::string> kept_;            // access base left 64-bit -> why
 };

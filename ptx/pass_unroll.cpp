@@ -37,7 +37,8 @@ class Unroller {
     }
     const std::vector<Loop> loops = find_loops(f_);
     for (const Loop& loop : loops)
-      if (!tried_.count(header_name(f_, loop))) note(loop, "it contains an inner loop; not unrolled");
+      if (!tried_.count(header_name(f_, loop)))
+        note(loop, "it contains an inner loop; not unrolled");
     registers_.declare(f_);
     build_blocks(f_);
     return report_;
@@ -71,10 +72,11 @@ class Unroller {
       plan.constant_induction = !registers_.type_of(c.induction).empty() && !c.temp_live_out;
       note(loop, trip + ", fully unrolled");
     } else if (factor_ < 2) {
-      return note(loop, trip + " is above " + std::to_string(kFullUnrollLimit) + " and the factor is " +
-                            std::to_string(factor_) + "; not unrolled");
+      return note(loop, trip + " is above " + std::to_string(kFullUnrollLimit) +
+                            " and the factor is " + std::to_string(factor_) + "; not unrolled");
     } else if (c.trip % factor_ != 0) {
-      return note(loop, trip + " is not divisible by " + std::to_string(factor_) + "; not unrolled");
+      return note(loop,
+                  trip + " is not divisible by " + std::to_string(factor_) + "; not unrolled");
     } else {
       plan.copies = factor_;
       plan.test_copy = static_cast<int>(c.passes % factor_);

@@ -46,9 +46,10 @@ Statement branch_to(const std::string& label) {
 
 // `mov.b32 %reg, value` for a register declared with `type` (".b32").
 Statement mov_immediate(const std::string& type, const std::string& reg, long long value) {
-  return instruction_statement("mov", {type.substr(1)},
-                               {make_operand(Operand::Kind::Register, reg),
-                                make_operand(Operand::Kind::Immediate, std::to_string(wrap32(value, true)))});
+  return instruction_statement(
+      "mov", {type.substr(1)},
+      {make_operand(Operand::Kind::Register, reg),
+       make_operand(Operand::Kind::Immediate, std::to_string(wrap32(value, true)))});
 }
 
 void collect_symbols(const Operand& op, std::set<std::string>& out) {
@@ -57,7 +58,8 @@ void collect_symbols(const Operand& op, std::set<std::string>& out) {
 }
 
 bool is_direct_branch(const Instruction& ins) {
-  return ins.opcode == "bra" && !ins.operands.empty() && ins.operands.back().kind == Operand::Kind::Symbol;
+  return ins.opcode == "bra" && !ins.operands.empty() &&
+         ins.operands.back().kind == Operand::Kind::Symbol;
 }
 
 class CopyEmitter {
@@ -70,7 +72,8 @@ class CopyEmitter {
     find_locals();
     for (int k = 0; k < plan_.copies; ++k) {
       label_maps_.emplace_back();
-      for (const std::string& l : c_.labels) label_maps_.back()[l] = k == 0 ? l : labels_.fresh(l, k);
+      for (const std::string& l : c_.labels)
+        label_maps_.back()[l] = k == 0 ? l : labels_.fresh(l, k);
     }
     std::vector<Statement> out;
     for (int k = 0; k < plan_.copies; ++k) emit_copy(k, out);
@@ -158,7 +161,8 @@ class CopyEmitter {
     }
     const std::string type = registers_.type_of(c_.induction);
     if (!after.empty()) {
-      if (after_at < 0) throw std::logic_error("pass_unroll: induction read after an update that is not there");
+      if (after_at < 0)
+        throw std::logic_error("pass_unroll: induction read after an update that is not there");
       out.insert(out.begin() + after_at, mov_immediate(type, after, c_.start + (k + 1) * c_.step));
     }
     if (!before.empty())
@@ -171,7 +175,8 @@ class CopyEmitter {
       out.push_back(branch);
       Instruction& ins = out.back().instruction;
       rename_locals(ins, k, names);
-      ins.operands.back().name = ins.operands.back().text = target_in_copy(k, ins.operands.back().name);
+      ins.operands.back().name = ins.operands.back().text =
+          target_in_copy(k, ins.operands.back().name);
       // Leaving by falling through works from the last copy only; the matcher
       // makes that so (such a loop tests after its update: test_copy = F - 1).
       if (!c_.exit_is_target && k != plan_.copies - 1) {
@@ -182,8 +187,8 @@ class CopyEmitter {
     } else if (k == plan_.exit_copy) {
       if (plan_.constant_induction && c_.induction_live_out) {
         const long long updates = c_.passes + (c_.update_before_exit ? 1 : 0);
-        out.push_back(
-            mov_immediate(registers_.type_of(c_.induction), c_.induction, c_.start + updates * c_.step));
+        out.push_back(mov_immediate(registers_.type_of(c_.induction), c_.induction,
+                                    c_.start + updates * c_.step));
       }
       if (c_.exit_is_target) out.push_back(branch_to(c_.exit_label));
     } else if (!c_.exit_is_target) {  // stays in the loop: on to the branch's target
@@ -194,7 +199,8 @@ class CopyEmitter {
   // `bra.uni L` right before `L:` (comments and directives between) goes; the
   // labels right after the loop count too, for the last copy's exit branch.
   void drop_branches_to_next(std::vector<Statement>& out) const {
-    auto labels_from = [](const std::vector<Statement>& body, std::size_t j, std::set<std::string>& labels) {
+    auto labels_from = [](const std::vector<Statement>& body, std::size_t j,
+                          std::set<std::string>& labels) {
       for (; j < body.size(); ++j) {
         const Statement::Kind kind = body[j].kind;
         if (kind == Statement::Kind::Label)
@@ -208,10 +214,11 @@ class CopyEmitter {
     for (std::size_t i = 0; i < out.size(); ++i) {
       const Statement& s = out[i];
       std::set<std::string> next;
-      if (s.kind == Statement::Kind::Instruction && !s.instruction.guard && is_direct_branch(s.instruction) &&
-          labels_from(out, i + 1, next))
+      if (s.kind == Statement::Kind::Instruction && !s.instruction.guard &&
+          is_direct_branch(s.instruction) && labels_from(out, i + 1, next))
         labels_from(f_.body, static_cast<std::size_t>(c_.end), next);
-      if (!(s.kind == Statement::Kind::Instruction && next.count(s.instruction.operands.back().name)))
+      if (!(s.kind == Statement::Kind::Instruction &&
+            next.count(s.instruction.operands.back().name)))
         kept.push_back(s);
     }
     out = std::move(kept);
@@ -230,14 +237,15 @@ class CopyEmitter {
       if (i < c_.begin || i >= c_.end) scan(f_.body[i]);
     for (const Statement& s : out) scan(s);
     auto used = [&](const std::string& label) {
-      return named.count(label) || std::any_of(directives.begin(), directives.end(), [&](const std::string& d) {
-               return d.find(label) != std::string::npos;
-             });
+      return named.count(label) ||
+             std::any_of(directives.begin(), directives.end(),
+                         [&](const std::string& d) { return d.find(label) != std::string::npos; });
     };
-    out.erase(
-        std::remove_if(out.begin(), out.end(),
-                       [&](const Statement& s) { return s.kind == Statement::Kind::Label && !used(s.label); }),
-        out.end());
+    out.erase(std::remove_if(out.begin(), out.end(),
+                             [&](const Statement& s) {
+                               return s.kind == Statement::Kind::Label && !used(s.label);
+                             }),
+              out.end());
   }
 
   Function& f_;
@@ -251,8 +259,8 @@ class CopyEmitter {
 
 }  // namespace
 
-void emit_unrolled(Function& f, const CountedLoop& loop, const UnrollPlan& plan, RegisterPool& registers,
-                   LabelNamer& labels) {
+void emit_unrolled(Function& f, const CountedLoop& loop, const UnrollPlan& plan,
+                   RegisterPool& registers, LabelNamer& labels) {
   CopyEmitter(f, loop, plan, registers, labels).run();
 }
 

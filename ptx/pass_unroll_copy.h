@@ -26,7 +26,7 @@ struct UnrollPlan {
 // branches go to their own copy's labels, back edges to the next copy's header.
 // Branches to the next statement and labels nothing branches to are dropped.
 // Rebuilds the blocks.
-void emit_unrolled(Function& f, const CountedLoop& loop, const UnrollPlan& plan, RegisterPool& registers,
-                   LabelNamer& labels);
+void emit_unrolled(Function& f, const CountedLoop& loop, const UnrollPlan& plan,
+                   RegisterPool& registers, LabelNamer& labels);
 
 }  // namespace gpucmp::ptx

@@ -12,8 +12,8 @@ namespace gpucmp::ptx {
 namespace {
 
 // constant_before() with a bound on how many register-to-register copies it follows.
-std::optional<long long> value_before(const Function& f, const RegisterCounts& counts, const std::string& reg,
-                                      int block, int at, int depth) {
+std::optional<long long> value_before(const Function& f, const RegisterCounts& counts,
+                                      const std::string& reg, int block, int at, int depth) {
   std::set<int> seen;
   while (true) {
     for (int s = at - 1; s >= f.blocks[block].begin; --s) {
@@ -57,7 +57,8 @@ bool immediate_value(const Operand& op, long long& v) {
 
 long long wrap32(long long v, bool is_signed) {
   const auto u = static_cast<std::uint32_t>(static_cast<unsigned long long>(v));
-  return is_signed ? static_cast<long long>(static_cast<std::int32_t>(u)) : static_cast<long long>(u);
+  return is_signed ? static_cast<long long>(static_cast<std::int32_t>(u))
+                   : static_cast<long long>(u);
 }
 
 bool is_mov32(const Instruction& ins) {
@@ -94,7 +95,8 @@ bool integer_compare(const std::string& op, long long a, long long b) {
 }
 
 bool is_integer_compare(const std::string& op) {
-  static const std::set<std::string> kOps = {"lt", "le", "gt", "ge", "eq", "ne", "lo", "ls", "hi", "hs"};
+  static const std::set<std::string> kOps = {"lt", "le", "gt", "ge", "eq",
+                                             "ne", "lo", "ls", "hi", "hs"};
   return kOps.count(op) > 0;
 }
 

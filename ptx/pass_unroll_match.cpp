@@ -40,7 +40,9 @@ class LoopMatcher {
   }
 
  private:
-  bool in_loop(int block) const { return std::binary_search(loop_.blocks.begin(), loop_.blocks.end(), block); }
+  bool in_loop(int block) const {
+    return std::binary_search(loop_.blocks.begin(), loop_.blocks.end(), block);
+  }
   bool in_range(int s) const { return s >= out_.begin && s < out_.end; }
   const Instruction& ins(int s) const { return f_.body[s].instruction; }
 
@@ -75,8 +77,10 @@ class LoopMatcher {
       const Statement& st = f_.body[s];
       if (st.kind == Statement::Kind::Label) out_.labels.push_back(st.label);
       if (st.kind == Statement::Kind::ScopeOpen) ++depth;
-      if (st.kind == Statement::Kind::ScopeClose && --depth < 0) return "its { } scopes are unbalanced";
-      if ((st.kind == Statement::Kind::RegDecl || st.kind == Statement::Kind::VarDecl) && depth == 0)
+      if (st.kind == Statement::Kind::ScopeClose && --depth < 0)
+        return "its { } scopes are unbalanced";
+      if ((st.kind == Statement::Kind::RegDecl || st.kind == Statement::Kind::VarDecl) &&
+          depth == 0)
         return "it declares " + print(st.decl) + " outside a { } scope";
       if (st.kind == Statement::Kind::Pragma)
         for (const std::string& a : st.pragma_args)
@@ -107,15 +111,17 @@ class LoopMatcher {
     const BasicBlock& e = f_.blocks[exiting_];
     for (int s = e.end - 1; s >= e.begin && out_.test_branch < 0; --s)
       if (f_.body[s].kind == Statement::Kind::Instruction) out_.test_branch = s;
-    if (out_.test_branch < 0 || ins(out_.test_branch).opcode != "bra" || !ins(out_.test_branch).guard)
+    if (out_.test_branch < 0 || ins(out_.test_branch).opcode != "bra" ||
+        !ins(out_.test_branch).guard)
       return "its exit is not a conditional branch";
     int depth = 0;  // a copy cut after its exit must not leave a { } scope open
     for (int s = out_.begin; s < out_.test_branch; ++s)
-      depth +=
-          (f_.body[s].kind == Statement::Kind::ScopeOpen) - (f_.body[s].kind == Statement::Kind::ScopeClose);
+      depth += (f_.body[s].kind == Statement::Kind::ScopeOpen) -
+               (f_.body[s].kind == Statement::Kind::ScopeClose);
     if (depth != 0) return "its exit branch is inside a { } scope";
     const std::string& target = ins(out_.test_branch).operands.back().name;
-    out_.exit_is_target = std::find(out_.labels.begin(), out_.labels.end(), target) == out_.labels.end();
+    out_.exit_is_target =
+        std::find(out_.labels.begin(), out_.labels.end(), target) == out_.labels.end();
     if (out_.exit_is_target) {
       out_.exit_label = target;
     } else {
@@ -161,7 +167,8 @@ class LoopMatcher {
       break;
     }
     const std::string& type = ins(setp_).modifiers[1];
-    if (!is_integer_compare(ins(setp_).modifiers[0]) || (type != "s32" && type != "u32" && type != "b32"))
+    if (!is_integer_compare(ins(setp_).modifiers[0]) ||
+        (type != "s32" && type != "u32" && type != "b32"))
       return "its exit test " + ins(setp_).full_opcode() + " is not a 32-bit integer comparison";
     // The chain can go with the branch when nothing else reads its results.
     int consumer = out_.test_branch;
@@ -190,13 +197,15 @@ class LoopMatcher {
     const std::string x = (a_var ? a : b).name;
     if (!immediate_value(bound, bound_)) {
       const std::optional<long long> v =
-          bound.is_register() ? constant_before(f_, counts_, bound.name, preheader_, f_.blocks[preheader_].end)
-                              : std::nullopt;
+          bound.is_register()
+              ? constant_before(f_, counts_, bound.name, preheader_, f_.blocks[preheader_].end)
+              : std::nullopt;
       if (!v) return "bound " + bound.str() + " is not a constant";
       bound_ = *v;
     }
     const std::vector<int> xs = defs_in_loop(x);
-    if (xs.size() != 1) return x + " is written " + std::to_string(xs.size()) + " times in the loop";
+    if (xs.size() != 1)
+      return x + " is written " + std::to_string(xs.size()) + " times in the loop";
     std::string source;
     if (add_immediate(ins(xs[0]), source, out_.step) && source == x) {  // add i, i, step
       out_.induction = x;
@@ -205,7 +214,8 @@ class LoopMatcher {
       const std::vector<int> ys = defs_in_loop(source);
       if (ys.size() != 1 || !is_mov32(ins(ys[0])) || ins(ys[0]).operands[1].name != x ||
           block_of_[ys[0]] != block_of_[xs[0]] || ys[0] < xs[0])
-        return x + " is not an induction register (its source " + source + " is not copied back from it)";
+        return x + " is not an induction register (its source " + source +
+               " is not copied back from it)";
       set_update(source, x, ys[0], xs[0]);
     } else if (is_mov32(ins(xs[0])) && ins(xs[0]).operands[1].is_register()) {  // mov i, t
       const std::string t = ins(xs[0]).operands[1].name;
@@ -215,7 +225,8 @@ class LoopMatcher {
         return x + " is not an induction register (" + t + " is not " + x + " plus a constant)";
       set_update(x, t, xs[0], ys[0]);
     } else {
-      return "its exit test reads " + x + ", which is not an induction register (no add/sub of a constant)";
+      return "its exit test reads " + x +
+             ", which is not an induction register (no add/sub of a constant)";
     }
     if (out_.step == 0) return "its induction step is 0";
     return "";
@@ -233,7 +244,8 @@ class LoopMatcher {
     for (const int latch : latches_) {
       if (!dominates(idom_, u, latch))
         return "the update of " + out_.induction + " does not run in every iteration";
-      if (!dominates(idom_, exiting_, latch)) return "its exit test does not run in every iteration";
+      if (!dominates(idom_, exiting_, latch))
+        return "its exit test does not run in every iteration";
     }
     const bool reads_temp = ins(setp_).operands[var_on_left_ ? 1 : 2].name == out_.temp;
     if (reads_temp && !before(out_.temp_update, setp_))
@@ -253,7 +265,8 @@ class LoopMatcher {
     long long v = *start;
     for (long long n = 0; n <= kMaxPasses; ++n) {
       const long long x = wrap32(v + (tested_after_update ? out_.step : 0), is_signed);
-      const bool taken = integer_compare(op, var_on_left_ ? x : bound, var_on_left_ ? bound : x) != flips_;
+      const bool taken =
+          integer_compare(op, var_on_left_ ? x : bound, var_on_left_ ? bound : x) != flips_;
       if (taken == out_.exit_is_target) {
         out_.passes = n;
         out_.trip = n + (out_.update_before_exit ? 1 : 0);

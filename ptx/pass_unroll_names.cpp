@@ -38,7 +38,8 @@ std::string RegisterPool::type_of(const std::string& reg) const {
   }
   const RegisterName name = split_register(reg);
   const auto range = ranges_.find(name.prefix);
-  if (range == ranges_.end() || name.number.empty() || !name.suffix.empty() || name.number.size() > 9)
+  if (range == ranges_.end() || name.number.empty() || !name.suffix.empty() ||
+      name.number.size() > 9)
     return "";
   return std::stoll(name.number) < range->second.first ? range->second.second : "";
 }
@@ -54,7 +55,8 @@ std::string RegisterPool::fresh(const std::string& like) {
     while (prefixes_.count(candidate)) candidate = "%u" + candidate.substr(1);
     prefixes_.insert(candidate);
     classes_.push_back({candidate, type, 0});
-    found = class_of_.emplace(std::make_pair(prefix, type), static_cast<int>(classes_.size()) - 1).first;
+    found = class_of_.emplace(std::make_pair(prefix, type), static_cast<int>(classes_.size()) - 1)
+                .first;
     class_of_.emplace(std::make_pair(candidate, type), found->second);
   }
   Class& c = classes_[found->second];
@@ -90,7 +92,8 @@ LabelNamer::LabelNamer(const Function& f) {
 
 std::string LabelNamer::fresh(const std::string& base, int copy) {
   std::string name = base + "_u" + std::to_string(copy);
-  for (int n = 1; taken_.count(name); ++n) name = base + "_u" + std::to_string(copy) + "_" + std::to_string(n);
+  for (int n = 1; taken_.count(name); ++n)
+    name = base + "_u" + std::to_string(copy) + "_" + std::to_string(n);
   taken_.insert(name);
   return name;
 }

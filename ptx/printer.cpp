@@ -81,9 +81,10 @@ std::string body(const std::vector<Statement>& statements) {
   std::string out;
   const Statement* prev = nullptr;
   for (const auto& s : statements) {
-    const bool blank = prev && (s.kind == Statement::Kind::Label || ends_block(*prev) ||
-                                (is_declaration(*prev) && !is_declaration(s) &&
-                                 s.kind != Statement::Kind::Comment));
+    const bool blank =
+        prev &&
+        (s.kind == Statement::Kind::Label || ends_block(*prev) ||
+         (is_declaration(*prev) && !is_declaration(s) && s.kind != Statement::Kind::Comment));
     if (blank) out += "\n";
     out += (s.kind == Statement::Kind::Label ? "" : "\t") + print(s) + "\n";
     prev = &s;
@@ -94,8 +95,7 @@ std::string body(const std::vector<Statement>& statements) {
 std::string header(const Module& m) {
   std::string out;
   if (m.version) out += ".version " + *m.version + "\n";
-  if (!m.targets.empty())
-    out += ".target " + join(m.targets, ", ") + "\n";
+  if (!m.targets.empty()) out += ".target " + join(m.targets, ", ") + "\n";
   if (m.address_size) out += ".address_size " + std::to_string(*m.address_size) + "\n";
   return out;
 }
@@ -148,8 +148,7 @@ std::string print(const Function& f) {
   std::string out;
   for (const auto& l : f.linkage) out += l + " ";
   out += f.is_entry ? ".entry " : ".func ";
-  if (f.return_params)
-    out += "(" + join(*f.return_params, ", ", param) + ") ";
+  if (f.return_params) out += "(" + join(*f.return_params, ", ", param) + ") ";
   out += f.name + "(";
   if (!f.params.empty()) out += "\n\t" + join(f.params, ",\n\t", param) + "\n";
   out += ")\n";

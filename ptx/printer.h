@@ -9,7 +9,7 @@
 namespace gpucmp::ptx {
 
 std::string print(const Module& m);
-std::string print(const Function& f);  // one function (header and body)
+std::string print(const Function& f);   // one function (header and body)
 std::string print(const Statement& s);  // one body statement, without indentation
 std::string print(const VarDecl& d);    // without the ';'
 

@@ -20,13 +20,32 @@ bool is_special_register(std::string_view name) {
   if (!starts_with(name, "%")) return false;
   std::string_view base = name.substr(1);
   base = base.substr(0, base.find('.'));
-  static const std::array<std::string_view, 26> kExact = {
-      "tid",         "ntid",          "ctaid",         "nctaid",          "laneid",
-      "warpid",      "nwarpid",       "smid",          "nsmid",           "gridid",
-      "clock",       "clock64",       "clock_hi",      "globaltimer",     "globaltimer_lo",
-      "globaltimer_hi", "total_smem_size", "aggr_smem_size", "dynamic_smem_size",
-      "current_graph_exec", "clusterid", "nclusterid", "cluster_ctaid", "cluster_nctaid",
-      "cluster_ctarank", "cluster_nctarank"};
+  static const std::array<std::string_view, 26> kExact = {"tid",
+                                                          "ntid",
+                                                          "ctaid",
+                                                          "nctaid",
+                                                          "laneid",
+                                                          "warpid",
+                                                          "nwarpid",
+                                                          "smid",
+                                                          "nsmid",
+                                                          "gridid",
+                                                          "clock",
+                                                          "clock64",
+                                                          "clock_hi",
+                                                          "globaltimer",
+                                                          "globaltimer_lo",
+                                                          "globaltimer_hi",
+                                                          "total_smem_size",
+                                                          "aggr_smem_size",
+                                                          "dynamic_smem_size",
+                                                          "current_graph_exec",
+                                                          "clusterid",
+                                                          "nclusterid",
+                                                          "cluster_ctaid",
+                                                          "cluster_nctaid",
+                                                          "cluster_ctarank",
+                                                          "cluster_nctarank"};
   for (auto e : kExact)
     if (base == e) return true;
   if (base == "is_explicit_cluster" || starts_with(base, "lanemask_") ||

@@ -1,11 +1,10 @@
 // Instruction counts from SASS text (cuobjdump -sass / nvdisasm output), with
 // the same class names as PTX stats where the mapping is obvious.
 #pragma once
+#include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "opcode_counts.h"
 

@@ -44,8 +44,9 @@ SassComparison compare_sass(const SassStats& a, const SassStats& b, const std::s
   add_rows(opcodes, a.total.by_opcode, b.total.by_opcode, false, differ);
   r.equal = !differ;
   r.table = "A = " + described(name_a, a) + "\nB = " + described(name_b, b) + "\n\n" +
-            classes.str() + (r.equal ? "\nsame count of every opcode\n"
-                                     : "\nopcodes whose counts differ:\n" + opcodes.str());
+            classes.str() +
+            (r.equal ? "\nsame count of every opcode\n"
+                     : "\nopcodes whose counts differ:\n" + opcodes.str());
   return r;
 }
 

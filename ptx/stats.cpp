@@ -21,7 +21,9 @@ std::map<std::string, long long> declared_registers(const Function& f) {
   return out;
 }
 
-void count(OpcodeCounts& c, const Instruction& ins) { c.add(ins.full_opcode(), instruction_class(ins)); }
+void count(OpcodeCounts& c, const Instruction& ins) {
+  c.add(ins.full_opcode(), instruction_class(ins));
+}
 
 LoopStats loop_stats(const Function& f, const Loop& loop) {
   LoopStats out;
@@ -39,7 +41,8 @@ LoopStats loop_stats(const Function& f, const Loop& loop) {
 
 std::string register_summary(const std::map<std::string, long long>& registers) {
   std::string out;
-  for (const auto& [type, n] : registers) out += (out.empty() ? "" : ", ") + type + " " + std::to_string(n);
+  for (const auto& [type, n] : registers)
+    out += (out.empty() ? "" : ", ") + type + " " + std::to_string(n);
   return out.empty() ? "none" : out;
 }
 
@@ -58,15 +61,17 @@ std::string kernel_table(const KernelStats& k) {
   out += "  registers: " + register_summary(k.registers) + "\n";
   TextTable classes({"class", "all", "in loops"});
   for (const auto& name : classes_present(k.all))
-    classes.add_row({name, std::to_string(k.all.of_class(name)), std::to_string(k.in_loops.of_class(name))});
+    classes.add_row(
+        {name, std::to_string(k.all.of_class(name)), std::to_string(k.in_loops.of_class(name))});
   classes.add_row({"total", std::to_string(k.all.total), std::to_string(k.in_loops.total)});
   out += classes.str();
   if (k.loops.empty()) return out + "  loops: none\n";
   TextTable loops({"loop", "header", "depth", "instructions", "unrolled_by"});
   for (std::size_t i = 0; i < k.loops.size(); ++i) {
     const LoopStats& l = k.loops[i];
-    loops.add_row({std::to_string(i + 1), l.header.empty() ? "-" : l.header, std::to_string(l.depth),
-                   std::to_string(l.instructions), std::to_string(l.unrolled_by)});
+    loops.add_row({std::to_string(i + 1), l.header.empty() ? "-" : l.header,
+                   std::to_string(l.depth), std::to_string(l.instructions),
+                   std::to_string(l.unrolled_by)});
   }
   return out + loops.str();
 }

@@ -3,10 +3,9 @@
 // loop's depth, size and estimated unroll factor.
 #pragma once
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "ir.h"
 #include "opcode_counts.h"
@@ -15,9 +14,9 @@
 namespace gpucmp::ptx {
 
 struct LoopStats {
-  std::string header;  // label of the header block ("" when it has none)
-  int depth = 1;       // 1 = outermost
-  int parent = -1;     // index into KernelStats::loops
+  std::string header;    // label of the header block ("" when it has none)
+  int depth = 1;         // 1 = outermost
+  int parent = -1;       // index into KernelStats::loops
   int instructions = 0;  // in the loop, nested loops included
   int unrolled_by = 1;   // unroll.h
   OpcodeCounts counts;

@@ -119,7 +119,8 @@ std::string TokenStream::through_semicolon(const std::string& what_if_missing) {
   return text_since(start);
 }
 
-std::string TokenStream::source_through_closing_brace(std::size_t start, const std::string& what_if_missing) {
+std::string TokenStream::source_through_closing_brace(std::size_t start,
+                                                      const std::string& what_if_missing) {
   int depth = 0;
   do {
     const Token& t = cur();

@@ -24,9 +24,9 @@ class TokenStream {
   void expect(char punct);         // take `punct` or fail
   [[noreturn]] void fail(const std::string& expected) const;  // at cur()
 
-  std::string name(const char* what);      // a word not starting with '.'
-  long long integer(const char* what);     // a non-negative integer literal
-  bool offset(std::int64_t& value);        // "+4", "-4", "+-4"; false if no sign
+  std::string name(const char* what);   // a word not starting with '.'
+  long long integer(const char* what);  // a non-negative integer literal
+  bool offset(std::int64_t& value);     // "+4", "-4", "+-4"; false if no sign
 
   // Full-line // comments at a statement boundary (others are dropped).
   std::vector<const Token*> take_comments();

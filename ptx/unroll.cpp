@@ -52,7 +52,8 @@ int repetition_count(const std::vector<std::string>& sequence) {
     if (n % k != 0) continue;
     const std::size_t period = n / k;
     bool repeats = true;
-    for (std::size_t i = period; i < n && repeats; ++i) repeats = sequence[i] == sequence[i - period];
+    for (std::size_t i = period; i < n && repeats; ++i)
+      repeats = sequence[i] == sequence[i - period];
     if (repeats) return static_cast<int>(k);
   }
   return 1;

@@ -19,6 +19,7 @@ packages=(
   libclblast-dev           # matrixMul/opencl/clblast reference rows
   python3
   python3-venv             # python3 -m venv for .venv (Debian's python3; requirements.txt)
+  clang-format             # scripts/check_format.sh (CTest: format)
 )
 
 missing=()

@@ -28,8 +28,7 @@ inline void expect_one_error_line(const ProcessResult& r, const std::string& nee
   const auto lines = nonempty_lines(r.output);
   ASSERT_EQ(lines.size(), 1u) << command << ": want one line, got\n" << r.output;
   EXPECT_NE(lines[0].find("error"), std::string::npos) << lines[0];
-  EXPECT_NE(lines[0].find(needle), std::string::npos) << "want '" << needle << "' in\n"
-                                                      << lines[0];
+  EXPECT_NE(lines[0].find(needle), std::string::npos) << "want '" << needle << "' in\n" << lines[0];
 }
 
 inline void expect_no_file(const std::string& path) {

@@ -67,8 +67,7 @@ TEST(BadInput, OpenClKernelThatFailsToBuildShowsItsLog) {
   EXPECT_NE(r.output.find("OpenCL build of matrixmul.cl"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("CL_BUILD_PROGRAM_FAILURE"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("--- build log ---"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("undeclared_name"), std::string::npos) << "log not shown:\n"
-                                                                 << r.output;
+  EXPECT_NE(r.output.find("undeclared_name"), std::string::npos) << "log not shown:\n" << r.output;
 }
 
 // ---- every numeric option: 0, negative, not a number, overflow ----
@@ -95,13 +94,17 @@ TEST(BadInput, OpenClDeviceNotANumber) {
   expect_usage_error("--cl-device gpu" + kFast, "--cl-device gpu: not a whole number");
 }
 
-TEST(BadInput, BatchMsZero) { expect_usage_error("--batch-ms 0" + kFast, "--batch-ms 0: must be > 0"); }
+TEST(BadInput, BatchMsZero) {
+  expect_usage_error("--batch-ms 0" + kFast, "--batch-ms 0: must be > 0");
+}
 
 TEST(BadInput, BatchMsNegative) {
   expect_usage_error("--batch-ms=-5" + kFast, "--batch-ms -5: must be > 0");
 }
 
-TEST(BadInput, BatchMsNaN) { expect_usage_error("--batch-ms nan" + kFast, "--batch-ms nan: not a number"); }
+TEST(BadInput, BatchMsNaN) {
+  expect_usage_error("--batch-ms nan" + kFast, "--batch-ms nan: not a number");
+}
 
 TEST(BadInput, BatchMsOverflow) {
   expect_usage_error("--batch-ms 1e999" + kFast, "--batch-ms 1e999: must be > 0 and <= 60000");
@@ -226,8 +229,7 @@ __kernel void matrixMul(__global float* C, __global const float* A,
   EXPECT_EQ(r.exit_code, 1) << r.output;
   EXPECT_NE(r.output.find("validation failed before timing"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("c[3,5]"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("FAILED: matrixMul/opencl/tile16/n:64"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("FAILED: matrixMul/opencl/tile16/n:64"), std::string::npos) << r.output;
 }
 
 }  // namespace

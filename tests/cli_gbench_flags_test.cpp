@@ -81,10 +81,12 @@ TEST(GbenchFlags, SkippedBenchmarksAreNoErrorRowsInAnyFormat) {
     const ProcessResult r = run_bench(
         "--size quick --mm-n 64 --samples 2 --startup off "
         "--benchmark_filter='^matrixMul/(cuda|opencl)/tile16(-ptx-O0)?/' "
-        "--benchmark_out=" + out + " --benchmark_out_format=" + format);
+        "--benchmark_out=" +
+        out + " --benchmark_out_format=" + format);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     std::ifstream in(out);
-    const std::string report((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string report((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
     EXPECT_NE(report.find("matrixMul/opencl/tile16/n:64"), std::string::npos) << report;
     EXPECT_EQ(report.find("ERROR OCCURRED"), std::string::npos) << report;
     if (format == "csv") {
@@ -92,8 +94,7 @@ TEST(GbenchFlags, SkippedBenchmarksAreNoErrorRowsInAnyFormat) {
     }
     EXPECT_EQ(r.output.find("ERROR OCCURRED"), std::string::npos) << r.output;
     if (!cuda_device_present()) {
-      EXPECT_NE(r.output.find("skipped: PTX variants need NVIDIA"), std::string::npos)
-          << r.output;
+      EXPECT_NE(r.output.find("skipped: PTX variants need NVIDIA"), std::string::npos) << r.output;
     }
   }
 }
@@ -107,14 +108,17 @@ TEST(GbenchFlags, CsvHeaderHoldsTheCountersOfEveryRow) {
   const ProcessResult r = run_bench(
       "--size quick --mm-n 64 --samples 2 --startup off "
       "--benchmark_filter='^(bandwidth/opencl/d2d/bytes:1024|matrixMul/opencl/tile16/n:64)/' "
-      "--benchmark_out=" + out + " --benchmark_out_format=csv");
+      "--benchmark_out=" +
+      out + " --benchmark_out_format=csv");
   ASSERT_EQ(r.exit_code, 0) << r.output;
   std::ifstream in(out);
   std::string line, header;
   std::vector<std::string> rows;
   while (std::getline(in, line)) {
-    if (line.rfind("name,", 0) == 0) header = line;
-    else if (line.rfind("\"", 0) == 0) rows.push_back(line);
+    if (line.rfind("name,", 0) == 0)
+      header = line;
+    else if (line.rfind("\"", 0) == 0)
+      rows.push_back(line);
   }
   EXPECT_NE(header.find("\"build_ms\""), std::string::npos) << header;
   EXPECT_NE(header.find("\"GFLOP/s\""), std::string::npos) << header;

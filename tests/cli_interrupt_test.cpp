@@ -3,13 +3,13 @@
 // benchmark completed before the signal, abandons the one in progress within
 // a sample, and says in its context that it is partial; the exit code is
 // 128 + the signal (143, 130). On the default OpenCL device (PoCL here).
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
-#include <fcntl.h>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -118,7 +118,8 @@ void expect_partial_report(int sig, const std::string& sig_name, int exit_code) 
   bench.signal(sig);
   EXPECT_EQ(bench.wait_exit(std::chrono::seconds(15)), exit_code) << bench.output();
   EXPECT_LT(Clock::now() - signalled, std::chrono::seconds(10))
-      << "the benchmark in progress was not abandoned\n" << bench.output();
+      << "the benchmark in progress was not abandoned\n"
+      << bench.output();
   EXPECT_NE(bench.err().find(sig_name + ": stopping"), std::string::npos) << bench.output();
 
   const json report = json::parse(read_file(out), nullptr, /*allow_exceptions=*/false);
@@ -144,9 +145,10 @@ TEST(Interrupt, SigintKeepsFinishedBenchmarksMarkedPartial) {
 // A run that ends by itself has no partial marker.
 TEST(Interrupt, CompleteRunIsNotMarkedPartial) {
   const std::string out = temp_dir("interrupt-none") + "/out.json";
-  const ProcessResult r =
-      run_bench("--size quick --mm-n 64 --samples 3 --startup off "
-                "--benchmark_filter=^matrixMul/opencl/tile16/ --benchmark_out=" + out);
+  const ProcessResult r = run_bench(
+      "--size quick --mm-n 64 --samples 3 --startup off "
+      "--benchmark_filter=^matrixMul/opencl/tile16/ --benchmark_out=" +
+      out);
   EXPECT_EQ(r.exit_code, 0) << r.output;
   const json report = json::parse(read_file(out), nullptr, false);
   ASSERT_TRUE(report.is_object()) << r.output;

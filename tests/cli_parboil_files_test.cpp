@@ -1,6 +1,5 @@
 // --mriq-input / --mriq-output: Parboil's files in, Parboil's layout out.
 #include <gtest/gtest.h>
-
 #include <sys/stat.h>
 
 #include <cmath>
@@ -25,15 +24,14 @@ TEST(ParboilFiles, InputFileIsUsedAndOutputMatchesTheReference) {
                                     "/out.bin --samples 1 "
                                     "--benchmark_filter=mriq/opencl/precise");
   ASSERT_EQ(r.exit_code, 0) << r.output;
-  EXPECT_NE(r.output.find("mriq/opencl/precise/numK:64/numX:512"), std::string::npos)
-      << r.output;
+  EXPECT_NE(r.output.find("mriq/opencl/precise/numK:64/numX:512"), std::string::npos) << r.output;
   const auto [re, im] = mri::read_parboil_output(dir + "/out.bin");
   ASSERT_EQ(re.size(), 512u);
   // Voxel 0 against a direct double-precision sum.
   double want_re = 0, want_im = 0;
   for (int k = 0; k < d.numK; ++k) {
-    const double arg = 2 * M_PI * (double(d.kx[k]) * d.x[0] + double(d.ky[k]) * d.y[0] +
-                                   double(d.kz[k]) * d.z[0]);
+    const double arg =
+        2 * M_PI * (double(d.kx[k]) * d.x[0] + double(d.ky[k]) * d.y[0] + double(d.kz[k]) * d.z[0]);
     const double mag = double(d.phiR[k]) * d.phiR[k] + double(d.phiI[k]) * d.phiI[k];
     want_re += mag * std::cos(arg);
     want_im += mag * std::sin(arg);
@@ -97,7 +95,9 @@ TEST(ParboilFiles, InputMissing) {
   expect_usage_error("--mriq-input /nonexistent/in.bin" + kFast, "no such file or directory");
 }
 
-TEST(ParboilFiles, InputEmptyPath) { expect_usage_error("--mriq-input ''" + kFast, "--mriq-input: empty path"); }
+TEST(ParboilFiles, InputEmptyPath) {
+  expect_usage_error("--mriq-input ''" + kFast, "--mriq-input: empty path");
+}
 
 TEST(ParboilFiles, InputEmptyFile) {
   const std::string path = write_raw(temp_dir("mriq-empty"), "in.bin", {}, {});
@@ -111,7 +111,8 @@ TEST(ParboilFiles, InputIsADevice) {
 
 TEST(ParboilFiles, InputUnreadable) {
   if (running_as_root()) GTEST_SKIP() << "root reads a file of mode 000";
-  const std::string path = write_raw(temp_dir("mriq-unreadable"), "in.bin", {4, 8}, mriq_floats(4, 8));
+  const std::string path =
+      write_raw(temp_dir("mriq-unreadable"), "in.bin", {4, 8}, mriq_floats(4, 8));
   ::chmod(path.c_str(), 0);
   expect_usage_error("--mriq-input " + path + kFast, "Permission denied");
 }
@@ -147,7 +148,8 @@ TEST(ParboilFiles, InputCountZero) {
 
 // Counts that do not match the data: more bytes than numK and numX call for.
 TEST(ParboilFiles, InputCountsInconsistentWithSize) {
-  const std::string path = write_raw(temp_dir("mriq-inconsistent"), "in.bin", {4, 8}, mriq_floats(16, 64));
+  const std::string path =
+      write_raw(temp_dir("mriq-inconsistent"), "in.bin", {4, 8}, mriq_floats(16, 64));
   expect_usage_error("--mriq-input " + path + kFast, "oversized");
 }
 
@@ -194,8 +196,7 @@ TEST(ParboilFiles, BadInputLeavesNoSavedInputs) {
   const std::string save = dir + "/save";
   std::filesystem::create_directories(save);
   const std::string bad = write_raw(dir, "bad.bin", {}, {});
-  expect_usage_error("--mriq-save-inputs " + save + " --mrifhd-input " + bad + kFast,
-                     "empty file");
+  expect_usage_error("--mriq-save-inputs " + save + " --mrifhd-input " + bad + kFast, "empty file");
   expect_empty_dir(save);
 }
 

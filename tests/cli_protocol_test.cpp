@@ -5,6 +5,7 @@
 // matrixMul size (--mm-n 64) and a tight filter keep each run to a few seconds.
 // Bad values of these options: exit code 2 and one line naming the option.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,8 +15,6 @@
 #include <sstream>
 #include <string>
 #include <vector>
-
-#include <sys/wait.h>
 
 #include "bench_process.h"
 #include "naming.h"
@@ -42,8 +41,8 @@ std::string read_file(const std::string& path) {
 
 SplitRun run_split(const std::string& label, const std::string& args) {
   const std::string dir = temp_dir("protocol-" + label);
-  const std::string cmd = std::string(GPUCMP_BENCH_PATH) + " " + args + " >" + dir +
-                          "/stdout 2>" + dir + "/stderr";
+  const std::string cmd =
+      std::string(GPUCMP_BENCH_PATH) + " " + args + " >" + dir + "/stdout 2>" + dir + "/stderr";
   SplitRun r;
   const int status = std::system(cmd.c_str());
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
@@ -63,8 +62,7 @@ const std::string kBoth =
 // two fresh builds, progress on (the default).
 const SplitRun& cold_run() {
   static const SplitRun r = run_split(
-      "cold", kQuick + kBoth +
-                  "--cache cold --min-samples 3 --time-limit 0.2 --startup-samples 2");
+      "cold", kQuick + kBoth + "--cache cold --min-samples 3 --time-limit 0.2 --startup-samples 2");
   return r;
 }
 
@@ -150,7 +148,7 @@ TEST(ProtocolRun, StartupRowHasBuildAndFirstLaunch) {
   EXPECT_GT(row.value("first_launch_ms", 0.0), 0.0) << row;
   EXPECT_GT(row.value("second_launch_ms", 0.0), 0.0) << row;
   EXPECT_EQ(row.value("samples", 0.0), 2.0) << row;  // --startup-samples 2
-  EXPECT_FALSE(row.contains("cold")) << row;          // not a timed-kernel row
+  EXPECT_FALSE(row.contains("cold")) << row;         // not a timed-kernel row
 }
 
 TEST(ProtocolRun, ProgressLinesOnStderrOnly) {
@@ -206,7 +204,8 @@ TEST(ProtocolRun, FixedSamplesTakesExactlyThatMany) {
 // ends in '/' (or '$') selects differently from the bare gpucmp name.
 TEST(ProtocolRun, ProgressTotalMatchesTheRowsRun) {
   const SplitRun r = run_split(
-      "progress", kQuick + "--samples 2 --startup off '--benchmark_filter=matrixMul/opencl/tile16/n:64/'");
+      "progress",
+      kQuick + "--samples 2 --startup off '--benchmark_filter=matrixMul/opencl/tile16/n:64/'");
   EXPECT_EQ(r.exit_code, 0) << context(r);
   ASSERT_EQ(rows(r).size(), 1u) << context(r);
   const auto lines = progress_lines(r.err);

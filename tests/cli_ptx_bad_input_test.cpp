@@ -18,7 +18,8 @@ namespace fs = std::filesystem;
 
 const std::string kFixtures = GPUCMP_TEST_FIXTURES;
 const std::string kPtx = kFixtures + "/ptx/gpu/h200-driver580.159.04-nvcc13.0/opencl/mriq-fast.ptx";
-const std::string kSass = kFixtures + "/ptx/gpu/h200-driver580.159.04-nvcc13.0/opencl/mriq-fast.sass";
+const std::string kSass =
+    kFixtures + "/ptx/gpu/h200-driver580.159.04-nvcc13.0/opencl/mriq-fast.sass";
 const std::string kCache = kFixtures + "/jit_cache/gpu/h200-driver580.159.04";
 
 void expect_ptx_error(const std::string& args, const std::string& needle) {
@@ -37,7 +38,10 @@ std::string read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-const std::string kGarbage = std::string("\x7f" "ELF\x02\x01\x00\x00\xde\xad\xbe\xef", 12);
+const std::string kGarbage = std::string(
+    "\x7f"
+    "ELF\x02\x01\x00\x00\xde\xad\xbe\xef",
+    12);
 
 // ---- PTX inputs (stats, normalize, opt, diff) ----
 
@@ -150,8 +154,7 @@ TEST(PtxBadInput, DiffSassGarbage) {
 // ---- compute-cache folders (cache-sass) ----
 
 TEST(PtxBadInput, CacheSassOfAFile) {
-  expect_ptx_error("cache-sass --cache " + kPtx + " --out /tmp/unused --label x",
-                   "not a folder");
+  expect_ptx_error("cache-sass --cache " + kPtx + " --out /tmp/unused --label x", "not a folder");
 }
 
 TEST(PtxBadInput, CacheSassOfAnEmptyFolderWritesNothing) {
@@ -179,7 +182,8 @@ TEST(PtxBadInput, CacheSassOfATruncatedCubin) {
     if (e.is_regular_file() && e.path().filename() != "index") entry = e.path();
   ASSERT_FALSE(entry.empty());
   const std::string text = read_file(entry);
-  write_file(fs::path(entry).parent_path(), fs::path(entry).filename(), text.substr(0, text.size() / 2));
+  write_file(fs::path(entry).parent_path(), fs::path(entry).filename(),
+             text.substr(0, text.size() / 2));
   expect_ptx_error("cache-sass --cache " + dir + "/cache --out " + dir + "/out --label x",
                    "truncated");
   expect_no_file(dir + "/out");
@@ -211,9 +215,9 @@ TEST(PtxBadInput, DumpJitCacheEmptyPath) {
 // the refused dump leaves neither its --out nor its --jit-cache folder.
 TEST(PtxBadInput, DumpWithoutPtxBinariesLeavesNoFolders) {
   const std::string dir = temp_dir("dump-no-ptx");
-  expect_ptx_error("dump --api opencl --cl-platform 0 --out " + dir + "/out --jit-cache " + dir +
-                       "/cache",
-                   "returns binaries that are not PTX");
+  expect_ptx_error(
+      "dump --api opencl --cl-platform 0 --out " + dir + "/out --jit-cache " + dir + "/cache",
+      "returns binaries that are not PTX");
   expect_empty_dir(dir);
 }
 

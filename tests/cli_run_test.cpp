@@ -26,9 +26,11 @@ const QuickRunResult& quick_run() {
   static const QuickRunResult run = [] {
     QuickRunResult r;
     const std::string out = temp_dir("quick-run") + "/out.json";
-    r.process = run_bench("--size quick --samples 3 --bw-bytes 4K,1M --mm-n 64,128 "
-                          "--cp-atoms 1000 --startup-samples 2 "
-                          "--benchmark_out=" + out + " --benchmark_out_format=json");
+    r.process = run_bench(
+        "--size quick --samples 3 --bw-bytes 4K,1M --mm-n 64,128 "
+        "--cp-atoms 1000 --startup-samples 2 "
+        "--benchmark_out=" +
+        out + " --benchmark_out_format=json");
     std::ifstream in(out);
     if (in) r.report = json::parse(in, nullptr, false);
     return r;
@@ -86,16 +88,31 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     workloads.insert(parsed->workload);
     variants.insert(parsed->workload + "/" + parsed->variant);
   }
-  EXPECT_EQ(workloads,
-            (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}));
-  for (const char* v : {"bandwidth/h2d-pageable", "bandwidth/h2d-pinned", "bandwidth/h2d-mapped",
-                        "bandwidth/d2h-pageable", "bandwidth/d2h-pinned", "bandwidth/d2h-mapped",
-                        "bandwidth/d2d", "matrixMul/tile16", "matrixMul/tile32",
-                        "matrixMul/tile16-aligned", "matrixMul/tile32-aligned", "cp/base",
-                        "cp/unrollx8", "cp/unrollx8-ieee", "cp/unrollx8-fast", "cp/unrollx8-fast-ftz",
-                        "mriq/precise", "mriq/fast",
-                        "mriq/uniform-tile", "mriq/uniform-tile-fast", "mrifhd/precise",
-                        "mrifhd/fast", "mrifhd/uniform-tile", "mrifhd/uniform-tile-fast"})
+  EXPECT_EQ(workloads, (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}));
+  for (const char* v : {"bandwidth/h2d-pageable",
+                        "bandwidth/h2d-pinned",
+                        "bandwidth/h2d-mapped",
+                        "bandwidth/d2h-pageable",
+                        "bandwidth/d2h-pinned",
+                        "bandwidth/d2h-mapped",
+                        "bandwidth/d2d",
+                        "matrixMul/tile16",
+                        "matrixMul/tile32",
+                        "matrixMul/tile16-aligned",
+                        "matrixMul/tile32-aligned",
+                        "cp/base",
+                        "cp/unrollx8",
+                        "cp/unrollx8-ieee",
+                        "cp/unrollx8-fast",
+                        "cp/unrollx8-fast-ftz",
+                        "mriq/precise",
+                        "mriq/fast",
+                        "mriq/uniform-tile",
+                        "mriq/uniform-tile-fast",
+                        "mrifhd/precise",
+                        "mrifhd/fast",
+                        "mrifhd/uniform-tile",
+                        "mrifhd/uniform-tile-fast"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 
@@ -126,8 +143,8 @@ TEST(QuickRun, ContextNamesDevicesVersionsAndOptions) {
 // and stderr list them instead.
 TEST(QuickRun, NoRowIsAnErrorOrASkip) {
   for (const auto& b : quick_run().report["benchmarks"]) {
-    EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << ": "
-                                                   << b.value("error_message", "");
+    EXPECT_FALSE(b.value("error_occurred", false))
+        << b["name"] << ": " << b.value("error_message", "");
     EXPECT_FALSE(b.value("skipped", false)) << b["name"] << ": " << b.value("skip_message", "");
   }
   const json& ctx = quick_run().report["context"];
@@ -153,7 +170,8 @@ TEST(QuickRun, CudaBenchmarksAreSkippedAndListedWithoutGpu) {
   const std::string warning =
       "warning: cuda: " + std::to_string(cuda) + " benchmarks skipped: no CUDA device";
   EXPECT_NE(quick_run().process.output.find(warning), std::string::npos)
-      << "want '" << warning << "' in\n" << quick_run().process.output;
+      << "want '" << warning << "' in\n"
+      << quick_run().process.output;
 #endif
 }
 
@@ -190,8 +208,10 @@ TEST(QuickRun, PtxVariantsRunOnNvidiaAndSkipElsewhere) {
   for (const auto& name : skipped_benchmarks())
     skipped += name.api == "opencl" && name.workload != "startup" && built_from_ptx(name.variant);
   if (skipped > 0) {
-    EXPECT_NE(quick_run().report["context"].value("gpucmp.skipped", "").find(
-                  "opencl: PTX variants need NVIDIA"),
+    EXPECT_NE(quick_run()
+                  .report["context"]
+                  .value("gpucmp.skipped", "")
+                  .find("opencl: PTX variants need NVIDIA"),
               std::string::npos);
   }
   // matrixMul, 2 sizes x (tile16: 3 controls (as-built, O0, align) + 6 auto

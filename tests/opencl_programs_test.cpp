@@ -22,9 +22,11 @@ namespace gpucmp::opencl {
 namespace {
 
 // The source programs that have a PTX chain (README "OpenCL programs loaded from PTX").
-const std::vector<std::pair<std::string, std::string>> kChainBases = {
-    {"matrixMul", "tile16"}, {"matrixMul", "tile32"}, {"cp", "unrollx8"},
-    {"mriq", "precise"},     {"mrifhd", "precise"}};
+const std::vector<std::pair<std::string, std::string>> kChainBases = {{"matrixMul", "tile16"},
+                                                                      {"matrixMul", "tile32"},
+                                                                      {"cp", "unrollx8"},
+                                                                      {"mriq", "precise"},
+                                                                      {"mrifhd", "precise"}};
 
 TEST(OpenClPrograms, NamesAreUnique) {
   std::set<std::string> names;
@@ -131,7 +133,8 @@ TEST(OpenClPrograms, TiledKernelsPairWithTheCudaList) {
     EXPECT_NE(s.options.find("-DTILE=" + std::to_string(k.tile)), std::string::npos);
     EXPECT_EQ(s.options.find("-DALIGN_TILES") != std::string::npos, k.tile_align > 0);
   }
-  EXPECT_EQ(variants, (std::set<std::string>{"tile16", "tile32", "tile16-aligned", "tile32-aligned"}));
+  EXPECT_EQ(variants,
+            (std::set<std::string>{"tile16", "tile32", "tile16-aligned", "tile32-aligned"}));
 }
 
 // The ptx-from-nvcc programs name exactly one kernel of nvcc's PTX of this

@@ -82,14 +82,17 @@ TEST(PtxCfg, UnreachableBlocksHaveNoDominator) {
 	ret;
 $dead:
 	bra.uni $dead;
-})", "dead.ptx").functions.at(0);
+})",
+                           "dead.ptx")
+                         .functions.at(0);
   ASSERT_EQ(f.blocks.size(), 2u);
   EXPECT_EQ(immediate_dominators(f), (std::vector<int>{0, -1}));
   EXPECT_TRUE(find_loops(f).empty());
 }
 
 TEST(PtxCfg, EmptyBodyAndPrototype) {
-  const Module m = parse(".version 9.0\n.target sm_90\n.entry k() { }\n.extern .func f();\n", "e.ptx");
+  const Module m =
+      parse(".version 9.0\n.target sm_90\n.entry k() { }\n.extern .func f();\n", "e.ptx");
   EXPECT_TRUE(m.functions[0].blocks.empty());
   EXPECT_TRUE(find_loops(m.functions[0]).empty());
   EXPECT_TRUE(immediate_dominators(m.functions[1]).empty());

@@ -96,7 +96,8 @@ TEST(PtxFuzz, MutantsParseOrThrowParseError) {
     const std::string original = read_text_file(files[f]);
     std::mt19937 rng(static_cast<std::mt19937::result_type>(1234 + f));
     // Each fixture gets an equal share of the budget.
-    const auto deadline = start + kTimeBudget * static_cast<int>(f + 1) / static_cast<int>(files.size());
+    const auto deadline =
+        start + kTimeBudget * static_cast<int>(f + 1) / static_cast<int>(files.size());
     for (int i = 0; i < kMutantsPerFixture && std::chrono::steady_clock::now() < deadline; ++i) {
       std::string text = original;
       for (int n = 1 + rng() % 3; n > 0; --n) mutate_once(text, rng);
@@ -133,10 +134,11 @@ TEST(PtxFuzz, RandomBytes) {
 
 TEST(PtxFuzz, DeepNestingAndLongInputsDoNotOverflowTheStack) {
   const std::string prefix = ".version 9.0\n.target sm_90\n.entry k() {\n";
-  for (const std::string& body : {std::string(100000, '{'), "mov.u32 %r1, " + std::string(100000, '{') + ";",
-                                  "setp.eq.s32 %p1" + std::string(50000, '|') + ";",
-                                  "mov.u32 %r1, " + std::string(100000, '-') + "1;",
-                                  std::string(100000, '{') + std::string(100000, '}') + "}"}) {
+  for (const std::string& body :
+       {std::string(100000, '{'), "mov.u32 %r1, " + std::string(100000, '{') + ";",
+        "setp.eq.s32 %p1" + std::string(50000, '|') + ";",
+        "mov.u32 %r1, " + std::string(100000, '-') + "1;",
+        std::string(100000, '{') + std::string(100000, '}') + "}"}) {
     try {
       exercise(parse(prefix + body, "deep"), "deep", true);
     } catch (const ParseError&) {

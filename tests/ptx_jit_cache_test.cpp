@@ -40,7 +40,10 @@ const std::string& fixture_cubin() {
 
 // Made-up bytes around a cubin, as a cache entry has (with a stray magic of a
 // 32-bit ELF in the header, which is no cubin).
-const std::string kEntryHeader = std::string("NVCACHE\0\x01\x02", 10) + "key=abc\x7f" "ELF\x01\x01" + std::string(21, '\0');
+const std::string kEntryHeader = std::string("NVCACHE\0\x01\x02", 10) +
+                                 "key=abc\x7f"
+                                 "ELF\x01\x01" +
+                                 std::string(21, '\0');
 const std::string kEntryTrailer = std::string("\0\0trailer\xff\xfe", 11);
 
 class TempFolder {
@@ -132,8 +135,8 @@ TEST(JitCache, WrongMachineIsSkipped) {
 
 TEST(JitCache, TruncatedCubinIsAnErrorNamingTheFile) {
   const std::string& c = fixture_cubin();
-  for (const std::size_t keep : {std::size_t(30), std::size_t(63), std::size_t(64),
-                                 std::size_t(2000), c.size() - 1}) {
+  for (const std::size_t keep :
+       {std::size_t(30), std::size_t(63), std::size_t(64), std::size_t(2000), c.size() - 1}) {
     SCOPED_TRACE(keep);
     try {
       cubins_in_bytes(kEntryHeader + c.substr(0, keep), "cache/ab/entry");
@@ -246,9 +249,8 @@ TEST(JitCacheGpuFixture, YieldsAnSm90CubinOfAKnownKernel) {
     if (name != "README.md" && name != "expected-kernels.txt") entries.push_back(f);
   }
   if (entries.empty()) GTEST_SKIP() << gpu << " holds no cache files";
-  std::vector<std::string> expected = {"matrixMul", "cp_base",     "cp_unrollx8",
-                                       "ComputeQ",  "ComputePhiMag", "ComputeRhoPhi",
-                                       "ComputeFH"};
+  std::vector<std::string> expected = {"matrixMul",     "cp_base",       "cp_unrollx8", "ComputeQ",
+                                       "ComputePhiMag", "ComputeRhoPhi", "ComputeFH"};
   if (std::ifstream list(gpu / "expected-kernels.txt"); list) {
     expected.clear();
     for (std::string line; std::getline(list, line);)

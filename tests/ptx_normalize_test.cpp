@@ -114,7 +114,8 @@ TEST(PtxNormalize, DropsCommentsAndDebugSections) {
 TEST(PtxNormalize, KeepsNamesOfKernelsParametersAndVariables) {
   const std::string text = read_text_file(kFixtures + "/handwritten/opencl_O0.ptx");
   const std::string out = normalized(text);
-  for (const char* name : {"vadd_param_0", "get_global_id", "__local_depot1", "weights", "%SPL", "counter"})
+  for (const char* name :
+       {"vadd_param_0", "get_global_id", "__local_depot1", "weights", "%SPL", "counter"})
     EXPECT_NE(out.find(name), std::string::npos) << name;
   EXPECT_EQ(out.find(".loc "), std::string::npos);
   EXPECT_EQ(out.find(".file "), std::string::npos);
@@ -144,7 +145,8 @@ $L__BB0_9:
 TEST(PtxNormalize, LabelMatchingPartOfADirectiveWordIsNotKept) {
   // Found by fuzzing: a label "b" used to count as named by any directive
   // containing the letter b, which broke idempotence.
-  const std::string out = normalized(".version 9.0\n.target sm_90\n.entry k() {\nb:\n\t.blah 1;\n\tret;\n}\n");
+  const std::string out =
+      normalized(".version 9.0\n.target sm_90\n.entry k() {\nb:\n\t.blah 1;\n\tret;\n}\n");
   EXPECT_EQ(out.find("$L__"), std::string::npos) << out;
   EXPECT_EQ(out, normalized(out));
 }

@@ -117,12 +117,12 @@ TEST_F(ParsedKernel, StatementKinds) {
   using K = Statement::Kind;
   std::vector<K> kinds;
   for (const auto& s : k().body) kinds.push_back(s.kind);
-  const std::vector<K> expected = {
-      K::VarDecl,     K::RegDecl,     K::RegDecl,     K::RegDecl,     K::Directive,
-      K::Directive,   K::Instruction, K::Instruction, K::Instruction, K::Instruction,
-      K::Instruction, K::Instruction, K::ScopeOpen,   K::VarDecl,     K::Instruction,
-      K::VarDecl,     K::Instruction, K::Instruction, K::ScopeClose,  K::Label,
-      K::Pragma,      K::Instruction};
+  const std::vector<K> expected = {K::VarDecl,     K::RegDecl,     K::RegDecl,     K::RegDecl,
+                                   K::Directive,   K::Directive,   K::Instruction, K::Instruction,
+                                   K::Instruction, K::Instruction, K::Instruction, K::Instruction,
+                                   K::ScopeOpen,   K::VarDecl,     K::Instruction, K::VarDecl,
+                                   K::Instruction, K::Instruction, K::ScopeClose,  K::Label,
+                                   K::Pragma,      K::Instruction};
   EXPECT_EQ(kinds, expected);
   const Statement& f32 = k().body[2];
   ASSERT_EQ(f32.decl.declarators.size(), 2u);
@@ -248,7 +248,8 @@ TEST(PtxParser, MalformedInputGivesLineAndColumn) {
       {".version x\n", 1, 10, "expected a version like 9.0, got 'x'"},
       {".version 9.0\n.version 9.0\n", 2, 1, "expected one .version directive"},
       {".entry k() {\n  mov.u32 %r1, ;\n}\n", 2, 16, "expected an operand, got ';'"},
-      {".entry k() {\n  ld.global.f32 %f1, [%rd1+];\n}\n", 2, 28, "expected an integer offset, got ']'"},
+      {".entry k() {\n  ld.global.f32 %f1, [%rd1+];\n}\n", 2, 28,
+       "expected an integer offset, got ']'"},
       {".entry k() {\n  add..f32 %f1, %f2, %f3;\n}\n", 2, 3, "expected an instruction opcode"},
       {".entry k() {\n  ret;\n", 3, 1, "expected '}' closing the body of k, got '<end of file>'"},
       {".entry k() {\n  .reg .b32 %r<x>;\n}\n", 2, 16, "expected a register count, got 'x'"},
@@ -258,7 +259,8 @@ TEST(PtxParser, MalformedInputGivesLineAndColumn) {
       {".entry k() {\n  mov.u32 %r1, 1 # 2;\n}\n", 2, 18, "expected a token, got '#'"},
       {"/* never closed\n.version 9.0\n", 1, 1, "expected '*/' closing this comment"},
       {".entry k() {\n  .pragma \"open\n}\n", 2, 11, "expected '\"' closing this string"},
-      {"ld.global.f32 %f1, [%rd1];\n", 1, 1, "expected a directive or declaration, got 'ld.global.f32'"},
+      {"ld.global.f32 %f1, [%rd1];\n", 1, 1,
+       "expected a directive or declaration, got 'ld.global.f32'"},
       {".visible .reg k;\n", 1, 15, "expected a type after .reg, got 'k'"},
       {".global .u32 x = ;\n", 1, 18, "expected an initializer value, got ';'"},
       {".global .u32 x = {1, 2;\n", 1, 23, "expected '}' closing the initializer, got ';'"},
@@ -266,9 +268,12 @@ TEST(PtxParser, MalformedInputGivesLineAndColumn) {
       {".entry k() {\n  @ ;\n}\n", 2, 5, "expected a predicate register after '@', got ';'"},
       {".entry k()\n.maxntid 256,\n{\n}\n", 3, 1, "expected a number, got '{'"},
       {".entry k() {\n  mov.u32 %r1, \x01;\n}\n", 2, 16, "got '\\x01'"},
-      {".section .debug_info\n.b8 1\n", 2, 1, "expected '{' opening the .section contents, got '.b8'"},
-      {".section .debug_info {\n.b8 1\n", 3, 1, "expected '}' closing .section, got '<end of file>'"},
-      {".entry k() {\n  ret;\n}\n.target sm_90\n.target sm_80\n", 5, 1, "expected one .target directive"},
+      {".section .debug_info\n.b8 1\n", 2, 1,
+       "expected '{' opening the .section contents, got '.b8'"},
+      {".section .debug_info {\n.b8 1\n", 3, 1,
+       "expected '}' closing .section, got '<end of file>'"},
+      {".entry k() {\n  ret;\n}\n.target sm_90\n.target sm_80\n", 5, 1,
+       "expected one .target directive"},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.text);
@@ -296,7 +301,8 @@ TEST(PtxParser, ErrorMessageFormat) {
     parse(".version 9.0\n.target sm_90\n.entry k() { mov.u32 %r1 %r2; }\n", "f.ptx");
     FAIL() << "parsed without error";
   } catch (const ParseError& e) {
-    EXPECT_TRUE(std::regex_match(std::string(e.what()), std::regex(R"(f\.ptx:\d+:\d+: expected .+, got '.*')")))
+    EXPECT_TRUE(std::regex_match(std::string(e.what()),
+                                 std::regex(R"(f\.ptx:\d+:\d+: expected .+, got '.*')")))
         << e.what();
   }
 }

@@ -112,8 +112,9 @@ TEST(PtxPassAlign, KeepsArraysNotAccessedWithLdStShared) {
 }
 
 TEST(PtxPassAlign, NeverLowersAnAlignment) {
-  Module m = module_with("", "\t.shared .align 32 .b8 wide[1024];\n\t.shared .align 16 .b8 done[64];\n",
-                         shared_body("wide") + shared_body("done"));
+  Module m =
+      module_with("", "\t.shared .align 32 .b8 wide[1024];\n\t.shared .align 16 .b8 done[64];\n",
+                  shared_body("wide") + shared_body("done"));
   const std::string before = print(m);
   const PassReport r = pass_align(m);
   EXPECT_EQ(r.changed, 0);
@@ -167,7 +168,8 @@ TEST(PtxPassAlign, RunPassesKnowsItAndNamesItInErrors) {
 // ---- the GPU fixtures ---------------------------------------------------------
 
 // Text after the pass must re-parse to the same functions and assemble.
-void expect_prints_parses_assembles(const Module& m, const std::string& header, const std::string& what) {
+void expect_prints_parses_assembles(const Module& m, const std::string& header,
+                                    const std::string& what) {
   const std::string text = header + print(m);
   const Module again = parse(text, what + " (aligned)");
   ASSERT_EQ(again.functions.size(), m.functions.size());

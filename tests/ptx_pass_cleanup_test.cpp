@@ -86,13 +86,24 @@ TEST(PtxPassCleanup, InlinesBranchingAndVoidCallees) {
   ASSERT_EQ(m.functions.size(), 1u);  // pick (with its prototype) and sync_all removed
   EXPECT_EQ(r.changed, 4);            // 2 calls + 2 copies
   const std::vector<std::string> expected = {
-      ".reg .b32 %r<4>;", ".reg .b64 %rd<2>;", ".reg .pred %il0_p<2>;", ".reg .b32 %il0_r<4>;",
-      "ld.param.u64 %rd1, [k_param_0];", "mov.u32 %r1, %tid.x;",
+      ".reg .b32 %r<4>;",
+      ".reg .b64 %rd<2>;",
+      ".reg .pred %il0_p<2>;",
+      ".reg .b32 %il0_r<4>;",
+      "ld.param.u64 %rd1, [k_param_0];",
+      "mov.u32 %r1, %tid.x;",
       "mov.b32 %il0_r1, %r1;",  // ld.param of the argument (used in two blocks: kept)
-      "setp.eq.s32 %il0_p1, %il0_r1, 0;", "@%il0_p1 bra $L__il0_BB1_2;",
+      "setp.eq.s32 %il0_p1, %il0_r1, 0;",
+      "@%il0_p1 bra $L__il0_BB1_2;",
       "mov.u32 %r2, 7;",  // st.param of the result, merged with its definition
-      "bra.uni $L__il0_ret;", "$L__il0_BB1_2:", "add.s32 %r2, %il0_r1, 1;", "$L__il0_ret:",
-      "st.global.u32 [%rd1], %r2;", "st.global.u32 [%rd1+4], %r1;", "bar.sync 0;", "ret;"};
+      "bra.uni $L__il0_ret;",
+      "$L__il0_BB1_2:",
+      "add.s32 %r2, %il0_r1, 1;",
+      "$L__il0_ret:",
+      "st.global.u32 [%rd1], %r2;",
+      "st.global.u32 [%rd1+4], %r1;",
+      "bar.sync 0;",
+      "ret;"};
   EXPECT_EQ(lines(m.functions[0]), expected) << print(m);
   const std::string text = print(m);
   EXPECT_EQ(print(parse(text, "again.ptx")), text);
@@ -107,7 +118,8 @@ TEST(PtxPassCleanup, RefusesRecursion) {
 	ret;
 }
 .entry k() { { .param .b32 param0; st.param.b32 [param0+0], 3; call.uni down, (param0); } ret; }
-)", "recursive.ptx");
+)",
+                   "recursive.ptx");
   const PassReport r = pass_cleanup(m);
   EXPECT_EQ(r.changed, 0);
   EXPECT_TRUE(any_note_contains(r, "down is recursive")) << r.notes.front();
@@ -118,52 +130,68 @@ TEST(PtxPassCleanup, RefusesRecursion) {
 // ---- stack slots --------------------------------------------------------------------
 
 std::string depot_kernel(const std::string& accesses) {
-  return kHeader + ".entry k(.param .u32 k_param_0)\n{\n\t.local .align 8 .b8 __local_depot0[24];\n"
-                   "\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<3>;\n"
-                   "\t.reg .b64 %rd<4>;\n\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n"
-                   "\tld.param.u32 %r1, [k_param_0];\n" + accesses + "\tret;\n}\n";
+  return kHeader +
+         ".entry k(.param .u32 k_param_0)\n{\n\t.local .align 8 .b8 __local_depot0[24];\n"
+         "\t.reg .b64 %SP;\n\t.reg .b64 %SPL;\n\t.reg .b32 %r<5>;\n\t.reg .f32 %f<3>;\n"
+         "\t.reg .b64 %rd<4>;\n\tmov.u64 %SPL, __local_depot0;\n\tcvta.local.u64 %SP, %SPL;\n"
+         "\tld.param.u32 %r1, [k_param_0];\n" +
+         accesses + "\tret;\n}\n";
 }
 
 TEST(PtxPassCleanup, PromotesSlotsAndRemovesTheDepot) {
   // An int 0 stored into a float variable (as clang -O0 writes `float s = 0`),
   // a generic and a .local access to one slot, a 64-bit slot.
-  Module m = parse(depot_kernel("\tmov.u32 %r2, 0;\n\tst.u32 [%SP+0], %r2;\n\tst.u32 [%SP+4], %r1;\n"
-                                "\tld.f32 %f1, [%SP+0];\n\tld.local.u32 %r3, [%SPL+4];\n"
-                                "\tcvt.u64.u32 %rd1, %r3;\n\tst.u64 [%SP+8], %rd1;\n\tld.u64 %rd2, [%SP+8];\n"
-                                "\tst.global.f32 [%rd2], %f1;\n\tst.global.u32 [%rd2+4], %r3;\n"),
-                   "slots.ptx");
+  Module m = parse(
+      depot_kernel("\tmov.u32 %r2, 0;\n\tst.u32 [%SP+0], %r2;\n\tst.u32 [%SP+4], %r1;\n"
+                   "\tld.f32 %f1, [%SP+0];\n\tld.local.u32 %r3, [%SPL+4];\n"
+                   "\tcvt.u64.u32 %rd1, %r3;\n\tst.u64 [%SP+8], %rd1;\n\tld.u64 %rd2, [%SP+8];\n"
+                   "\tst.global.f32 [%rd2], %f1;\n\tst.global.u32 [%rd2+4], %r3;\n"),
+      "slots.ptx");
   const PassReport r = pass_cleanup(m);
   // Slots 0, 4 and 8; then 5 copies: slots 4 and 8 are written once, so their
   // registers go too, and %f1 reads %sl0 itself.
   EXPECT_EQ(r.changed, 3 + 5);
   const std::vector<std::string> expected = {
-      ".reg .b32 %r<5>;", ".reg .f32 %f<3>;", ".reg .b64 %rd<4>;", ".reg .f32 %sl0;",
-      "ld.param.u32 %r1, [k_param_0];", "mov.u32 %r2, 0;",
+      ".reg .b32 %r<5>;",
+      ".reg .f32 %f<3>;",
+      ".reg .b64 %rd<4>;",
+      ".reg .f32 %sl0;",
+      "ld.param.u32 %r1, [k_param_0];",
+      "mov.u32 %r2, 0;",
       "mov.b32 %sl0, %r2;",  // int bits into the float variable
-      "cvt.u64.u32 %rd1, %r1;", "st.global.f32 [%rd1], %sl0;", "st.global.u32 [%rd1+4], %r1;", "ret;"};
+      "cvt.u64.u32 %rd1, %r1;",
+      "st.global.f32 [%rd1], %sl0;",
+      "st.global.u32 [%rd1+4], %r1;",
+      "ret;"};
   EXPECT_EQ(lines(m.functions[0]), expected) << print(m);
-  EXPECT_TRUE(any_note_contains(r, "3 stack slots of __local_depot0 promoted to registers, depot removed"));
+  EXPECT_TRUE(
+      any_note_contains(r, "3 stack slots of __local_depot0 promoted to registers, depot removed"));
 }
 
 TEST(PtxPassCleanup, KeepsSlotsOfMixedSizes) {
-  Module m = parse(depot_kernel("\tst.u32 [%SP+0], %r1;\n\tld.u64 %rd1, [%SP+0];\n\tst.u32 [%SP+16], %r1;\n"
-                                "\tld.u32 %r2, [%SP+16];\n\tst.global.u32 [%rd1], %r2;\n"),
-                   "mixed.ptx");
+  Module m = parse(
+      depot_kernel("\tst.u32 [%SP+0], %r1;\n\tld.u64 %rd1, [%SP+0];\n\tst.u32 [%SP+16], %r1;\n"
+                   "\tld.u32 %r2, [%SP+16];\n\tst.global.u32 [%rd1], %r2;\n"),
+      "mixed.ptx");
   const PassReport r = pass_cleanup(m);
   EXPECT_EQ(r.changed, 1 + 2);  // slot 16, and its two copies
-  EXPECT_TRUE(any_note_contains(r, "__local_depot0 slot 0 stays in memory: accessed with different sizes"));
-  for (const char* kept : {".local .align 8 .b8 __local_depot0[24];", "cvta.local.u64 %SP, %SPL;",
-                           "st.u32 [%SP+0], %r1;", "ld.u64 %rd1, [%SP+0];", "st.global.u32 [%rd1], %r1;"})
+  EXPECT_TRUE(
+      any_note_contains(r, "__local_depot0 slot 0 stays in memory: accessed with different sizes"));
+  for (const char* kept :
+       {".local .align 8 .b8 __local_depot0[24];", "cvta.local.u64 %SP, %SPL;",
+        "st.u32 [%SP+0], %r1;", "ld.u64 %rd1, [%SP+0];", "st.global.u32 [%rd1], %r1;"})
     EXPECT_TRUE(has_line(m.functions[0], kept)) << kept << " in\n" << print(m);
 }
 
 TEST(PtxPassCleanup, KeepsTheDepotWhenItsAddressEscapes) {
-  Module m = parse(depot_kernel("\tst.u32 [%SP+0], %r1;\n\tadd.u64 %rd1, %SP, 4;\n\tst.u32 [%rd1], %r1;\n"
-                                "\tld.u32 %r2, [%SP+0];\n\tst.global.u32 [%rd1], %r2;\n"),
-                   "escape.ptx");
+  Module m =
+      parse(depot_kernel("\tst.u32 [%SP+0], %r1;\n\tadd.u64 %rd1, %SP, 4;\n\tst.u32 [%rd1], %r1;\n"
+                         "\tld.u32 %r2, [%SP+0];\n\tst.global.u32 [%rd1], %r2;\n"),
+            "escape.ptx");
   const PassReport r = pass_cleanup(m);
   EXPECT_EQ(r.changed, 0);
-  EXPECT_TRUE(any_note_contains(r, "depot0 stays in memory: its address escapes in 'add.u64 %rd1, %SP, 4;'"));
+  EXPECT_TRUE(any_note_contains(
+      r, "depot0 stays in memory: its address escapes in 'add.u64 %rd1, %SP, 4;'"));
   EXPECT_TRUE(has_line(m.functions[0], "ld.u32 %r2, [%SP+0];"));
 }
 
@@ -190,28 +218,41 @@ $L__BB0_2:
 	st.global.u32 [%rd1], %r1;
 	ret;
 }
-)", "copies.ptx");
+)",
+                   "copies.ptx");
   const PassReport r = pass_cleanup(m);
   EXPECT_EQ(r.changed, 2);
   const std::vector<std::string> expected = {
-      ".reg .pred %p<2>;", ".reg .b32 %r<9>;", ".reg .b64 %rd<2>;", "ld.param.u64 %rd1, [k_param_0];",
-      "mov.u32 %r1, %tid.x;", "mov.u32 %r2, %r1;",  // %r1 redefined before %r2 is read: kept
-      "add.s32 %r1, %r1, 1;", "add.s32 %r3, %r2, 5;", "add.s32 %r5, %r3, %r3;",  // forward
-      "mov.u32 %r6, %r3;",  // read in the next block: kept
-      "setp.eq.s32 %p1, %r5, 0;", "@%p1 bra $L__BB0_2;", "add.s32 %r7, %r6, 1;",
+      ".reg .pred %p<2>;",
+      ".reg .b32 %r<9>;",
+      ".reg .b64 %rd<2>;",
+      "ld.param.u64 %rd1, [k_param_0];",
+      "mov.u32 %r1, %tid.x;",
+      "mov.u32 %r2, %r1;",  // %r1 redefined before %r2 is read: kept
+      "add.s32 %r1, %r1, 1;",
+      "add.s32 %r3, %r2, 5;",
+      "add.s32 %r5, %r3, %r3;",  // forward
+      "mov.u32 %r6, %r3;",       // read in the next block: kept
+      "setp.eq.s32 %p1, %r5, 0;",
+      "@%p1 bra $L__BB0_2;",
+      "add.s32 %r7, %r6, 1;",
       "add.s32 %r1, %r1, 2;",  // backward: the single use of %r8 was the copy into %r1
-      "$L__BB0_2:", "st.global.u32 [%rd1], %r1;", "ret;"};
+      "$L__BB0_2:",
+      "st.global.u32 [%rd1], %r1;",
+      "ret;"};
   EXPECT_EQ(lines(m.functions[0]), expected) << print(m);
 }
 
 // ---- the clang -O0 fixtures ---------------------------------------------------------
 
-const std::string kO0 = std::string(GPUCMP_PTX_FIXTURES) + "/gpu/h200-driver580.159.04-nvcc13.0/opencl-O0/";
+const std::string kO0 =
+    std::string(GPUCMP_PTX_FIXTURES) + "/gpu/h200-driver580.159.04-nvcc13.0/opencl-O0/";
 
 // The instructions cleanup must neither add nor lose, by kind.
 std::string kind_of(const Instruction& ins) {
   for (const char* space : {"global", "shared", "const"})
-    if ((ins.opcode == "ld" || ins.opcode == "st") && ins.has_modifier(space)) return ins.opcode + "." + space;
+    if ((ins.opcode == "ld" || ins.opcode == "st") && ins.has_modifier(space))
+      return ins.opcode + "." + space;
   if (ins.opcode == "bar" && ins.has_modifier("sync")) return "bar.sync";
   return ins.opcode == "fma" || ins.opcode == "call" ? ins.opcode : "";
 }
@@ -239,8 +280,8 @@ bool is_stack_access(const Operand& op) {
 }
 
 TEST(PtxPassCleanup, ClangO0Fixtures) {
-  for (const char* name : {"matrixMul-tile16-cloptdisable.ptx", "cp-cloptdisable.ptx", "cp-cloptdisableg.ptx",
-                           "mriq-cloptdisable.ptx"}) {
+  for (const char* name : {"matrixMul-tile16-cloptdisable.ptx", "cp-cloptdisable.ptx",
+                           "cp-cloptdisableg.ptx", "mriq-cloptdisable.ptx"}) {
     SCOPED_TRACE(name);
     const Module original = parse_file(kO0 + name);
     Module m = original;
@@ -253,12 +294,14 @@ TEST(PtxPassCleanup, ClangO0Fixtures) {
       EXPECT_EQ(expanded_counts(m, f), expanded_counts(original, *original.find_function(f.name)));
       for (const Statement& s : f.body) {
         EXPECT_NE(s.instruction.opcode, "call") << print(s);
-        EXPECT_FALSE(std::any_of(s.instruction.operands.begin(), s.instruction.operands.end(), is_stack_access))
+        EXPECT_FALSE(std::any_of(s.instruction.operands.begin(), s.instruction.operands.end(),
+                                 is_stack_access))
             << f.name << ": " << print(s);  // mriq's sinf/cosf scratch arrays: through registers
         for (const Declarator& d : s.decl.declarators) {
           if (d.name.rfind("__local_depot", 0) != 0) continue;
           // Only an inlined callee's (sinf/cosf's scratch array), its address taken.
-          EXPECT_TRUE(any_note_contains(r, d.name + " stays in memory: its address escapes")) << d.name;
+          EXPECT_TRUE(any_note_contains(r, d.name + " stays in memory: its address escapes"))
+              << d.name;
         }
       }
     }
@@ -273,10 +316,10 @@ TEST(PtxPassCleanup, MatrixMulKeepsItsLoops) {
   ASSERT_EQ(m.functions.size(), 1u);
   const Function& k = m.functions[0];
   EXPECT_EQ(find_loops(k).size(), 2u);  // the tile loop and the k loop, still rolled
-  EXPECT_TRUE(has_line(k, "setp.lt.s32 %p3, %sl52, 16;"));       // k loop header
+  EXPECT_TRUE(has_line(k, "setp.lt.s32 %p3, %sl52, 16;"));         // k loop header
   EXPECT_TRUE(has_line(k, "fma.rn.f32 %sl44, %f4, %f5, %sl44;"));  // its one fma
-  EXPECT_TRUE(has_line(k, "add.s32 %sl52, %sl52, 1;"));          // its latch
-  EXPECT_TRUE(has_line(k, "add.s32 %sl48, %sl48, 16;"));         // the tile loop's latch
+  EXPECT_TRUE(has_line(k, "add.s32 %sl52, %sl52, 1;"));            // its latch
+  EXPECT_TRUE(has_line(k, "add.s32 %sl48, %sl48, 16;"));           // the tile loop's latch
 }
 
 }  // namespace

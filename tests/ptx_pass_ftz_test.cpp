@@ -16,10 +16,11 @@ namespace gpucmp::ptx {
 namespace {
 
 Module kernel(const std::string& body) {
-  return parse(".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
-               "\t.reg .pred %p<3>;\n\t.reg .f32 %f<9>;\n\t.reg .f64 %fd<3>;\n" +
-                   body + "\tret;\n}\n",
-               "ftz.ptx");
+  return parse(
+      ".version 9.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n"
+      "\t.reg .pred %p<3>;\n\t.reg .f32 %f<9>;\n\t.reg .f64 %fd<3>;\n" +
+          body + "\tret;\n}\n",
+      "ftz.ptx");
 }
 
 int count(const std::string& text, const std::string& what) {
@@ -40,17 +41,18 @@ TEST(PassFtz, PutsFtzWherePtxWantsIt) {
   EXPECT_NE(text.find("add.rn.ftz.sat.f32"), std::string::npos) << text;
   EXPECT_NE(text.find("fma.rn.ftz.f32"), std::string::npos) << text;
   EXPECT_NE(text.find("setp.lt.ftz.f32"), std::string::npos) << text;
-  EXPECT_EQ(count(text, "ftz.ftz"), 0) << text;           // already flushed: left alone
-  EXPECT_NE(text.find("add.f64"), std::string::npos) << text;   // double: no .ftz form
-  EXPECT_NE(text.find("max.f32"), std::string::npos) << text;   // not in the pass's list
+  EXPECT_EQ(count(text, "ftz.ftz"), 0) << text;                // already flushed: left alone
+  EXPECT_NE(text.find("add.f64"), std::string::npos) << text;  // double: no .ftz form
+  EXPECT_NE(text.find("max.f32"), std::string::npos) << text;  // not in the pass's list
   std::string output;
   EXPECT_TRUE(ptxas_assembles(text, "sm_90", output)) << output;
 }
 
 TEST(PassFtz, OpenClFastCpGetsNvccsRsqrt) {
-  Module m = parse(read_text_file(std::string(GPUCMP_PTX_FIXTURES) +
-                             "/gpu/h200-driver580.159.04-nvcc13.0/opencl/cp-unrollx8-fast.ptx"),
-                   "cp-unrollx8-fast.ptx");
+  Module m =
+      parse(read_text_file(std::string(GPUCMP_PTX_FIXTURES) +
+                           "/gpu/h200-driver580.159.04-nvcc13.0/opencl/cp-unrollx8-fast.ptx"),
+            "cp-unrollx8-fast.ptx");
   const std::string header = run_passes(m, {"ftz"}, true, nullptr);
   const std::string text = print(m);
   EXPECT_EQ(count(text, "rsqrt.approx.f32"), 0);

@@ -22,15 +22,17 @@
 namespace gpucmp::ptx {
 namespace {
 
-const std::string kGpuFixtures = std::string(GPUCMP_PTX_FIXTURES) + "/gpu/h200-driver580.159.04-nvcc13.0/";
+const std::string kGpuFixtures =
+    std::string(GPUCMP_PTX_FIXTURES) + "/gpu/h200-driver580.159.04-nvcc13.0/";
 
 // A module with kernel k(.param .u64 k_out): its registers, a 1 KiB tile, then `body`.
 Module kernel(const std::string& body, const std::string& globals = "") {
-  return parse(".version 9.0\n.target sm_90\n.address_size 64\n" + globals +
-                   ".visible .entry k(.param .u64 k_out)\n{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<9>;\n"
-                   "\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<12>;\n\t.shared .align 16 .b8 tile[1024];\n" +
-                   body + "\tret;\n}\n",
-               "shared32.ptx");
+  return parse(
+      ".version 9.0\n.target sm_90\n.address_size 64\n" + globals +
+          ".visible .entry k(.param .u64 k_out)\n{\n\t.reg .pred %p<3>;\n\t.reg .b32 %r<9>;\n"
+          "\t.reg .f32 %f<9>;\n\t.reg .b64 %rd<12>;\n\t.shared .align 16 .b8 tile[1024];\n" +
+          body + "\tret;\n}\n",
+      "shared32.ptx");
 }
 
 int count(const std::string& text, const std::string& what) {
@@ -39,7 +41,9 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 std::string all_notes(const PassReport& r) {
   std::string out;
@@ -50,8 +54,8 @@ std::string all_notes(const PassReport& r) {
 // .shared accesses (ld/st/atom/red, .shared::cta too) whose address is a 64-bit register.
 int accesses_through_64bit(const std::string& text) {
   static const std::regex access(R"((ld|st|atom|red)\.[^\s]*shared[^\s]*\s[^;]*\[%rd[0-9]+)");
-  return static_cast<int>(
-      std::distance(std::sregex_iterator(text.begin(), text.end(), access), std::sregex_iterator()));
+  return static_cast<int>(std::distance(std::sregex_iterator(text.begin(), text.end(), access),
+                                        std::sregex_iterator()));
 }
 
 // Runs the pass, checks that the result assembles and that a second run changes nothing.
@@ -70,7 +74,8 @@ PassReport run_checked(Module& m) {
 // ---- hand-written PTX ---------------------------------------------------------
 
 TEST(PtxPassShared32, SymbolAloneBecomesMovU32) {
-  Module m = kernel("\tmov.u64 %rd1, tile;\n\tld.shared.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd1+4], %f1;\n");
+  Module m = kernel(
+      "\tmov.u64 %rd1, tile;\n\tld.shared.f32 %f1, [%rd1];\n\tst.shared.f32 [%rd1+4], %f1;\n");
   const PassReport r = run_checked(m);
   EXPECT_EQ(r.pass, "shared32");
   EXPECT_EQ(r.changed, 2) << all_notes(r);
@@ -100,7 +105,8 @@ TEST(PtxPassShared32, SymbolPlusOffsetChainIsRebuiltAsNvccWritesIt) {
   EXPECT_EQ(count(text, "sub.s32"), 1) << text;
   EXPECT_EQ(count(text, "cvt.u32.u64"), 0) << text;
   EXPECT_TRUE(has(text, "mul.lo.s32 \t%rsh")) << text;
-  EXPECT_TRUE(has(all_notes(r), "(3 through 4 address registers rebuilt in 32 bits, 0 on a 32-bit copy"))
+  EXPECT_TRUE(
+      has(all_notes(r), "(3 through 4 address registers rebuilt in 32 bits, 0 on a 32-bit copy"))
       << all_notes(r);
 }
 
@@ -163,7 +169,8 @@ TEST(PtxPassShared32, LoopCarriedPointerAndGuardedDefinitions) {
   EXPECT_EQ(count(text, "mul.lo.u32"), 2) << text;
   EXPECT_EQ(count(text, "mul.wide"), 0) << text;
   std::smatch step;
-  ASSERT_TRUE(std::regex_search(text, step, std::regex(R"(add\.s32 \t(%rsh[0-9]+), (%rsh[0-9]+), 4;)")))
+  ASSERT_TRUE(
+      std::regex_search(text, step, std::regex(R"(add\.s32 \t(%rsh[0-9]+), (%rsh[0-9]+), 4;)")))
       << text;
   EXPECT_EQ(step[1], step[2]) << text;  // the pointer still steps itself
 }
@@ -183,8 +190,10 @@ TEST(PtxPassShared32, ModuleScopeSymbolsAndParameters) {
   EXPECT_TRUE(has(text, "cvt.u32.u64 \t%rsh0, p;")) << text;
   EXPECT_TRUE(has(all_notes(r), "p stays 64-bit: a parameter")) << all_notes(r);
   // %rd1 feeds cvta (not an address step), so it keeps its 64-bit form; so does %rd2.
-  EXPECT_TRUE(has(all_notes(r), "%rd1 stays 64-bit: also read by 'cvta.shared.u64'")) << all_notes(r);
-  EXPECT_TRUE(has(all_notes(r), "%rd2 stays 64-bit: defined by 'cvta.to.shared.u64'")) << all_notes(r);
+  EXPECT_TRUE(has(all_notes(r), "%rd1 stays 64-bit: also read by 'cvta.shared.u64'"))
+      << all_notes(r);
+  EXPECT_TRUE(has(all_notes(r), "%rd2 stays 64-bit: defined by 'cvta.to.shared.u64'"))
+      << all_notes(r);
 }
 
 TEST(PtxPassShared32, LeavesFunctionsWithout64BitSharedAddressingAlone) {
@@ -263,7 +272,8 @@ TEST(PtxPassShared32Fixtures, AfterCleanupOnTheO0Ptx) {
 }
 
 TEST(PtxPassShared32Fixtures, OtherGpuFixturesHaveNoSharedAddressingToChange) {
-  for (const char* file : {"opencl/cp-unrollx8-fast.ptx", "opencl/mriq-fast.ptx", "opencl/mrifhd-fast.ptx"}) {
+  for (const char* file :
+       {"opencl/cp-unrollx8-fast.ptx", "opencl/mriq-fast.ptx", "opencl/mrifhd-fast.ptx"}) {
     SCOPED_TRACE(file);
     Module m = parse_file(kGpuFixtures + file);
     const std::string before = print(m);

@@ -17,7 +17,8 @@ namespace gpucmp::ptx {
 namespace {
 
 Function parse_kernel(const std::string& body) {
-  const std::string text = ".version 9.0\n.target sm_90\n.address_size 64\n.entry k() {\n" + body + "}\n";
+  const std::string text =
+      ".version 9.0\n.target sm_90\n.address_size 64\n.entry k() {\n" + body + "}\n";
   return parse(text, "kernel.ptx").functions.at(0);
 }
 
@@ -64,7 +65,8 @@ TEST(PtxPassMad, KeepsMulWithTwoUses) {
 TEST(PtxPassMad, KeepsMismatchedTypesAndGuards) {
   Function f = parse_kernel(
       "\tmov.u32 %r1, %tid.x;\n\tmul.lo.s32 %r3, %r1, %r1;\n\tadd.u32 %r4, %r3, 1;\n"
-      "\tsetp.eq.s32 %p1, %r1, 0;\n\tmul.lo.s32 %r6, %r1, 3;\n\t@%p1 add.s32 %r7, %r6, 1;\n\tret;\n");
+      "\tsetp.eq.s32 %p1, %r1, 0;\n\tmul.lo.s32 %r6, %r1, 3;\n\t@%p1 add.s32 %r7, %r6, "
+      "1;\n\tret;\n");
   EXPECT_EQ(pass_mad(f, false).changed, 0);
   EXPECT_EQ(count_instructions(f), 7);
 }
@@ -165,13 +167,16 @@ TEST(PtxPassLicm, SkipsLoopWithoutPreheader) {
 // ---- run_passes ---------------------------------------------------------------
 
 TEST(PtxPassPipeline, HeaderAndUnknownName) {
-  Module m = parse(".version 9.0\n.target sm_90\n.entry k() {\n" + std::string(kLoop) + "}\n", "k.ptx");
+  Module m =
+      parse(".version 9.0\n.target sm_90\n.entry k() {\n" + std::string(kLoop) + "}\n", "k.ptx");
   std::vector<PassReport> reports;
   const std::string header = run_passes(m, {"cse", "licm", "mad"}, false, &reports);
-  EXPECT_EQ(header.rfind("// gpucmp-ptx opt: passes cse,licm,mad; float contraction: off\n// cse: 0 changed\n"
-                         "// licm: 3 changed (",
-                         0),
-            0u)
+  EXPECT_EQ(
+      header.rfind(
+          "// gpucmp-ptx opt: passes cse,licm,mad; float contraction: off\n// cse: 0 changed\n"
+          "// licm: 3 changed (",
+          0),
+      0u)
       << header;
   ASSERT_EQ(reports.size(), 3u);
   EXPECT_EQ(reports[1].changed, 3);
@@ -189,7 +194,8 @@ TEST(PtxPassPipeline, HeaderAndUnknownName) {
 TEST(PtxPassFixtures, EachPassAndAllTogether) {
   const auto files = list_files(GPUCMP_PTX_FIXTURES);
   ASSERT_GE(files.size(), 10u);
-  const std::vector<std::vector<std::string>> pipelines = {{"mad"}, {"cse"}, {"licm"}, {"cse", "licm", "mad"}};
+  const std::vector<std::vector<std::string>> pipelines = {
+      {"mad"}, {"cse"}, {"licm"}, {"cse", "licm", "mad"}};
   for (const auto& path : files) {
     const Module original = parse_file(path);
     for (const auto& names : pipelines) {

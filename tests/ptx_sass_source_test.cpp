@@ -19,7 +19,8 @@ const char* kBody = R"(
 )";
 
 TEST(SassSource, FirstLineLabelIsTheSourceAndNotCounted) {
-  const std::string label = "// SASS: driver JIT (NVIDIA OpenCL, driver 580.1), cubin from the compute cache";
+  const std::string label =
+      "// SASS: driver JIT (NVIDIA OpenCL, driver 580.1), cubin from the compute cache";
   const SassStats labelled = parse_sass(label + "\n" + kBody);
   const SassStats bare = parse_sass(kBody);
   EXPECT_EQ(labelled.source, label.substr(3));

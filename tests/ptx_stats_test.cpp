@@ -35,7 +35,8 @@ TEST(PtxStats, KnownCountsOfAStraightLineKernel) {
   EXPECT_EQ(k.all.total, 27);
   EXPECT_EQ(k.all.by_opcode.at("fma.rn.f32"), 2);
   EXPECT_EQ(k.all.by_opcode.at("ld.global.nc.f32"), 1);
-  EXPECT_EQ(k.registers, (std::map<std::string, long long>{{"pred", 2}, {"f32", 7}, {"b32", 9}, {"b64", 9}}));
+  EXPECT_EQ(k.registers,
+            (std::map<std::string, long long>{{"pred", 2}, {"f32", 7}, {"b32", 9}, {"b64", 9}}));
   EXPECT_TRUE(k.loops.empty());
   EXPECT_EQ(k.in_loops.total, 0);
 }
@@ -135,7 +136,8 @@ TEST(PtxStats, Classes) {
       {"add.f16 %h1, %h2, %h3;", "other"},
       {"ret;", "other"},
   };
-  for (const auto& [line, cls] : cases) EXPECT_EQ(instruction_class(instruction(line)), cls) << line;
+  for (const auto& [line, cls] : cases)
+    EXPECT_EQ(instruction_class(instruction(line)), cls) << line;
   for (const auto& [line, cls] : cases) {
     const auto& names = class_names();
     EXPECT_NE(std::find(names.begin(), names.end(), cls), names.end()) << cls;
@@ -153,7 +155,8 @@ TEST(PtxStats, RepetitionCount) {
 }
 
 TEST(PtxStats, JsonShape) {
-  const nlohmann::json j = to_json(compute_stats(parse_file(kFixtures + "/handwritten/unroll4.ptx")));
+  const nlohmann::json j =
+      to_json(compute_stats(parse_file(kFixtures + "/handwritten/unroll4.ptx")));
   EXPECT_EQ(j.at("file").get<std::string>(), kFixtures + "/handwritten/unroll4.ptx");
   const auto& k = j.at("kernels").at(0);
   EXPECT_EQ(k.at("name"), "dot4");
@@ -169,7 +172,8 @@ TEST(PtxStats, JsonShape) {
 }
 
 TEST(PtxStats, Table) {
-  const std::string table = to_table(compute_stats(parse_file(kFixtures + "/handwritten/unroll4.ptx")));
+  const std::string table =
+      to_table(compute_stats(parse_file(kFixtures + "/handwritten/unroll4.ptx")));
   EXPECT_NE(table.find("kernel dot4 (.entry)"), std::string::npos) << table;
   EXPECT_NE(table.find("registers: b32 8, b64 10, f32 20, pred 4"), std::string::npos) << table;
   EXPECT_NE(table.find("fma.f32      5         5"), std::string::npos) << table;
@@ -177,7 +181,8 @@ TEST(PtxStats, Table) {
 }
 
 TEST(PtxStats, PrototypesHaveNoStats) {
-  const Stats s = compute_stats(parse(".version 9.0\n.target sm_90\n.extern .func f();\n", "p.ptx"));
+  const Stats s =
+      compute_stats(parse(".version 9.0\n.target sm_90\n.extern .func f();\n", "p.ptx"));
   EXPECT_TRUE(s.kernels.empty());
   EXPECT_EQ(to_table(s), "");
 }

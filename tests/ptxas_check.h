@@ -37,11 +37,12 @@ inline int run_ptxas(const std::string& text, const std::string& arch, std::stri
     test = std::string(info->test_suite_name()) + "_" + info->name();
   for (char& c : test)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-  const std::string stem = ::testing::TempDir() + "gpucmp_ptxas_" + test + "_" + std::to_string(++calls);
+  const std::string stem =
+      ::testing::TempDir() + "gpucmp_ptxas_" + test + "_" + std::to_string(++calls);
   const std::string input = stem + ".ptx", log = stem + ".log";
   std::ofstream(input) << text;
-  const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=" + arch + " \"" + input +
-                              "\" -o /dev/null > \"" + log + "\" 2>&1";
+  const std::string command = std::string("\"") + GPUCMP_PTXAS + "\" -arch=" + arch + " \"" +
+                              input + "\" -o /dev/null > \"" + log + "\" 2>&1";
   const int status = std::system(command.c_str());
   output = read_text_file(log);
   std::remove(input.c_str());

@@ -81,9 +81,7 @@ TEST(Summarize, ZeroMeanGivesZeroCv) {
 
 BenchName mm_name() { return BenchName{"matrixMul", "opencl", "tile16", {{"n", "1024"}}}; }
 
-TEST(BenchName, StrJoinsAllParts) {
-  EXPECT_EQ(mm_name().str(), "matrixMul/opencl/tile16/n:1024");
-}
+TEST(BenchName, StrJoinsAllParts) { EXPECT_EQ(mm_name().str(), "matrixMul/opencl/tile16/n:1024"); }
 
 TEST(BenchName, StrWithSeveralParamsAndNone) {
   const BenchName two{"w", "cuda", "v", {{"a", "1"}, {"b", "x"}}};
@@ -167,7 +165,7 @@ TEST(ParseBenchName, RejectsMalformedNames) {
   EXPECT_FALSE(parse_bench_name("a//b").has_value());
   EXPECT_FALSE(parse_bench_name("").has_value());
   EXPECT_FALSE(parse_bench_name("a/b").has_value());
-  EXPECT_FALSE(parse_bench_name("a/b/c/:5").has_value());    // empty param name
+  EXPECT_FALSE(parse_bench_name("a/b/c/:5").has_value());  // empty param name
 }
 
 // ---- check_elements() / Validation ------------------------------------------
@@ -332,15 +330,13 @@ TEST(ParseBytes, RejectsBadInputWithUsageError) {
 }
 
 // 16 GiB written as 16384M is the same count.
-TEST(ParseBytes, LargeCountsAreExact) {
-  EXPECT_EQ(parse_bytes("16384M", "--x"), 16LL << 30);
-}
+TEST(ParseBytes, LargeCountsAreExact) { EXPECT_EQ(parse_bytes("16384M", "--x"), 16LL << 30); }
 
 // A count whose scaled value does not fit in long long must be refused, not
 // wrap around (signed overflow is undefined behaviour).
 TEST(ParseBytes, RejectsCountsThatOverflow) {
   EXPECT_THROW(parse_bytes("99999999999999999999", "--x"), UsageError);  // stoll range
-  EXPECT_THROW(parse_bytes("9999999999G", "--x"), UsageError);  // 9999999999 x 2^30 > 2^63
+  EXPECT_THROW(parse_bytes("9999999999G", "--x"), UsageError);           // 9999999999 x 2^30 > 2^63
 }
 
 TEST(ParseBytes, ErrorNamesTheOption) {

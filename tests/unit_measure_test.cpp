@@ -11,9 +11,8 @@
 // test in gpucmp_unit_tests reads outcome() (they use local Outcome objects),
 // and CTest runs each test in its own process. The progress plan
 // (progress_plan) is process-wide too; the tests that set it disable it again.
-#include <gtest/gtest.h>
-
 #include <benchmark/benchmark.h>
+#include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
@@ -173,16 +172,16 @@ const std::vector<std::string> kNames = {
 };
 
 TEST(CountSelected, PlainRegexIsSearched) {
-  EXPECT_EQ(count_selected(kNames, "opencl"), 3);      // 0, 2, 3
-  EXPECT_EQ(count_selected(kNames, "^matrixMul/"), 2);  // 0, 1
+  EXPECT_EQ(count_selected(kNames, "opencl"), 3);        // 0, 2, 3
+  EXPECT_EQ(count_selected(kNames, "^matrixMul/"), 2);   // 0, 1
   EXPECT_EQ(count_selected(kNames, "tile16/n:64$"), 3);  // 0, 1, 3
-  EXPECT_EQ(count_selected(kNames, "d2d|cuda"), 2);    // extended: alternation
+  EXPECT_EQ(count_selected(kNames, "d2d|cuda"), 2);      // extended: alternation
   EXPECT_EQ(count_selected(kNames, "nothing-like-it"), 0);
 }
 
 TEST(CountSelected, LeadingMinusNegates) {
-  EXPECT_EQ(count_selected(kNames, "-opencl"), 1);      // 1
-  EXPECT_EQ(count_selected(kNames, "-^startup/"), 3);   // 0, 1, 2
+  EXPECT_EQ(count_selected(kNames, "-opencl"), 1);     // 1
+  EXPECT_EQ(count_selected(kNames, "-^startup/"), 3);  // 0, 1, 2
   EXPECT_EQ(count_selected(kNames, "-nothing-like-it"), 4);
 }
 
@@ -199,8 +198,8 @@ TEST(CountSelected, InvalidRegexGivesMinusOne) {
 }
 
 TEST(BenchmarkFlag, LastOneWins) {
-  const char* args[] = {"gpucmp-bench", "--benchmark_filter=a", "--size", "quick",
-                        "--benchmark_filter=b", "--benchmark_repetitions=3"};
+  const char* args[] = {"gpucmp-bench", "--benchmark_filter=a", "--size",
+                        "quick",        "--benchmark_filter=b", "--benchmark_repetitions=3"};
   char** argv = const_cast<char**>(args);
   EXPECT_EQ(benchmark_flag(6, argv, "benchmark_filter"), "b");
   EXPECT_EQ(benchmark_flag(6, argv, "benchmark_repetitions"), "3");
@@ -376,10 +375,9 @@ std::string message(const BenchRun& r) {
 // one run.
 BenchRun run_benchmark(const BenchName& name, const std::function<void(benchmark::State&)>& body) {
   benchmark::ClearRegisteredBenchmarks();
-  benchmark::RegisterBenchmark(name.str().c_str(),
-                               [name, body](benchmark::State& state) {
-                                 run_guarded(state, name, [&] { body(state); });
-                               })
+  benchmark::RegisterBenchmark(
+      name.str().c_str(),
+      [name, body](benchmark::State& state) { run_guarded(state, name, [&] { body(state); }); })
       ->UseManualTime()
       ->Iterations(1)
       ->Unit(benchmark::kMicrosecond);
@@ -414,10 +412,10 @@ TEST(Measure, ColdFlushesBeforeEverySampleWithBatchOne) {
   // Upload, first launch, validate, probe, then 4 x (flush, one launch),
   // validate again.
   const std::vector<std::string> want = {
-      "upload",       "time_batch 1", "clear_output",  "download",     "validate",
-      "time_batch 1", "flush_l2 8192", "time_batch 1", "flush_l2 8192", "time_batch 1",
-      "flush_l2 8192", "time_batch 1", "flush_l2 8192", "time_batch 1", "clear_output",
-      "download",     "validate"};
+      "upload",        "time_batch 1",  "clear_output",  "download",      "validate",
+      "time_batch 1",  "flush_l2 8192", "time_batch 1",  "flush_l2 8192", "time_batch 1",
+      "flush_l2 8192", "time_batch 1",  "flush_l2 8192", "time_batch 1",  "clear_output",
+      "download",      "validate"};
   EXPECT_EQ(log, want);
   EXPECT_EQ(counter(r, "cold"), 1);
   EXPECT_EQ(counter(r, "batch"), 1);
@@ -434,9 +432,8 @@ TEST(Measure, HotNeverFlushesAndBatchesToTheTarget) {
   ASSERT_FALSE(is_error(r)) << message(r);
   // 20 ms / 488.28125 us = 40.96: batches of 40.
   const std::vector<std::string> want = {
-      "upload",        "time_batch 1",  "clear_output",  "download",     "validate",
-      "time_batch 1",  "time_batch 40", "time_batch 40", "time_batch 40", "clear_output",
-      "download",      "validate"};
+      "upload",        "time_batch 1",  "clear_output",  "download",     "validate", "time_batch 1",
+      "time_batch 40", "time_batch 40", "time_batch 40", "clear_output", "download", "validate"};
   EXPECT_EQ(log, want);
   EXPECT_EQ(counter(r, "cold"), 0);
   EXPECT_EQ(counter(r, "batch"), 40);
@@ -554,9 +551,8 @@ TEST(Measure, ValidationFailingBeforeTimingTakesNoSamples) {
 
 TEST(RunGuarded, UnavailableIsSkippedNotFailed) {
   const std::size_t failures_before = outcome().failures().size();
-  const BenchRun r = run_benchmark(bench("fake", "cuda", "base", "1"), [](benchmark::State&) {
-    throw Unavailable("no CUDA device");
-  });
+  const BenchRun r = run_benchmark(bench("fake", "cuda", "base", "1"),
+                                   [](benchmark::State&) { throw Unavailable("no CUDA device"); });
   EXPECT_EQ(message(r), "skipped: no CUDA device");
 #ifdef GPUCMP_HAVE_SKIP_MESSAGE
   EXPECT_EQ(r.skipped, benchmark::internal::SkippedWithMessage);
@@ -599,10 +595,10 @@ Prepare fake_prepare(FakeApi& api, int valid_calls = 1000) {
 TEST(MeasureStartup, FreshStartPerSampleAndMedianCounters) {
   FakeApi api;
   const Prepare prepare = fake_prepare(api);
-  const BenchRun r = run_benchmark(startup_name(bench("fake", "opencl", "base", "100")),
-                              [&](benchmark::State& state) {
-                                measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
-                              });
+  const BenchRun r = run_benchmark(
+      startup_name(bench("fake", "opencl", "base", "100")), [&](benchmark::State& state) {
+        measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
+      });
   ASSERT_FALSE(is_error(r)) << message(r);
   std::vector<std::string> want;
   for (int i = 0; i < 3; ++i)
@@ -624,10 +620,10 @@ TEST(MeasureStartup, ContextTimeIsReportedApart) {
   FakeApi api;
   api.context_ms = 2.0;
   const Prepare prepare = fake_prepare(api);
-  const BenchRun r = run_benchmark(startup_name(bench("fake", "cuda", "base", "100")),
-                              [&](benchmark::State& state) {
-                                measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 2);
-                              });
+  const BenchRun r = run_benchmark(
+      startup_name(bench("fake", "cuda", "base", "100")), [&](benchmark::State& state) {
+        measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 2);
+      });
   ASSERT_FALSE(is_error(r)) << message(r);
   EXPECT_DOUBLE_EQ(counter(r, "context_ms"), 2.0);
   EXPECT_NEAR(r.GetAdjustedRealTime(), 7500 + 488.28125, 1e-6);  // not counted in
@@ -636,10 +632,10 @@ TEST(MeasureStartup, ContextTimeIsReportedApart) {
 TEST(MeasureStartup, ValidationFailureIsAnError) {
   FakeApi api;
   const Prepare prepare = fake_prepare(api, /*valid_calls=*/0);
-  const BenchRun r = run_benchmark(startup_name(bench("fake", "opencl", "base", "100")),
-                              [&](benchmark::State& state) {
-                                measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
-                              });
+  const BenchRun r = run_benchmark(
+      startup_name(bench("fake", "opencl", "base", "100")), [&](benchmark::State& state) {
+        measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
+      });
   EXPECT_TRUE(is_error(r));
   EXPECT_NE(message(r).find("validation failed after a fresh start"), std::string::npos)
       << message(r);

@@ -70,11 +70,11 @@ std::vector<std::string> spellings(const std::string& id) {
   std::string lower = id, upper = id;
   for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
   for (char& c : upper) c = char(std::toupper(static_cast<unsigned char>(c)));
-  const std::size_t colon = lower.find(':');                      // >= 4 (checked)
-  const std::string rest = lower.substr(colon);                   // ":1b:00.0"
+  const std::size_t colon = lower.find(':');                       // >= 4 (checked)
+  const std::string rest = lower.substr(colon);                    // ":1b:00.0"
   const std::string short_id = lower.substr(colon - 4, 4) + rest;  // "0000:1b:00.0"
   return {lower, upper, short_id, "0000" + short_id,
-          short_id.substr(0, short_id.rfind('.'))};                // "0000:1b:00"
+          short_id.substr(0, short_id.rfind('.'))};  // "0000:1b:00"
 }
 
 TEST(ClockMonitor, RealDeviceReadingsArePlausible) {

@@ -274,12 +274,12 @@ TEST(ParboilMri, GenerateFhdHasD) {
 
 // Q or FHD of every voxel in double from the float inputs.
 std::pair<std::vector<double>, std::vector<double>> mri_reference(const mri::Dataset& d,
-                                                                   mri::Kind kind) {
+                                                                  mri::Kind kind) {
   std::vector<double> re(std::size_t(d.numX), 0.0), im(std::size_t(d.numX), 0.0);
   for (std::size_t i = 0; i < std::size_t(d.numX); ++i) {
     for (std::size_t k = 0; k < std::size_t(d.numK); ++k) {
-      const double arg = kTwoPi * (double(d.kx[k]) * d.x[i] + double(d.ky[k]) * d.y[i] +
-                                   double(d.kz[k]) * d.z[i]);
+      const double arg =
+          kTwoPi * (double(d.kx[k]) * d.x[i] + double(d.ky[k]) * d.y[i] + double(d.kz[k]) * d.z[i]);
       const double c = std::cos(arg), s = std::sin(arg);
       const double pr = d.phiR[k], pi = d.phiI[k];
       if (kind == mri::Kind::q) {
@@ -366,8 +366,7 @@ TEST_P(ParboilMriValidate, ToleranceRules) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Kinds, ParboilMriValidate,
-                         ::testing::Values(mri::Kind::q, mri::Kind::fhd),
+INSTANTIATE_TEST_SUITE_P(Kinds, ParboilMriValidate, ::testing::Values(mri::Kind::q, mri::Kind::fhd),
                          [](const ::testing::TestParamInfo<mri::Kind>& info) {
                            return std::string(mri::workload_name(info.param));
                          });
@@ -540,8 +539,7 @@ TEST_F(ParboilMriFiles, WrongKind) {
   const mri::Dataset fhd = mri::generate(mri::Kind::fhd, 16, 2);
   const std::string f = path("fhd.bin");
   mri::write_parboil_input(f, fhd, mri::Kind::fhd);
-  expect_usage_error([&] { mri::read_parboil_input(f, mri::Kind::q); },
-                     {f, "oversized", "mriq"});
+  expect_usage_error([&] { mri::read_parboil_input(f, mri::Kind::q); }, {f, "oversized", "mriq"});
 
   const mri::Dataset q = mri::generate(mri::Kind::q, 16, 2);
   const std::string g = path("q.bin");
@@ -563,8 +561,11 @@ TEST_F(ParboilMriFiles, TruncatedOutput) {
 // flush's failure is not checked.
 TEST_F(ParboilMriFiles, WriteFailureIsReported) {
   if (!fs::exists("/dev/full")) GTEST_SKIP() << "no /dev/full";
-  expect_usage_error([] { mri::write_parboil_output("/dev/full", {1.0f, 2.0f}, {3.0f, 4.0f}); },
-                     {"/dev/full", "write failed"});
+  expect_usage_error(
+      [] {
+        mri::write_parboil_output("/dev/full", {1.0f, 2.0f}, {3.0f, 4.0f});
+      },
+      {"/dev/full", "write failed"});
 }
 
 }  // namespace

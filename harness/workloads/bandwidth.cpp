@@ -18,19 +18,26 @@ constexpr std::uint32_t kPoison = 0xdeadbeefu;
 
 const char* to_string(Direction d) {
   switch (d) {
-    case Direction::h2d: return "h2d";
-    case Direction::d2h: return "d2h";
-    case Direction::d2d: return "d2d";
+    case Direction::h2d:
+      return "h2d";
+    case Direction::d2h:
+      return "d2h";
+    case Direction::d2d:
+      return "d2d";
   }
   return "?";
 }
 
 const char* to_string(HostMemory m) {
   switch (m) {
-    case HostMemory::pageable: return "pageable";
-    case HostMemory::pinned: return "pinned";
-    case HostMemory::mapped: return "mapped";
-    case HostMemory::device: return "device";
+    case HostMemory::pageable:
+      return "pageable";
+    case HostMemory::pinned:
+      return "pinned";
+    case HostMemory::mapped:
+      return "mapped";
+    case HostMemory::device:
+      return "device";
   }
   return "?";
 }
@@ -121,9 +128,10 @@ class Bandwidth : public Workload {
   }
 
  private:
-  void register_one(std::size_t bytes, const Impl& impl, const Options& opts,
-                    const ApiSet& apis) {
-    const BenchName name{"bandwidth", impl.api, variant_name(impl.direction, impl.memory),
+  void register_one(std::size_t bytes, const Impl& impl, const Options& opts, const ApiSet& apis) {
+    const BenchName name{"bandwidth",
+                         impl.api,
+                         variant_name(impl.direction, impl.memory),
                          {{"bytes", std::to_string(bytes)}}};
     const auto prepare = [this, bytes, impl, name](const DeviceInfo& dev) {
       Problem& p = problems_.get(bytes, [bytes] { return make_problem(bytes); });

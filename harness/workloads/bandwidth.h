@@ -26,9 +26,9 @@ enum class HostMemory { pageable, pinned, mapped, device };
 const char* to_string(HostMemory m);
 
 struct Problem {
-  std::size_t bytes = 0;             // a multiple of 4
-  std::vector<std::uint32_t> source; // the seeded pattern that is transferred
-  std::vector<std::uint32_t> result; // what arrived, downloaded here for checking
+  std::size_t bytes = 0;              // a multiple of 4
+  std::vector<std::uint32_t> source;  // the seeded pattern that is transferred
+  std::vector<std::uint32_t> result;  // what arrived, downloaded here for checking
 };
 
 Problem make_problem(std::size_t bytes);

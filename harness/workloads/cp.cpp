@@ -100,8 +100,8 @@ Validation validate(const Problem& p) {
       },
       [&](std::size_t k) {
         char buf[128];
-        std::snprintf(buf, sizeof buf, "energy[y=%zu,x=%zu]: got %.7g, want %.7g",
-                      points[k] / c.nx, points[k] % c.nx, double(p.energy[points[k]]), ref[k]);
+        std::snprintf(buf, sizeof buf, "energy[y=%zu,x=%zu]: got %.7g, want %.7g", points[k] / c.nx,
+                      points[k] % c.nx, double(p.energy[points[k]]), ref[k]);
         return std::string(buf);
       });
 }
@@ -140,10 +140,10 @@ class Cp : public Workload {
   }
 
  private:
-  void register_one(const Config& c, const std::string& api, const Factory& make,
-                    const Variant& v, const Options& opts, const ApiSet& apis) {
-    const BenchName name{"cp", api, v.name,
-                         {{"grid", std::to_string(c.nx)}, {"atoms", std::to_string(c.atoms)}}};
+  void register_one(const Config& c, const std::string& api, const Factory& make, const Variant& v,
+                    const Options& opts, const ApiSet& apis) {
+    const BenchName name{
+        "cp", api, v.name, {{"grid", std::to_string(c.nx)}, {"atoms", std::to_string(c.atoms)}}};
     const auto prepare = [=](const DeviceInfo& dev) {
       Problem& p = problems_.get(c, [c] { return make_problem(c); });
       Prepared r;

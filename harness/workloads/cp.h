@@ -13,14 +13,14 @@
 
 namespace gpucmp::cp {
 
-constexpr int kAtomsPerChunk = 4000;  // 4000 x float4 = 64000 B of constant memory
+constexpr int kAtomsPerChunk = 4000;      // 4000 x float4 = 64000 B of constant memory
 constexpr int kBlockX = 16, kBlockY = 8;  // thread block (work-group) shape
 constexpr int kUnrollX = 8;               // unrollx8: points per thread, 16 apart along x
 
 struct Config {
-  int nx = 512, ny = 512;   // lattice points of the plane
+  int nx = 512, ny = 512;  // lattice points of the plane
   int atoms = 40000;
-  float spacing = 0.1f;     // lattice spacing (Angstrom)
+  float spacing = 0.1f;  // lattice spacing (Angstrom)
   bool operator!=(const Config& o) const {
     return nx != o.nx || ny != o.ny || atoms != o.atoms || spacing != o.spacing;
   }

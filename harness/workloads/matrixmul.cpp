@@ -1,8 +1,8 @@
 #include "matrixmul.h"
 
 #include <CLI/CLI.hpp>
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <set>
 
@@ -55,9 +55,12 @@ double flops(int n) { return 2.0 * double(n) * n * n; }
 
 std::vector<int> preset_sizes(SizePreset size) {
   switch (size) {
-    case SizePreset::quick: return {256, 512};
-    case SizePreset::standard: return {1024, 2048, 4096, 8192};
-    case SizePreset::large: return {1024, 2048, 4096, 8192, 16384};
+    case SizePreset::quick:
+      return {256, 512};
+    case SizePreset::standard:
+      return {1024, 2048, 4096, 8192};
+    case SizePreset::large:
+      return {1024, 2048, 4096, 8192, 16384};
   }
   return {};
 }
@@ -149,7 +152,7 @@ class MatrixMul : public Workload {
   }
 
   static constexpr int kMaxN = 65536;  // 3 matrices of 16 GiB each
-  std::vector<int> sizes_;  // empty: not given (the preset's)
+  std::vector<int> sizes_;             // empty: not given (the preset's)
   LastProblem<int, Problem> problems_;
 };
 }  // namespace

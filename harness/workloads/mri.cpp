@@ -31,8 +31,8 @@ std::pair<double, double> reference_voxel(const Problem& p, std::size_t i) {
   const double two_pi = 6.283185307179586476925286766559;
   double re = 0, im = 0;
   for (int k = 0; k < d.numK; ++k) {
-    const double arg = two_pi * (double(d.kx[k]) * d.x[i] + double(d.ky[k]) * d.y[i] +
-                                 double(d.kz[k]) * d.z[i]);
+    const double arg =
+        two_pi * (double(d.kx[k]) * d.x[i] + double(d.ky[k]) * d.y[i] + double(d.kz[k]) * d.z[i]);
     const double c = std::cos(arg), s = std::sin(arg);
     if (p.kind == Kind::q) {
       const double mag = double(d.phiR[k]) * d.phiR[k] + double(d.phiI[k]) * d.phiI[k];
@@ -183,8 +183,10 @@ class Mri : public Workload {
           check_output_directory(dir, "--" + w + "-save-inputs");
           save_dir_ = dir;
         },
-        w + ": write each dataset of this run as a Parboil input file into this existing "
-            "folder (" + w + "-numK<K>-numX<X>.bin), to run Parboil on it")
+        w +
+            ": write each dataset of this run as a Parboil input file into this existing "
+            "folder (" +
+            w + "-numK<K>-numX<X>.bin), to run Parboil on it")
         ->type_name("DIR");
   }
 
@@ -200,8 +202,8 @@ class Mri : public Workload {
     }
     if (save_dir_)
       for (const Dataset& d : sets)
-        write_parboil_input(*save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) +
-                                "-numX" + std::to_string(d.numX) + ".bin",
+        write_parboil_input(*save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) + "-numX" +
+                                std::to_string(d.numX) + ".bin",
                             d, kind_);
     bool startup = true;  // for the first dataset
     for (auto& d : sets) {
@@ -215,11 +217,13 @@ class Mri : public Workload {
 
  private:
   void register_one(const std::shared_ptr<const Dataset>& data, const std::string& api,
-                    const Factory& make, const Variant& v, bool startup,
-                    const Options& opts, const ApiSet& apis) {
-    const BenchName name{name_of(kind_), api, v.name,
-                         {{"numK", std::to_string(data->numK)},
-                          {"numX", std::to_string(data->numX)}}};
+                    const Factory& make, const Variant& v, bool startup, const Options& opts,
+                    const ApiSet& apis) {
+    const BenchName name{
+        name_of(kind_),
+        api,
+        v.name,
+        {{"numK", std::to_string(data->numK)}, {"numX", std::to_string(data->numX)}}};
     const Kind kind = kind_;
     const std::string output = output_.value_or("");
     const auto prepare = [=](const DeviceInfo& dev) {

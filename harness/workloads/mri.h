@@ -20,9 +20,9 @@ namespace gpucmp::mri {
 enum class Kind { q, fhd };
 const char* workload_name(Kind k);  // "mriq" | "mrifhd"
 
-constexpr int kBlock = 256;      // threads per block, one voxel each
-constexpr int kTileQ = 1024;     // k-values per constant-memory tile (Q)
-constexpr int kTileFH = 512;     // (FHD)
+constexpr int kBlock = 256;                       // threads per block, one voxel each
+constexpr int kTileQ = 1024;                      // k-values per constant-memory tile (Q)
+constexpr int kTileFH = 512;                      // (FHD)
 constexpr float kTwoPi = 6.2831853071795864769f;  // float on both APIs
 
 struct Dataset {

@@ -66,9 +66,9 @@ class Reader {
       bytes += size;
     }
     if (size_ > bytes)
-      throw UsageError(path_ + ": oversized: " + std::to_string(size_) + " bytes, but " +
-                       layout + " needs " + std::to_string(bytes) + " (" +
-                       std::to_string(size_ - bytes) + " extra after the last field)");
+      throw UsageError(path_ + ": oversized: " + std::to_string(size_) + " bytes, but " + layout +
+                       " needs " + std::to_string(bytes) + " (" + std::to_string(size_ - bytes) +
+                       " extra after the last field)");
   }
 
  private:

@@ -51,7 +51,8 @@ ptx::Module load(const std::string& path) {
 ptx::SassStats load_sass(const std::string& path) {
   ptx::SassStats s = ptx::parse_sass(read_input(path, "SASS"));
   if (s.total.total == 0)
-    throw UsageError(path + ": not SASS (no instruction lines such as "
+    throw UsageError(path +
+                     ": not SASS (no instruction lines such as "
                      "\"/*0040*/ FFMA R4, R2, R3, R4 ;\")");
   return s;
 }
@@ -73,15 +74,18 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
 
   auto* stats = app.add_subcommand("stats", "Instruction mix per kernel, in and out of loops");
   stats->add_option("files", opts.files, "PTX files")->required();
-  stats->add_option("--sass", opts.sass,
-                    "cuobjdump -sass output to count too; repeatable, e.g. the driver JIT's "
-                    "X.sass and offline ptxas' X.ptxas.sass. Each is shown with its source, "
-                    "the file's first line \"// SASS: ...\"")
+  stats
+      ->add_option("--sass", opts.sass,
+                   "cuobjdump -sass output to count too; repeatable, e.g. the driver JIT's "
+                   "X.sass and offline ptxas' X.ptxas.sass. Each is shown with its source, "
+                   "the file's first line \"// SASS: ...\"")
       ->expected(1)
       ->take_all();
   stats->add_flag("--json", opts.json, "JSON instead of a table");
 
-  auto* opt = app.add_subcommand("opt", "Apply IR passes (cleanup, unroll, cse, mad, licm, align, ftz, shared32) and print the PTX");
+  auto* opt = app.add_subcommand(
+      "opt",
+      "Apply IR passes (cleanup, unroll, cse, mad, licm, align, ftz, shared32) and print the PTX");
   opt->add_option("file", opts.files, "PTX file")->required()->expected(1);
   opt->add_option_function<std::string>(
          "--passes",
@@ -89,15 +93,17 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
            std::stringstream ss(list);
            for (std::string name; std::getline(ss, name, ',');) opts.passes.push_back(name);
          },
-         "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align (also ftz, shared32)")
+         "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align (also ftz, "
+         "shared32)")
       ->required();
   opt->add_flag("--contract", opts.contract,
                 "Allow float mul+add -> fma (a semantic change, recorded in the header)");
   add_path_option(*opt, "-o,--out", opts.out, "Write here instead of stdout");
 
   auto* diff = app.add_subcommand(
-      "diff", "Normalized diff and stats table; exit 1 if different. Two .sass files: their "
-              "instruction counts by class and opcode side by side, exit 1 if any differs");
+      "diff",
+      "Normalized diff and stats table; exit 1 if different. Two .sass files: their "
+      "instruction counts by class and opcode side by side, exit 1 if any differs");
   diff->add_option("a", opts.diff_a, "First PTX (or .sass) file")->required();
   diff->add_option("b", opts.diff_b, "Second PTX (or .sass) file")->required();
 }
@@ -145,8 +151,10 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
     nlohmann::json all = nlohmann::json::object();
     for (std::size_t i = 0; i < opts.files.size(); ++i) {
       const std::string& f = opts.files[i];
-      if (opts.json) all[f] = ptx::to_json(ptx_stats[i]);
-      else std::cout << "== " << f << "\n" << ptx::to_table(ptx_stats[i]) << "\n";
+      if (opts.json)
+        all[f] = ptx::to_json(ptx_stats[i]);
+      else
+        std::cout << "== " << f << "\n" << ptx::to_table(ptx_stats[i]) << "\n";
     }
     for (std::size_t i = 0; i < opts.sass.size(); ++i) {
       const std::string& f = opts.sass[i];
@@ -163,12 +171,13 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
     return kExitOk;
   }
   if (is_sass_file(opts.diff_a) && is_sass_file(opts.diff_b)) {
-    const ptx::SassComparison c = ptx::compare_sass(load_sass(opts.diff_a), load_sass(opts.diff_b),
-                                                    opts.diff_a, opts.diff_b);
+    const ptx::SassComparison c =
+        ptx::compare_sass(load_sass(opts.diff_a), load_sass(opts.diff_b), opts.diff_a, opts.diff_b);
     std::cout << c.table;
     return c.equal ? 0 : 1;
   }
-  const ptx::DiffResult d = ptx::diff(load(opts.diff_a), load(opts.diff_b), opts.diff_a, opts.diff_b);
+  const ptx::DiffResult d =
+      ptx::diff(load(opts.diff_a), load(opts.diff_b), opts.diff_a, opts.diff_b);
   std::cout << d.unified << (d.unified.empty() ? "" : "\n") << d.stats_table;
   return d.equal ? 0 : 1;
 }

@@ -16,9 +16,9 @@ namespace gpucmp::ptxtool {
 namespace fs = std::filesystem;
 
 void add_cache_command(CLI::App& app, CacheOptions& opts) {
-  auto* cmd = app.add_subcommand(
-      "cache-sass", "Write every cubin of a driver compute-cache folder and its SASS "
-                    "(<first kernel>.cubin, .sass whose first line names the source)");
+  auto* cmd = app.add_subcommand("cache-sass",
+                                 "Write every cubin of a driver compute-cache folder and its SASS "
+                                 "(<first kernel>.cubin, .sass whose first line names the source)");
   add_path_option(*cmd, "--cache", opts.cache_dir,
                   "The compute-cache folder (CUDA_CACHE_PATH of a run)")
       ->required();
@@ -50,9 +50,9 @@ int run_cache(const CacheOptions& opts) {
     const fs::path cubin = fs::path(opts.out_dir) / (stem + ".cubin");
     std::ofstream(cubin, std::ios::binary) << c.elf;
     const std::string sass = (fs::path(opts.out_dir) / (stem + ".sass")).string();
-    const std::string why = sass_of_cubins(
-        {cubin.string()}, sass,
-        "// SASS: driver JIT (" + opts.label + "), cubin from the compute cache");
+    const std::string why =
+        sass_of_cubins({cubin.string()}, sass,
+                       "// SASS: driver JIT (" + opts.label + "), cubin from the compute cache");
     std::cout << cubin.string() << " (sm_" << c.sm << ", " << c.kernels.size() << " kernels)\n";
     if (why.empty()) {
       std::cout << sass << "\n";

@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 
 void add_dump_command(CLI::App& app, DumpOptions& opts) {
   auto* dump = app.add_subcommand("dump", "Write the PTX (and SASS) of every kernel");
-  dump->add_option("--api", opts.api, "opencl: build now on the OpenCL device; cuda: the "
-                                      "build's ptx-dump output")
+  dump->add_option("--api", opts.api,
+                   "opencl: build now on the OpenCL device; cuda: the "
+                   "build's ptx-dump output")
       ->required()
       ->check(CLI::IsMember({"opencl", "cuda"}));
   add_path_option(*dump, "--out", opts.out_dir, "Output folder")->required();
@@ -31,7 +32,8 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
   add_checked_option(
       *dump, "--cl-platform",
       [&opts](const std::string& text) {
-        opts.cl_platform = int(parse_int(text, "--cl-platform", {0, std::numeric_limits<int>::max()}));
+        opts.cl_platform =
+            int(parse_int(text, "--cl-platform", {0, std::numeric_limits<int>::max()}));
       },
       "OpenCL platform index")
       ->type_name("INT");
@@ -43,10 +45,11 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
       "OpenCL device index")
       ->type_name("INT");
   add_path_option(*dump, "--jit-cache", opts.jit_cache,
-                   "opencl: the driver's compute-cache folder to use and keep (new or empty; "
-                   "default: a temporary one, removed)");
-  dump->add_flag("!--no-sass", opts.sass, "Skip SASS (cuobjdump of the driver JIT's cubins; "
-                                           "offline ptxas + cuobjdump)");
+                  "opencl: the driver's compute-cache folder to use and keep (new or empty; "
+                  "default: a temporary one, removed)");
+  dump->add_flag("!--no-sass", opts.sass,
+                 "Skip SASS (cuobjdump of the driver JIT's cubins; "
+                 "offline ptxas + cuobjdump)");
   dump->footer(
       "--api opencl writes per program <name>.ptx, <name>.log (ptxas' report), <name>.jit.cubin "
       "(what the driver's JIT made, from its compute cache), <name>.sass (its SASS: what ran) and "
@@ -99,12 +102,16 @@ void write_sass(const opencl::DumpedProgram& d, const std::string& driver) {
     const std::string why = sass_of_cubins(
         d.jit_cubin_paths, stem + ".sass",
         "// SASS: driver JIT (NVIDIA OpenCL, driver " + driver + "), cubin from the compute cache");
-    if (why.empty()) std::cout << stem << ".sass\n";
-    else note("no SASS of " + d.jit_cubin_paths.front() + " (the cubin is written): " + why);
+    if (why.empty())
+      std::cout << stem << ".sass\n";
+    else
+      note("no SASS of " + d.jit_cubin_paths.front() + " (the cubin is written): " + why);
   }
   const std::string why = sass_of_ptx(d.ptx_path, stem + ".ptxas.sass");
-  if (why.empty()) std::cout << stem << ".ptxas.sass\n";
-  else note("no offline ptxas SASS for " + d.ptx_path + ": " + why);
+  if (why.empty())
+    std::cout << stem << ".ptxas.sass\n";
+  else
+    note("no offline ptxas SASS for " + d.ptx_path + ": " + why);
 }
 
 int dump_opencl(const DumpOptions& opts) {
@@ -142,7 +149,8 @@ int dump_cuda(const DumpOptions& opts) {
 #ifdef GPUCMP_CUDA_DUMP_DIR
   const fs::path from = GPUCMP_CUDA_DUMP_DIR;
   if (!fs::is_directory(from))
-    throw UsageError(from.string() + " is missing: build the target ptx-dump first "
+    throw UsageError(from.string() +
+                     " is missing: build the target ptx-dump first "
                      "(cmake --build build --target ptx-dump)");
   fs::create_directories(opts.out_dir);
   int copied = 0;

@@ -9,9 +9,9 @@ class App;
 namespace gpucmp::ptxtool {
 
 struct DumpOptions {
-  std::string api;      // "opencl" | "cuda"
+  std::string api;  // "opencl" | "cuda"
   std::string out_dir;
-  std::string variant;  // substring filter of "workload/variant"
+  std::string variant;    // substring filter of "workload/variant"
   std::string jit_cache;  // opencl: the compute-cache folder to use and keep ("": a temporary one)
   int cl_platform = -1, cl_device = -1;
   bool sass = true;

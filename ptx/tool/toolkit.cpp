@@ -1,5 +1,7 @@
 #include "toolkit.h"
 
+#include <sys/wait.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -7,7 +9,6 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
-#include <sys/wait.h>
 
 namespace gpucmp::ptxtool {
 

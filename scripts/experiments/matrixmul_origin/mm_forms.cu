@@ -86,9 +86,12 @@ int main() {
     }
     cudaMemcpy(a, ha.data(), bytes, cudaMemcpyHostToDevice);
     cudaMemcpy(b, hb.data(), bytes, cudaMemcpyHostToDevice);
-    std::printf("n %d %-8s tile32 tile_offsets %.3f ms  index_ranges %.3f ms | tile16 tile_offsets %.3f ms  index_ranges %.3f ms\n",
-                n, data, time_ms<32>(tile_offsets<32>, c, a, b, n), time_ms<32>(index_ranges<32>, c, a, b, n),
-                time_ms<16>(tile_offsets<16>, c, a, b, n), time_ms<16>(index_ranges<16>, c, a, b, n));
+    std::printf(
+        "n %d %-8s tile32 tile_offsets %.3f ms  index_ranges %.3f ms | tile16 tile_offsets %.3f ms "
+        " index_ranges %.3f ms\n",
+        n, data, time_ms<32>(tile_offsets<32>, c, a, b, n),
+        time_ms<32>(index_ranges<32>, c, a, b, n), time_ms<16>(tile_offsets<16>, c, a, b, n),
+        time_ms<16>(index_ranges<16>, c, a, b, n));
   }
   return cudaGetLastError() == cudaSuccess ? 0 : 1;
 }

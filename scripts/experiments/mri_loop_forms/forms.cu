@@ -18,7 +18,9 @@ namespace {
 
 constexpr int kTile = 1024, kBlock = 256;
 constexpr float kTwoPi = 6.2831853071795864769f;
-struct KV { float Kx, Ky, Kz, PhiMag; };
+struct KV {
+  float Kx, Ky, Kz, PhiMag;
+};
 __constant__ KV ck[kTile];
 
 __device__ __forceinline__ void acc(const KV& k, float x, float y, float z, float& r, float& i) {
@@ -27,28 +29,37 @@ __device__ __forceinline__ void acc(const KV& k, float x, float y, float z, floa
   i += k.PhiMag * sinf(e);
 }
 
-#define PROLOGUE                                          \
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;    \
-  if (t >= numX) return;                                  \
-  const float sX = x[t], sY = y[t], sZ = z[t];            \
+#define PROLOGUE                                       \
+  const int t = blockIdx.x * blockDim.x + threadIdx.x; \
+  if (t >= numX) return;                               \
+  const float sX = x[t], sY = y[t], sZ = z[t];         \
   float r = Qr[t], im = Qi[t];
-#define ARGS int numK, int numX, const float* x, const float* y, const float* z, float* Qr, float* Qi
+#define ARGS \
+  int numK, int numX, const float *x, const float *y, const float *z, float *Qr, float *Qi
 
 // origin: leftover first, x2, bounded by the tile size and the count (LDC c[0x3][R]).
 __global__ void origin(ARGS) {
   PROLOGUE
   int k = numK % 2;
   if (k) acc(ck[0], sX, sY, sZ, r, im);
-  for (; k < kTile && k < numK; k += 2) { acc(ck[k], sX, sY, sZ, r, im); acc(ck[k + 1], sX, sY, sZ, r, im); }
-  Qr[t] = r; Qi[t] = im;
+  for (; k < kTile && k < numK; k += 2) {
+    acc(ck[k], sX, sY, sZ, r, im);
+    acc(ck[k + 1], sX, sY, sZ, r, im);
+  }
+  Qr[t] = r;
+  Qi[t] = im;
 }
 // count_only: x2 bounded by the count, leftover last (ULDC c[0x3][UR]).
 __global__ void count_only(ARGS) {
   PROLOGUE
   int k = 0;
-  for (; k + 1 < numK; k += 2) { acc(ck[k], sX, sY, sZ, r, im); acc(ck[k + 1], sX, sY, sZ, r, im); }
+  for (; k + 1 < numK; k += 2) {
+    acc(ck[k], sX, sY, sZ, r, im);
+    acc(ck[k + 1], sX, sY, sZ, r, im);
+  }
   if (k < numK) acc(ck[k], sX, sY, sZ, r, im);
-  Qr[t] = r; Qi[t] = im;
+  Qr[t] = r;
+  Qi[t] = im;
 }
 // origin_x4: the origin's bounds, x4.
 __global__ void origin_x4(ARGS) {
@@ -56,10 +67,13 @@ __global__ void origin_x4(ARGS) {
   int k = 0;
   for (; k < numK % 4; ++k) acc(ck[k], sX, sY, sZ, r, im);
   for (; k < kTile && k < numK; k += 4) {
-    acc(ck[k], sX, sY, sZ, r, im); acc(ck[k + 1], sX, sY, sZ, r, im);
-    acc(ck[k + 2], sX, sY, sZ, r, im); acc(ck[k + 3], sX, sY, sZ, r, im);
+    acc(ck[k], sX, sY, sZ, r, im);
+    acc(ck[k + 1], sX, sY, sZ, r, im);
+    acc(ck[k + 2], sX, sY, sZ, r, im);
+    acc(ck[k + 3], sX, sY, sZ, r, im);
   }
-  Qr[t] = r; Qi[t] = im;
+  Qr[t] = r;
+  Qi[t] = im;
 }
 // origin_2acc: the origin's loop with two pairs of accumulators (shorter add chains).
 __global__ void origin_2acc(ARGS) {
@@ -67,33 +81,49 @@ __global__ void origin_2acc(ARGS) {
   float r1 = 0.0f, i1 = 0.0f;
   int k = numK % 2;
   if (k) acc(ck[0], sX, sY, sZ, r, im);
-  for (; k < kTile && k < numK; k += 2) { acc(ck[k], sX, sY, sZ, r, im); acc(ck[k + 1], sX, sY, sZ, r1, i1); }
-  Qr[t] = r + r1; Qi[t] = im + i1;
+  for (; k < kTile && k < numK; k += 2) {
+    acc(ck[k], sX, sY, sZ, r, im);
+    acc(ck[k + 1], sX, sY, sZ, r1, i1);
+  }
+  Qr[t] = r + r1;
+  Qi[t] = im + i1;
 }
 // count_only_x4: x4 bounded by the count.
 __global__ void count_only_x4(ARGS) {
   PROLOGUE
   int k = 0;
   for (; k + 3 < numK; k += 4) {
-    acc(ck[k], sX, sY, sZ, r, im); acc(ck[k + 1], sX, sY, sZ, r, im);
-    acc(ck[k + 2], sX, sY, sZ, r, im); acc(ck[k + 3], sX, sY, sZ, r, im);
+    acc(ck[k], sX, sY, sZ, r, im);
+    acc(ck[k + 1], sX, sY, sZ, r, im);
+    acc(ck[k + 2], sX, sY, sZ, r, im);
+    acc(ck[k + 3], sX, sY, sZ, r, im);
   }
   for (; k < numK; ++k) acc(ck[k], sX, sY, sZ, r, im);
-  Qr[t] = r; Qi[t] = im;
+  Qr[t] = r;
+  Qi[t] = im;
 }
 
 using Kernel = void (*)(ARGS);
-struct Form { const char* name; Kernel k; };
+struct Form {
+  const char* name;
+  Kernel k;
+};
 
 void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) { std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e)); std::exit(1); }
+  if (e != cudaSuccess) {
+    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
+    std::exit(1);
+  }
 }
 
 }  // namespace
 
 int main() {
-  const Form forms[] = {{"origin", origin}, {"count_only", count_only}, {"origin_x4", origin_x4},
-                        {"origin_2acc", origin_2acc}, {"count_only_x4", count_only_x4}};
+  const Form forms[] = {{"origin", origin},
+                        {"count_only", count_only},
+                        {"origin_x4", origin_x4},
+                        {"origin_2acc", origin_2acc},
+                        {"count_only_x4", count_only_x4}};
   for (const auto& shape : {std::pair{3072, 32}, std::pair{2048, 64}}) {
     const int numK = shape.first, edge = shape.second;
     const int numX = edge * edge * edge;
@@ -102,8 +132,13 @@ int main() {
     std::vector<KV> kv(numK);
     for (auto& k : kv) k = {u(rng) * edge, u(rng) * edge, u(rng) * edge, u(rng) + 0.5f};
     std::vector<float> hx(numX), hy(numX), hz(numX);
-    for (int i = 0; i < numX; ++i) { hx[i] = u(rng); hy[i] = u(rng); hz[i] = u(rng); }
-    float *x, *y, *z, *qr, *qi; KV* dkv;
+    for (int i = 0; i < numX; ++i) {
+      hx[i] = u(rng);
+      hy[i] = u(rng);
+      hz[i] = u(rng);
+    }
+    float *x, *y, *z, *qr, *qi;
+    KV* dkv;
     for (float** p : {&x, &y, &z, &qr, &qi}) check(cudaMalloc(p, numX * 4), "cudaMalloc");
     check(cudaMalloc(&dkv, numK * sizeof(KV)), "cudaMalloc");
     cudaMemcpy(x, hx.data(), numX * 4, cudaMemcpyHostToDevice);
@@ -127,18 +162,27 @@ int main() {
       cudaMemcpy(out.data(), qr, numX * 4, cudaMemcpyDeviceToHost);
       double maxd = 0, maxr = 0;
       if (first.empty()) first = out;
-      for (int i = 0; i < numX; ++i) { maxd = std::max(maxd, double(std::fabs(out[i] - first[i]))); maxr = std::max(maxr, double(std::fabs(first[i]))); }
-      cudaEvent_t a, b; cudaEventCreate(&a); cudaEventCreate(&b);
+      for (int i = 0; i < numX; ++i) {
+        maxd = std::max(maxd, double(std::fabs(out[i] - first[i])));
+        maxr = std::max(maxr, double(std::fabs(first[i])));
+      }
+      cudaEvent_t a, b;
+      cudaEventCreate(&a);
+      cudaEventCreate(&b);
       std::vector<float> ms;
       for (int rep = 0; rep < 21; ++rep) {
         cudaEventRecord(a);
         for (int i = 0; i < 10; ++i) pipeline();
-        cudaEventRecord(b); cudaEventSynchronize(b);
-        float t; cudaEventElapsedTime(&t, a, b); ms.push_back(t / 10);
+        cudaEventRecord(b);
+        cudaEventSynchronize(b);
+        float t;
+        cudaEventElapsedTime(&t, a, b);
+        ms.push_back(t / 10);
       }
       std::sort(ms.begin(), ms.end());
-      std::printf("numK %d numX %d %-14s median %.4f ms  min %.4f  max %.4f  max|d|/max|ref| %.2e\n", numK, numX,
-                  f.name, ms[10], ms[0], ms[20], maxd / maxr);
+      std::printf(
+          "numK %d numX %d %-14s median %.4f ms  min %.4f  max %.4f  max|d|/max|ref| %.2e\n", numK,
+          numX, f.name, ms[10], ms[0], ms[20], maxd / maxr);
     }
     for (float* p : {x, y, z, qr, qi}) cudaFree(p);
     cudaFree(dkv);

@@ -14,20 +14,18 @@
 #include <vector>
 
 #include "runner.h"
-#include "workloads/cp.h"
-#include "workloads/mri.h"
+#include "workloads/parboil/cp.h"
+#include "workloads/parboil/mri.h"
 
 namespace gpucmp::cuda {
 
 // Whether `variant` is a cross-run variant (…-opencl-ptx, …-ptx-jit).
 bool is_cross_variant(const std::string& variant);
 
-// matrixMul tile16/tile32 (cross_matrixmul.cpp).
-void register_matrixmul_cross_runners();
-
-// cp unrollx8 (-opencl-ptx in its three math forms, -ptx-jit) and mriq/mrifhd
-// (precise/fast-opencl-ptx, precise-ptx-jit): the variants and their runner,
-// registered by register_cross_runners() as CUDA-only variants.
+// Registered where they are made (GPUCMP_CROSS_RUNNERS): matrixMul tile16/32
+// (sdk/cross_matrixmul.cpp), cp unrollx8 (-opencl-ptx in its three math forms,
+// -ptx-jit) and mriq/mrifhd (precise/fast-opencl-ptx, precise-ptx-jit): the
+// variants and their runner, CUDA-only variants.
 std::vector<cp::Variant> cp_cross_variants();
 std::unique_ptr<Runner> make_cp_cross_runner(cp::Problem& p, const cp::Variant& v);
 std::vector<mri::Variant> mri_cross_variants();

@@ -10,7 +10,7 @@
 #include "errors.h"
 #include "nvml.h"
 #include "ptx_load.h"
-#include "runners.h"
+#include "runner_table.h"
 
 namespace gpucmp::cuda {
 
@@ -73,6 +73,16 @@ class CudaApi : public Api {
   }
 
   std::string unavailable() const override { return why_; }
+
+  // Cross-run rows: whose PTX runs, and the pair's variant.
+  std::string variant_label(const std::string&, const std::string& variant) const override {
+    for (const std::string tail : {"-opencl-ptx", "-ptx-jit"})
+      if (variant.size() > tail.size() &&
+          variant.compare(variant.size() - tail.size(), tail.size(), tail) == 0)
+        return "from=" + tail.substr(1) +
+               "; base=" + variant.substr(0, variant.size() - tail.size());
+    return "";
+  }
   DeviceInfo info() const override { return info_; }
 
   // gpucmp's own kernels; cuBLAS loads its library kernels its own way.
@@ -157,12 +167,6 @@ class CudaApi : public Api {
 
 std::unique_ptr<Api> make_api() { return std::make_unique<CudaApi>(); }
 
-void register_runners() {
-  register_bandwidth_runners();
-  register_matrixmul_runners();
-  register_cp_runners();
-  register_mri_runners();
-  register_cross_runners();
-}
+void register_runners() { register_api_runners("cuda"); }
 
 }  // namespace gpucmp::cuda

@@ -48,6 +48,14 @@ class Api {
     (void)variant;
     return -1;
   }
+  // How the API builds `variant` of `workload`, as "key=value; ..." (OpenCL:
+  // from, base, options, passes, chain, step of its program; CUDA's cross-run
+  // rows: from, base), written as the timed row's label; empty for none.
+  virtual std::string variant_label(const std::string& workload, const std::string& variant) const {
+    (void)workload;
+    (void)variant;
+    return "";
+  }
 };
 
 // The APIs of this build, by name ("cuda", "opencl").

@@ -21,11 +21,13 @@
 #include "outcome.h"
 #include "progress.h"
 #include "result_reporter.h"
+#include "runner_table.h"
 #include "skip_log.h"
-#include "workloads/bandwidth.h"
-#include "workloads/cp.h"
-#include "workloads/matrixmul.h"
-#include "workloads/mri.h"
+#include "workloads/parboil/cp.h"
+#include "workloads/parboil/mri.h"
+#include "workloads/sdk/bandwidth.h"
+#include "workloads/sdk/matrixmul.h"
+#include "workloads/stream/triad.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "../cuda/cuda_api.h"
 #endif
@@ -46,6 +48,7 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(cp::make_workload());
   w.push_back(mri::make_workload(mri::Kind::q));
   w.push_back(mri::make_workload(mri::Kind::fhd));
+  w.push_back(triad::make_workload());
   return w;
 }
 
@@ -59,6 +62,10 @@ std::vector<std::unique_ptr<Api>> all_apis() {
 #endif
   apis.push_back(opencl::make_api());
   opencl::register_runners();
+  // A shared variant without a runner on a built API stops the run here.
+  std::vector<std::string> names;
+  for (const auto& api : apis) names.push_back(api->name());
+  check_runner_catalog(names);
   return apis;
 }
 
@@ -140,6 +147,9 @@ int main(int argc, char** argv) {
     share_device_peaks(apis);
     for (const auto& [key, value] : collect_context(opts, apis))
       benchmark::AddCustomContext(key, value);
+    std::string order;  // the workloads in registration order, for dashboards
+    for (const auto& w : workloads) order += (order.empty() ? "" : ",") + w->name();
+    benchmark::AddCustomContext("gpucmp.workloads", order);
     for (auto& w : workloads) w->register_benchmarks(opts, apis);
     register_deferred_benchmarks();
     // An API without a device: its benchmarks stay registered (listed), do

@@ -62,18 +62,22 @@ BenchName timed_name(const BenchName& name, const Options& opts) {
 
 void register_measured(const BenchName& name, const ApiSet& apis, const Options& opts,
                        Prepare prepare, bool startup) {
-  register_benchmark(timed_name(name, opts), apis,
-                     [prepare, opts](benchmark::State& state, Api&, const DeviceInfo& dev) {
-                       Prepared p = prepare(dev);
-                       p.m.name = timed_name(p.m.name, opts);
-                       Protocol protocol;
-                       protocol.sampling = opts.sampling;
-                       protocol.cache = opts.cache;
-                       protocol.batch_target_ms = opts.batch_target_ms;
-                       protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
-                       protocol.clocks = clock_monitor(dev);
-                       measure(state, *p.runner, p.m, protocol);
-                     });
+  register_benchmark(
+      timed_name(name, opts), apis,
+      [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
+        if (const std::string label = api.variant_label(name.workload, name.variant);
+            !label.empty())
+          state.SetLabel(label);
+        Prepared p = prepare(dev);
+        p.m.name = timed_name(p.m.name, opts);
+        Protocol protocol;
+        protocol.sampling = opts.sampling;
+        protocol.cache = opts.cache;
+        protocol.batch_target_ms = opts.batch_target_ms;
+        protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
+        protocol.clocks = clock_monitor(dev);
+        measure(state, *p.runner, p.m, protocol);
+      });
   const auto it = apis.find(name.api);
   if (!startup || !opts.startup || it == apis.end() ||
       !it->second->has_startup(name.workload, name.variant))

@@ -1,7 +1,9 @@
 #include "opencl_api.h"
 
 #include "errors.h"
-#include "runners.h"
+#include "programs.h"
+#include "ptx/pass_registry.h"
+#include "runner_table.h"
 #include "session.h"
 
 namespace gpucmp::opencl {
@@ -84,8 +86,18 @@ class OpenClApi : public Api {
     return 0;
   }
 
+  std::string variant_label(const std::string& workload,
+                            const std::string& variant) const override {
+    for (const ProgramSpec& s : program_specs())
+      if (s.workload == workload && s.variant == variant) return describe(s);
+    return "";  // vendor libraries (CLBlast), copies (bandwidth)
+  }
+
   void add_context(ContextList& ctx) const override {
     if (!hint_.empty()) ctx.emplace_back("opencl.icd_hint", hint_);
+    // The PTX passes the labels' "passes=" name (ptx/pass_registry.h).
+    for (const ptx::PassInfo& pass : ptx::pass_registry())
+      ctx.emplace_back("opencl.ptx_pass." + pass.name, pass.description);
     if (!why_.empty()) return;
     Session& s = session();
     ctx.emplace_back("opencl.platform", platform_info(s.platform(), CL_PLATFORM_NAME));
@@ -123,11 +135,6 @@ class OpenClApi : public Api {
 
 std::unique_ptr<Api> make_api() { return std::make_unique<OpenClApi>(); }
 
-void register_runners() {
-  register_bandwidth_runners();
-  register_matrixmul_runners();
-  register_cp_runners();
-  register_mri_runners();
-}
+void register_runners() { register_api_runners("opencl"); }
 
 }  // namespace gpucmp::opencl

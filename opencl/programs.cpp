@@ -1,7 +1,7 @@
 #include "programs.h"
 
 #include "errors.h"
-#include "workloads/matrixmul.h"
+#include "workloads/sdk/matrixmul.h"
 
 namespace gpucmp::opencl {
 
@@ -39,23 +39,31 @@ void add_auto_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
   std::vector<std::string> passes = {"cleanup"};
   ProgramSpec clean = derived(base, "auto-clean", ProgramFrom::ptx_passes);
   clean.passes = passes;
+  clean.chain = "auto";
+  clean.step = 1;
   specs.push_back(clean);
   std::string name = "auto";
+  int step = 1;
   for (const char* pass : {"unroll", "cse", "mad", "licm", "align"}) {
     passes.push_back(pass);
     name += std::string("-") + pass;
     ProgramSpec s = derived(base, name, ProgramFrom::ptx_passes);
     s.passes = passes;
+    s.chain = "auto";
+    s.step = ++step;
     specs.push_back(s);
   }
 }
 
 // The same chain edited by hand, files ptx/variants/<workload>/<base>-<step>.ptx.
 void add_hand_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
+  int index = 0;
   for (const char* step : {"hand-base", "hand-unroll", "hand-unroll-cse", "hand-unroll-cse-mad",
                            "hand-unroll-cse-mad-licm"}) {
     ProgramSpec s = derived(base, step, ProgramFrom::ptx_file);
     s.ptx = base.variant + "-" + step + ".ptx";
+    s.chain = "hand";
+    s.step = ++index;
     specs.push_back(s);
   }
 }
@@ -64,7 +72,9 @@ void add_hand_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
 // prices it apart from everything the chain does before it.
 void add_ptx_controls(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
   specs.push_back(derived(base, "ptx-as-built", ProgramFrom::ptx_as_built));
-  specs.push_back(derived(base, "ptx-O0", ProgramFrom::ptx_O0));
+  ProgramSpec o0 = derived(base, "ptx-O0", ProgramFrom::ptx_O0);
+  o0.step = 0;  // where both chains start
+  specs.push_back(o0);
   ProgramSpec align = derived(base, "ptx-align", ProgramFrom::ptx_as_built_passes);
   align.passes = {"align"};
   specs.push_back(align);
@@ -77,13 +87,13 @@ const ProgramSpec& program_spec_of(const std::vector<ProgramSpec>& specs, const 
   throw ApiError(std::string("no OpenCL program ") + workload + "/" + variant);
 }
 
-// A tiled matrixMul kernel of harness/workloads/matrixmul.h, by its variant name.
+// A tiled matrixMul kernel of harness/workloads/sdk/matrixmul.h, by its variant name.
 ProgramSpec tiled_matrixmul(const std::string& variant) {
-  for (const matrixmul::TiledKernel& k : matrixmul::tiled_kernels()) {
-    if (k.variant != variant) continue;
+  for (const matrixmul::Variant& k : matrixmul::tiled_kernels()) {
+    if (k.name != variant) continue;
     std::string options = "-DTILE=" + std::to_string(k.tile);
     if (k.tile_align > 0) options += " -DALIGN_TILES=" + std::to_string(k.tile_align);
-    return source("matrixMul", k.variant, "matrixmul.cl", options);
+    return source("matrixMul", k.name, "matrixmul.cl", options);
   }
   throw ApiError("no tiled matrixMul kernel " + variant);
 }
@@ -121,6 +131,7 @@ std::vector<ProgramSpec> make_specs() {
       source("mrifhd", "fast", "mrifhd.cl", kFast),
       source("mrifhd", "uniform-tile", "mrifhd.cl", kCountOnly),
       source("mrifhd", "uniform-tile-fast", "mrifhd.cl", kCountOnlyFast),
+      source("triad", "base", "triad.cl", ""),
   };
   // ptx-ftz: cp's fast PTX with CUDA's fast-math denormal semantics (pass ftz).
   ProgramSpec cp_fast_ftz = derived(program_spec_of(specs, "cp", "unrollx8-fast"), "ptx-ftz",
@@ -150,6 +161,38 @@ std::vector<ProgramSpec> make_specs() {
 }
 
 }  // namespace
+
+const char* from_name(ProgramFrom from) {
+  switch (from) {
+    case ProgramFrom::source:
+      return "source";
+    case ProgramFrom::ptx_as_built:
+      return "ptx_as_built";
+    case ProgramFrom::ptx_as_built_passes:
+      return "ptx_as_built_passes";
+    case ProgramFrom::ptx_O0:
+      return "ptx_O0";
+    case ProgramFrom::ptx_passes:
+      return "ptx_passes";
+    case ProgramFrom::ptx_file:
+      return "ptx_file";
+    case ProgramFrom::ptx_from_nvcc:
+      return "ptx_from_nvcc";
+  }
+  return "?";
+}
+
+std::string describe(const ProgramSpec& spec) {
+  std::string out = std::string("from=") + from_name(spec.from) + "; base=" + spec.base;
+  if (!spec.options.empty()) out += "; options=" + spec.options;
+  if (!spec.passes.empty()) {
+    out += "; passes=";
+    for (std::size_t i = 0; i < spec.passes.size(); ++i) out += (i ? "," : "") + spec.passes[i];
+  }
+  if (!spec.chain.empty()) out += "; chain=" + spec.chain;
+  if (spec.step >= 0) out += "; step=" + std::to_string(spec.step);
+  return out;
+}
 
 const std::vector<ProgramSpec>& program_specs() {
   static const std::vector<ProgramSpec> specs = make_specs();

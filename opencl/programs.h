@@ -43,7 +43,22 @@ struct ProgramSpec {
   std::string ptx;                  // ptx_file, ptx_from_nvcc: the PTX file's name
   std::string entry;                // ptx_from_nvcc: the kernel to keep (a name part)
   std::string kernel;               // ptx_from_nvcc: its OpenCL name
+  // A step of the study's PTX chains: "auto" (gpucmp's passes) or "hand"
+  // (hand-edited files) and its place, 1 = the clean -O0 baseline, then one
+  // step per pass; the -O0 PTX every chain starts from has step 0 and no
+  // chain. Empty / -1 for every other program.
+  std::string chain;
+  int step = -1;
 };
+
+// "source", "ptx_as_built", "ptx_passes", ... (the enum's names).
+const char* from_name(ProgramFrom from);
+
+// How a program is built, for the result JSON (the row's label): key=value
+// pairs joined by "; ": from, base, options, passes, chain, step (empty ones
+// left out), e.g. "from=ptx_passes; base=tile16; passes=cleanup,unroll;
+// chain=auto; step=2". The report reads variants from it, not from names.
+std::string describe(const ProgramSpec& spec);
 
 const std::vector<ProgramSpec>& program_specs();
 

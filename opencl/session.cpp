@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -147,7 +148,15 @@ const char* Session::common_build_options() { return "-cl-std=CL1.2"; }
 
 std::string Session::source(const std::string& file) const {
   if (!kernel_dir_.empty()) {
-    const std::string path = kernel_dir_ + "/" + file;
+    // DIR/file, else DIR/<study>/file: --cl-kernel-dir opencl reads the tree.
+    std::string path = kernel_dir_ + "/" + file;
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+      for (const auto& entry : std::filesystem::directory_iterator(kernel_dir_, ec))
+        if (entry.is_directory(ec) && std::filesystem::exists(entry.path() / file, ec)) {
+          path = (entry.path() / file).string();
+          break;
+        }
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError("--cl-kernel-dir: cannot read " + path);
     std::stringstream ss;

@@ -1,6 +1,7 @@
-// pass_cleanup(): inline calls, promote stack slots, propagate copies (passes.h).
-// The steps are in pass_cleanup_{inline,slots,copies}.cpp; this file decides
-// which calls to inline and which functions are left unused afterwards.
+// The three passes of cleanup (passes.h): pass_inline, pass_promote_slots and
+// pass_copy_prop; pass_registry.cpp runs them in that order as `cleanup`. Their
+// steps are in pass_cleanup_{inline,slots,copies}.cpp; this file decides which
+// calls to inline and which functions are left unused afterwards.
 #include <functional>
 #include <set>
 
@@ -168,8 +169,8 @@ std::string join(const std::vector<std::string>& names) {
 
 }  // namespace
 
-PassReport pass_cleanup(Module& m) {
-  PassReport report{"cleanup", 0, {}};
+PassReport pass_inline(Module& m) {
+  PassReport report{"inline", 0, {}};
   Inliner inliner(m, report.notes);
   // Kernels and exported functions first: the helpers they call are usually
   // gone after that, so their own bodies need no inlining.
@@ -180,19 +181,16 @@ PassReport pass_cleanup(Module& m) {
     if (f.has_body && !f.is_entry && !has_external_linkage(f)) inliner.into(f);
   for (const std::string& name : remove_unreferenced_functions(m)) removed.push_back(name);
   if (!removed.empty()) report.notes.push_back("removed unused functions " + join(removed));
-
-  int slots = 0, copies = 0;
-  for (Function& f : m.functions) {
-    if (!f.has_body) continue;
-    build_blocks(f);
-    slots += cleanup::promote_stack_slots(f, report.notes);
-    copies += cleanup::propagate_copies(f);
-  }
-  report.changed = inliner.inlined() + slots + copies;
-  report.notes.insert(report.notes.begin(), "calls inlined: " + std::to_string(inliner.inlined()) +
-                                                ", stack slots promoted: " + std::to_string(slots) +
-                                                ", copies propagated: " + std::to_string(copies));
+  report.changed = inliner.inlined();
   return report;
 }
+
+PassReport pass_promote_slots(Function& f) {
+  PassReport report{"promote-slots", 0, {}};
+  report.changed = cleanup::promote_stack_slots(f, report.notes);
+  return report;
+}
+
+PassReport pass_copy_prop(Function& f) { return {"copy-prop", cleanup::propagate_copies(f), {}}; }
 
 }  // namespace gpucmp::ptx

@@ -1,5 +1,6 @@
-// The three steps of pass_cleanup (passes.h) and the helpers they share.
-// Internal to ptx/: pass_cleanup.cpp runs them in order.
+// The steps of cleanup's three passes (passes.h: pass_inline,
+// pass_promote_slots, pass_copy_prop) and the helpers they share. Internal to
+// ptx/: pass_cleanup.cpp runs them.
 #pragma once
 #include <functional>
 #include <map>

@@ -1,10 +1,11 @@
 // Optimization passes over the PTX IR: integer/float multiply-add fusion (mad),
 // common-subexpression elimination over the dominator tree (cse) and
 // loop-invariant code motion into existing preheaders (licm), the clean-up of
-// -O0 PTX (cleanup), loop unrolling (unroll), the alignment of .shared
-// arrays (align), and two controls outside the study's chain: flush-to-zero
-// (ftz) and 32-bit .shared addressing (shared32). They keep the printed PTX
-// assemblable.
+// -O0 PTX (cleanup: inline, promote-slots, copy-prop), loop unrolling
+// (unroll), the alignment of .shared arrays (align), and two controls outside
+// the study's chain: flush-to-zero (ftz) and 32-bit .shared addressing
+// (shared32). They keep the printed PTX assemblable. pass_registry.h lists
+// them by name.
 #pragma once
 #include <string>
 #include <vector>
@@ -39,14 +40,30 @@ PassReport pass_licm(Function& f);
 
 // Module-level clean-up of front-end -O0 PTX (clang -O0 as NVIDIA's OpenCL emits
 // it with -cl-opt-disable), so that the other passes start from a 2010-like
-// baseline rather than from stack code: every call to a .func defined in the
-// module is inlined (work-item builtins, sqrtf, sinf, ...), then every
-// fixed-offset stack slot of the local depot (ld/st [%SP+k], [%SPL+k]) whose
-// accesses all have one type and size becomes a register, then copies made by
-// that are propagated inside basic blocks. Nothing else is optimized (no
-// unrolling, no CSE, no fusion, no hoisting). Functions no longer called are
-// removed. Slots it cannot promote stay in memory, with a note.
+// baseline rather than from stack code: pass_inline, pass_promote_slots and
+// pass_copy_prop in this order (the registry's composite `cleanup`,
+// pass_registry.h). Nothing else is optimized (no unrolling, no CSE, no
+// fusion, no hoisting). `changed` is the sum of the three; the notes begin
+// with "calls inlined: I, stack slots promoted: S, copies propagated: C",
+// followed by the notes of each.
 PassReport pass_cleanup(Module& m);
+
+// cleanup's first step (`inline`): every call to a .func defined in the module
+// is inlined (work-item builtins, sqrtf, sinf, ...), except into or of
+// recursive functions (a note each); functions no longer called are removed.
+// `changed` counts calls.
+PassReport pass_inline(Module& m);
+
+// cleanup's second step (`promote-slots`): every fixed-offset stack slot of
+// the local depot (ld/st [%SP+k], [%SPL+k]) whose accesses all have one type
+// and size becomes a register; the depot goes when none is left. Slots it
+// cannot promote stay in memory, with a note. `changed` counts slots.
+PassReport pass_promote_slots(Function& f);
+
+// cleanup's third step (`copy-prop`): register-to-register copies inside basic
+// blocks (those slot promotion makes) are removed by renaming. `changed`
+// counts the movs removed.
+PassReport pass_copy_prop(Function& f);
 
 // Unrolls counted natural loops: induction register with a constant start, a
 // constant step and a constant bound (or a bound provably divisible by the
@@ -85,14 +102,18 @@ PassReport pass_ftz(Function& f);
 // .shared addressing is left untouched. Not part of the study's chain.
 PassReport pass_shared32(Module& m);
 
-// The pass names run_passes() knows, in the study's order.
+// The names of the registered passes (pass_registry.h) that are not a step of
+// another, in the study's order: cleanup, unroll, cse, mad, licm, align, ftz,
+// shared32. run_passes() also takes cleanup's steps (inline, promote-slots,
+// copy-prop).
 const std::vector<std::string>& known_passes();
 
-// Runs the named passes (known_passes(); anything else throws
-// std::invalid_argument) in order on every function with a body, rebuilding
-// the basic blocks after each. Appends one report per pass (summed over the
-// functions) to *reports when given. Returns a comment block describing the run,
-// for the caller to put in front of the printed module.
+// Runs the named passes of the registry (pass_registry.h; anything else throws
+// std::invalid_argument naming the known ones) in order, each on every
+// function with a body, rebuilding the basic blocks after each. Appends one
+// report per pass (summed over the functions) to *reports when given. Returns
+// a comment block describing the run, for the caller to put in front of the
+// printed module. Unrolls by 4; pass_registry.h's overload takes the factor.
 std::string run_passes(Module& m, const std::vector<std::string>& names,
                        bool allow_float_contraction, std::vector<PassReport>* reports);
 

@@ -16,6 +16,7 @@
 #   OUT=<dir> PART=profile   scripts/device_suite_run.sh   # ncu counters (scripts/profile_ncu.sh)
 #   OUT=<dir> PART=crosssass scripts/device_suite_run.sh   # CUDA JIT SASS of the cross-run rows
 #   OUT=<dir> PART=shared32  scripts/device_suite_run.sh   # matrixMul: the shared32 controls beside their sources and CUDA
+#   OUT=<dir> PART=triad     scripts/device_suite_run.sh   # STREAM triad, both APIs; compute-sanitizer on it
 #   OUT=<dir> PART=tile32clocks scripts/device_suite_run.sh # tile32 front-end gap: ncu at base and at free clocks
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
@@ -32,7 +33,8 @@ targets=(gpucmp-bench)
 case " $PART " in
   *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests
                             gpucmp_cross_run_tests gpucmp_jit_cache_tests gpucmp_interrupt_tests
-                            gpucmp_gbench_flags_tests gpucmp_bad_input_tests) ;;
+                            gpucmp_gbench_flags_tests gpucmp_bad_input_tests
+                            gpucmp_runner_catalog_tests) ;;
 esac
 case " $PART " in *" sass "*|*" crosssass "*) targets+=(gpucmp-ptx) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
@@ -96,6 +98,15 @@ case "$part" in
       echo "ncu $clocks rc=$?"; tail -3 "$OUT/ncu-$clocks.log"
     done
     ;;
+  triad)
+    # STREAM triad (the workload recipe's proof, issue 14): both APIs, the
+    # standard sizes, 5 repetitions, with its startup rows; then
+    # compute-sanitizer's four tools over its CUDA row.
+    run triad 200 --benchmark_repetitions=5 --benchmark_filter='^(triad/|startup/(cuda|opencl)/triad-)'
+    B="$B" OUT="$OUT/sanitizer" BUDGET=150 scripts/compute_sanitizer.sh '^triad/cuda/' \
+      > "$OUT/sanitizer.log" 2>&1
+    echo "compute-sanitizer triad rc=$?"; tail -6 "$OUT/sanitizer.log"
+    ;;
   bandwidth-mid)
     run suite-bandwidth-mid 400 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^bandwidth/.*/bytes:(4194304|8388608|16777216|33554432|67108864|134217728)/'
@@ -110,7 +121,7 @@ case "$part" in
       --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
     ;;
   gputests)
-    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|BadInput' --output-on-failure) \
+    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|BadInput|RunnerCatalog' --output-on-failure) \
       > "$OUT/ctest-gpu.log" 2>&1
     echo "ctest gpu rc=$? ($(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"))"
     bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)

@@ -20,6 +20,7 @@ packages=(
   python3
   python3-venv             # python3 -m venv for .venv (Debian's python3; requirements.txt)
   clang-format             # scripts/check_format.sh (CTest: format)
+  clang-tidy               # scripts/check_tidy.sh (CTest: tidy)
 )
 
 missing=()

@@ -11,7 +11,7 @@
 
 #include "bad_input_checks.h"
 #include "bench_process.h"
-#include "workloads/mri.h"
+#include "workloads/parboil/mri.h"
 
 namespace gpucmp::test {
 namespace {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <vector>
 
 #include "bad_input_checks.h"
 #include "bench_process.h"
@@ -122,6 +123,37 @@ TEST(PtxBadInput, OptOfGarbageWritesNoOutput) {
   const std::string path = write_file(dir, "g.ptx", kGarbage);
   expect_ptx_error("opt --passes cse " + path + " -o " + dir + "/out.ptx", "binary data");
   expect_no_file(dir + "/out.ptx");
+}
+
+// A step of cleanup is a pass of its own; a name the registry lacks is refused
+// before any pass runs, naming the known ones.
+TEST(PtxBadInput, OptUnknownPassAfterAKnownOneWritesNoOutput) {
+  const std::string dir = temp_dir("ptx-opt-pass");
+  expect_ptx_error("opt --passes inline,frobnicate " + kPtx + " -o " + dir + "/out.ptx",
+                   "unknown PTX pass 'frobnicate' (known: cleanup, unroll");
+  expect_no_file(dir + "/out.ptx");
+  const ProcessResult ok =
+      run_command(std::string(GPUCMP_PTX_PATH) + " opt --passes inline,promote-slots " + kPtx);
+  EXPECT_EQ(ok.exit_code, 0) << ok.output;
+  EXPECT_NE(ok.output.find("// promote-slots: 0 changed"), std::string::npos) << ok.output;
+}
+
+// `gpucmp-ptx passes`: the registry, one line per pass (name, scope, description).
+TEST(PtxPasses, ListsTheRegistry) {
+  const ProcessResult r = run_command(std::string(GPUCMP_PTX_PATH) + " passes");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  const auto lines = nonempty_lines(r.output);
+  std::vector<std::string> names;
+  for (const std::string& line : lines) {
+    names.push_back(line.substr(0, line.find(' ')));
+    const bool scoped =
+        line.find(" function ") != std::string::npos || line.find(" module ") != std::string::npos;
+    EXPECT_TRUE(scoped) << line;
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"inline", "promote-slots", "copy-prop", "cleanup", "unroll",
+                                      "cse", "mad", "licm", "align", "ftz", "shared32"}))
+      << r.output;
 }
 
 TEST(PtxBadInput, DiffWithADirectory) {

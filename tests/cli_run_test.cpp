@@ -73,6 +73,25 @@ TEST(QuickRun, ExitsZeroAndWritesJson) {
   ASSERT_TRUE(r.report.contains("benchmarks"));
 }
 
+// Every OpenCL kernel row says how its program was built (Api::variant_label,
+// opencl/programs.h describe()); bandwidth copies and CLBlast build none.
+TEST(QuickRun, OpenClRowsCarryTheirProgramAsLabel) {
+  int labelled = 0;
+  for (const auto& b : rows_of("opencl")) {
+    const auto parsed = parse_bench_name(b["name"].get<std::string>());
+    ASSERT_TRUE(parsed);
+    const std::string label = b.value("label", "");
+    if (parsed->workload == "bandwidth" || parsed->variant == "clblast") {
+      EXPECT_EQ(label, "") << b["name"];
+      continue;
+    }
+    EXPECT_EQ(label.rfind("from=source; base=" + parsed->variant, 0), 0u)
+        << b["name"] << ": label '" << label << "'";
+    ++labelled;
+  }
+  EXPECT_GT(labelled, 5);
+}
+
 TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
   const auto rows = rows_of("opencl");
   std::set<std::string> workloads, variants;
@@ -88,8 +107,16 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     workloads.insert(parsed->workload);
     variants.insert(parsed->workload + "/" + parsed->variant);
   }
-  EXPECT_EQ(workloads, (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}));
-  for (const char* v : {"bandwidth/h2d-pageable",
+  // Every workload gpucmp-bench registered (the context's gpucmp.workloads,
+  // in run order) ran on OpenCL.
+  std::set<std::string> registered;
+  std::istringstream order(quick_run().report["context"].value("gpucmp.workloads", ""));
+  for (std::string w; std::getline(order, w, ',');) registered.insert(w);
+  EXPECT_EQ(registered,
+            (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd", "triad"}));
+  EXPECT_EQ(workloads, registered);
+  for (const char* v : {"triad/base",
+                        "bandwidth/h2d-pageable",
                         "bandwidth/h2d-pinned",
                         "bandwidth/h2d-mapped",
                         "bandwidth/d2h-pageable",

@@ -129,6 +129,21 @@ class GbenchJsonShape(unittest.TestCase):
             key = (row["family_index"], row["per_family_instance_index"])
             self.assertEqual(seen.setdefault(key, row["run_name"]), row["run_name"], key)
 
+    def test_labels_read_by_the_report(self):
+        # scripts/gpucmp_report/variant_facts.py reads a labelled row's base, chain and
+        # step from its label ("from=source; base=tile16; options=-DTILE=16" here):
+        # every label is in that form and names the source kernel the filter runs.
+        sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+        from gpucmp_report import variant_facts  # noqa: E402
+        for row in self.rows:
+            label = row.get("label")
+            if not label:
+                continue  # a binary built before the harness labelled its rows
+            with self.subTest(row=row["name"], label=label):
+                facts = variant_facts.of(row["name"].split("/")[2], label)
+                self.assertTrue(facts.labelled)
+                self.assertEqual((facts.base, facts.family), ("tile16", None))
+
     @unittest.skipUnless(os.environ.get("GBENCH_TOOLS"), "GBENCH_TOOLS not set")
     def test_upstream_readers(self):
         sys.path.insert(0, os.environ["GBENCH_TOOLS"])

@@ -7,7 +7,8 @@
 #   (c) the PTX library (ptx/, not ptx/tool/) includes nothing from cuda/ or
 #       opencl/ (nor the APIs' own headers), nor from harness/: it stands alone.
 # A quoted name is resolved the way the compiler would find it: next to the
-# including file first, else under any include root (harness/, cuda/,
+# including file first, then (for a file in cuda/ or opencl/, study folders
+# included) under its own API's root, else under any include root (harness/, cuda/,
 # opencl/, ptx/, the top level). A name found only under the roots counts as
 # every folder that holds it: "runners.h" outside cuda/ and opencl/ means both.
 cmake_minimum_required(VERSION 3.24)
@@ -16,7 +17,8 @@ if(NOT SOURCE_DIR)
 endif()
 
 # The programs' entry points: the only files that know both APIs.
-set(ENTRY_POINTS harness/main.cpp)
+set(ENTRY_POINTS harness/main.cpp
+    tests/runner_catalog_test.cpp)  # links both runner libraries, as gpucmp-bench does
 # System headers that belong to one API.
 set(CUDA_SYSTEM_HEADERS "^(cuda|cuda_runtime|cuda_runtime_api|cublas|cublas_v2|nvrtc|driver_types|vector_types)\\.h$")
 set(OPENCL_SYSTEM_HEADERS "^(CL/.*|OpenCL/.*|clblast|clblast_c)\\.h$|^CL/")
@@ -47,6 +49,16 @@ function(resolve_include file name out)
     layer_of("${candidate}" layer)
     set(${out} ${layer} PARENT_SCOPE)
     return()
+  endif()
+  # An API library's own root comes first on its include path: a file under
+  # cuda/ (or opencl/, in any study folder) finds the name there if it exists.
+  layer_of("${file}" own)
+  if(own STREQUAL "cuda" OR own STREQUAL "opencl")
+    set(candidate "${SOURCE_DIR}/${own}/${name}")
+    if(EXISTS "${candidate}" AND NOT IS_DIRECTORY "${candidate}")
+      set(${out} ${own} PARENT_SCOPE)
+      return()
+    endif()
   endif()
   set(layers "")
   foreach(root IN LISTS INCLUDE_ROOTS)

@@ -2,7 +2,7 @@
 // program pointing at a source program, the auto chain's names and pass lists
 // (align its fifth step), the ptx-align, ptx-ftz and ptx-shared32 controls,
 // and the aligned matrixMul variants paired with the CUDA list
-// (harness/workloads/matrixmul.h).
+// (harness/workloads/sdk/matrixmul.h).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,8 +15,9 @@
 #include "programs.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parser.h"
+#include "ptx/pass_registry.h"
 #include "ptx/passes.h"
-#include "workloads/matrixmul.h"
+#include "workloads/sdk/matrixmul.h"
 
 namespace gpucmp::opencl {
 namespace {
@@ -126,9 +127,9 @@ TEST(OpenClPrograms, AlignedMatrixMulFromOneSourceWithAnOption) {
 // Every tiled kernel of the shared list is built by OpenCL, from source.
 TEST(OpenClPrograms, TiledKernelsPairWithTheCudaList) {
   std::set<std::string> variants;
-  for (const matrixmul::TiledKernel& k : matrixmul::tiled_kernels()) {
-    variants.insert(k.variant);
-    const ProgramSpec& s = program_spec("matrixMul", k.variant);
+  for (const matrixmul::Variant& k : matrixmul::tiled_kernels()) {
+    variants.insert(k.name);
+    const ProgramSpec& s = program_spec("matrixMul", k.name);
     EXPECT_EQ(s.from, ProgramFrom::source);
     EXPECT_NE(s.options.find("-DTILE=" + std::to_string(k.tile)), std::string::npos);
     EXPECT_EQ(s.options.find("-DALIGN_TILES") != std::string::npos, k.tile_align > 0);
@@ -156,6 +157,40 @@ TEST(OpenClPrograms, FromNvccEntriesMatchOneKernelOfThisBuild) {
   }
   EXPECT_EQ(seen, 2);
 #endif
+}
+
+// Every pass a program names is in the PTX pass registry (ptx/pass_registry.h).
+TEST(OpenClPrograms, EveryPassNamedIsRegistered) {
+  int named = 0;
+  for (const ProgramSpec& s : program_specs())
+    for (const std::string& pass : s.passes) {
+      EXPECT_NE(ptx::find_pass(pass), nullptr) << s.workload << "/" << s.variant << ": " << pass;
+      ++named;
+    }
+  EXPECT_GT(named, 20);
+}
+
+// The chains carry their place: steps 1..n in table order, one more pass (or
+// hand file) per step, and the -O0 PTX at step 0; the label says it all.
+TEST(OpenClPrograms, ChainStepsAreContiguousAndLabelled) {
+  for (const char* base : {"tile16", "tile32"}) {
+    int expected = 1;
+    for (const ProgramSpec& s : program_specs()) {
+      if (s.workload != "matrixMul" || s.base != base || s.chain != "auto") continue;
+      EXPECT_EQ(s.step, expected) << s.variant;
+      EXPECT_EQ(int(s.passes.size()), expected) << s.variant;
+      ++expected;
+    }
+    EXPECT_EQ(expected, 7) << base << ": auto chain of 6 steps";
+  }
+  EXPECT_EQ(describe(program_spec("matrixMul", "tile16-auto-unroll-cse")),
+            "from=ptx_passes; base=tile16; options=-DTILE=16; passes=cleanup,unroll,cse; "
+            "chain=auto; step=3");
+  EXPECT_EQ(describe(program_spec("matrixMul", "tile16-hand-unroll")),
+            "from=ptx_file; base=tile16; options=-DTILE=16; chain=hand; step=2");
+  EXPECT_EQ(describe(program_spec("cp", "unrollx8-ptx-O0")), "from=ptx_O0; base=unrollx8; step=0");
+  EXPECT_EQ(describe(program_spec("cp", "unrollx8-fast")),
+            "from=source; base=unrollx8-fast; options=-cl-fast-relaxed-math");
 }
 
 }  // namespace

@@ -138,15 +138,16 @@ std::string depot_kernel(const std::string& accesses) {
          accesses + "\tret;\n}\n";
 }
 
+// An int 0 stored into a float variable (as clang -O0 writes `float s = 0`),
+// a generic and a .local access to one slot, a 64-bit slot.
+const char* const kSlots =
+    "\tmov.u32 %r2, 0;\n\tst.u32 [%SP+0], %r2;\n\tst.u32 [%SP+4], %r1;\n"
+    "\tld.f32 %f1, [%SP+0];\n\tld.local.u32 %r3, [%SPL+4];\n"
+    "\tcvt.u64.u32 %rd1, %r3;\n\tst.u64 [%SP+8], %rd1;\n\tld.u64 %rd2, [%SP+8];\n"
+    "\tst.global.f32 [%rd2], %f1;\n\tst.global.u32 [%rd2+4], %r3;\n";
+
 TEST(PtxPassCleanup, PromotesSlotsAndRemovesTheDepot) {
-  // An int 0 stored into a float variable (as clang -O0 writes `float s = 0`),
-  // a generic and a .local access to one slot, a 64-bit slot.
-  Module m = parse(
-      depot_kernel("\tmov.u32 %r2, 0;\n\tst.u32 [%SP+0], %r2;\n\tst.u32 [%SP+4], %r1;\n"
-                   "\tld.f32 %f1, [%SP+0];\n\tld.local.u32 %r3, [%SPL+4];\n"
-                   "\tcvt.u64.u32 %rd1, %r3;\n\tst.u64 [%SP+8], %rd1;\n\tld.u64 %rd2, [%SP+8];\n"
-                   "\tst.global.f32 [%rd2], %f1;\n\tst.global.u32 [%rd2+4], %r3;\n"),
-      "slots.ptx");
+  Module m = parse(depot_kernel(kSlots), "slots.ptx");
   const PassReport r = pass_cleanup(m);
   // Slots 0, 4 and 8; then 5 copies: slots 4 and 8 are written once, so their
   // registers go too, and %f1 reads %sl0 itself.
@@ -197,8 +198,8 @@ TEST(PtxPassCleanup, KeepsTheDepotWhenItsAddressEscapes) {
 
 // ---- copies -------------------------------------------------------------------------
 
-TEST(PtxPassCleanup, PropagatesCopiesInsideBlocksOnly) {
-  Module m = parse(kHeader + R"(.entry k(.param .u64 k_param_0)
+// Copies within a block and across blocks; nothing for inline or promote-slots.
+const char* const kCopies = R"(.entry k(.param .u64 k_param_0)
 {
 	.reg .pred %p<2>; .reg .b32 %r<9>; .reg .b64 %rd<2>;
 	ld.param.u64 %rd1, [k_param_0];
@@ -218,8 +219,10 @@ $L__BB0_2:
 	st.global.u32 [%rd1], %r1;
 	ret;
 }
-)",
-                   "copies.ptx");
+)";
+
+TEST(PtxPassCleanup, PropagatesCopiesInsideBlocksOnly) {
+  Module m = parse(kHeader + kCopies, "copies.ptx");
   const PassReport r = pass_cleanup(m);
   EXPECT_EQ(r.changed, 2);
   const std::vector<std::string> expected = {
@@ -241,6 +244,99 @@ $L__BB0_2:
       "st.global.u32 [%rd1], %r1;",
       "ret;"};
   EXPECT_EQ(lines(m.functions[0]), expected) << print(m);
+}
+
+// ---- cleanup's three passes, alone ------------------------------------------------
+
+// One pass through run_passes(), its report checked for its name.
+PassReport run_one(Module& m, const std::string& pass) {
+  std::vector<PassReport> reports;
+  run_passes(m, {pass}, false, &reports);
+  EXPECT_EQ(reports.at(0).pass, pass);
+  return reports.at(0);
+}
+
+int instructions(const Module& m) {
+  int n = 0;
+  for (const Function& f : m.functions) n += count_instructions(f);
+  return n;
+}
+
+TEST(PtxPassCleanupSteps, InlineOnlyInlines) {
+  Module m = parse(kHeader + kCalls, "calls.ptx");
+  const PassReport r = run_one(m, "inline");
+  EXPECT_EQ(r.changed, 2);
+  EXPECT_TRUE(any_note_contains(r, "removed unused functions pick, sync_all"));
+  ASSERT_EQ(m.functions.size(), 1u);
+  EXPECT_FALSE(has_line(m.functions[0], "call.uni (retval0), pick, (param0);")) << print(m);
+  EXPECT_TRUE(has_line(m.functions[0], "bar.sync 0;")) << print(m);
+  Module cleaned = parse(kHeader + kCalls, "calls.ptx");
+  pass_cleanup(cleaned);
+  EXPECT_EQ(instructions(m), instructions(cleaned) + 2);  // the copies copy-prop removes
+  // No call, so nothing to do on the slots kernel.
+  Module slots = parse(depot_kernel(kSlots), "slots.ptx");
+  const std::string before = print(slots);
+  EXPECT_EQ(run_one(slots, "inline").changed, 0);
+  EXPECT_EQ(print(slots), before);
+}
+
+TEST(PtxPassCleanupSteps, PromoteSlotsOnlyPromotes) {
+  Module m = parse(depot_kernel(kSlots), "slots.ptx");
+  const PassReport r = run_one(m, "promote-slots");
+  EXPECT_EQ(r.changed, 3);
+  EXPECT_TRUE(
+      any_note_contains(r, "3 stack slots of __local_depot0 promoted to registers, depot removed"));
+  for (const std::string& line : lines(m.functions[0]))
+    EXPECT_EQ(line.find("SP"), std::string::npos) << line;
+  EXPECT_TRUE(has_line(m.functions[0], "mov.u32 %sl4, %r1;")) << print(m);  // copy-prop's work
+  Module calls = parse(kHeader + kCalls, "calls.ptx");
+  EXPECT_EQ(run_one(calls, "promote-slots").changed, 0);
+  EXPECT_EQ(calls.functions.size(), 4u);  // pick's prototype, k, pick, sync_all: none removed
+}
+
+TEST(PtxPassCleanupSteps, CopyPropOnlyPropagates) {
+  Module m = parse(kHeader + kCopies, "copies.ptx");
+  EXPECT_EQ(run_one(m, "copy-prop").changed, 2);
+  Module cleaned = parse(kHeader + kCopies, "copies.ptx");
+  pass_cleanup(cleaned);
+  EXPECT_EQ(print(m), print(cleaned));
+  Module slots = parse(depot_kernel(kSlots), "slots.ptx");
+  run_one(slots, "copy-prop");
+  EXPECT_TRUE(has_line(slots.functions[0], "st.u32 [%SP+4], %r1;")) << print(slots);
+}
+
+// cleanup is inline, promote-slots and copy-prop in this order: the same text,
+// `changed` their sum, and their notes after a summary of the three counts.
+void expect_cleanup_is_its_steps(const Module& original) {
+  Module whole = original, steps = original, direct = original;
+  std::vector<PassReport> a, b;
+  run_passes(whole, {"cleanup"}, false, &a);
+  run_passes(steps, {"inline", "promote-slots", "copy-prop"}, false, &b);
+  EXPECT_EQ(print(whole), print(steps));
+  ASSERT_EQ(a.size(), 1u);
+  ASSERT_EQ(b.size(), 3u);
+  EXPECT_EQ(a[0].changed, b[0].changed + b[1].changed + b[2].changed);
+  std::vector<std::string> notes = {"calls inlined: " + std::to_string(b[0].changed) +
+                                    ", stack slots promoted: " + std::to_string(b[1].changed) +
+                                    ", copies propagated: " + std::to_string(b[2].changed)};
+  for (const PassReport& r : b) notes.insert(notes.end(), r.notes.begin(), r.notes.end());
+  EXPECT_EQ(a[0].notes, notes);
+  const PassReport d = pass_cleanup(direct);
+  EXPECT_EQ(print(direct), print(whole));
+  EXPECT_EQ(d.changed, a[0].changed);
+  EXPECT_EQ(d.notes, a[0].notes);
+}
+
+TEST(PtxPassCleanupSteps, CleanupIsTheThreeInOrder) {
+  expect_cleanup_is_its_steps(parse(kHeader + kCalls, "calls.ptx"));
+  expect_cleanup_is_its_steps(parse(depot_kernel(kSlots), "slots.ptx"));
+  expect_cleanup_is_its_steps(parse(kHeader + kCopies, "copies.ptx"));
+  const auto files = list_files(GPUCMP_PTX_FIXTURES);
+  ASSERT_GE(files.size(), 10u);
+  for (const auto& path : files) {
+    SCOPED_TRACE(path);
+    expect_cleanup_is_its_steps(parse_file(path));
+  }
 }
 
 // ---- the clang -O0 fixtures ---------------------------------------------------------

@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "ptx/files.h"
 #include "ptx/parser.h"
+#include "ptx/pass_registry.h"
 #include "ptx/passes.h"
 #include "ptx/printer.h"
 #include "ptxas_check.h"
@@ -186,6 +188,71 @@ TEST(PtxPassPipeline, HeaderAndUnknownName) {
     run_passes(m, {"dce"}, false, nullptr);
   } catch (const std::invalid_argument& e) {
     EXPECT_NE(std::string(e.what()).find("'dce'"), std::string::npos);
+  }
+}
+
+// ---- the registry ---------------------------------------------------------------
+
+TEST(PtxPassRegistry, ListsEveryPassOnceInTheStudysOrder) {
+  std::vector<std::string> names;
+  std::set<std::string> module_scope;
+  for (const PassInfo& p : pass_registry()) {
+    SCOPED_TRACE(p.name);
+    names.push_back(p.name);
+    EXPECT_FALSE(p.description.empty());
+    EXPECT_EQ(p.description.find('\n'), std::string::npos);  // one line
+    EXPECT_NE(p.run, nullptr);
+    EXPECT_EQ(find_pass(p.name), &p);
+    if (p.scope == PassScope::Module) module_scope.insert(p.name);
+    for (const std::string& step : p.steps) EXPECT_NE(find_pass(step), nullptr) << step;
+  }
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"inline", "promote-slots", "copy-prop", "cleanup", "unroll",
+                                      "cse", "mad", "licm", "align", "ftz", "shared32"}));
+  EXPECT_EQ(module_scope, (std::set<std::string>{"inline", "cleanup", "align", "shared32"}));
+  EXPECT_EQ(find_pass("cleanup")->steps,
+            (std::vector<std::string>{"inline", "promote-slots", "copy-prop"}));
+  EXPECT_EQ(find_pass("dce"), nullptr);
+  EXPECT_STREQ(scope_name(PassScope::Function), "function");
+  EXPECT_STREQ(scope_name(PassScope::Module), "module");
+  // What the OpenCL variants name: the registry without cleanup's steps.
+  EXPECT_EQ(known_passes(), (std::vector<std::string>{"cleanup", "unroll", "cse", "mad", "licm",
+                                                      "align", "ftz", "shared32"}));
+}
+
+TEST(PtxPassRegistry, UnknownNameThrowsBeforeAnyPassRuns) {
+  Module m =
+      parse(".version 9.0\n.target sm_90\n.entry k() {\n" + std::string(kLoop) + "}\n", "k.ptx");
+  const std::string before = print(m);
+  try {
+    run_passes(m, {"licm", "inline", "frobnicate"}, false, nullptr);
+    ADD_FAILURE() << "an unknown pass must throw";
+  } catch (const std::invalid_argument& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("unknown PTX pass 'frobnicate'"), std::string::npos) << what;
+    for (const PassInfo& p : pass_registry())
+      EXPECT_NE(what.find(p.name), std::string::npos) << what;
+  }
+  EXPECT_EQ(print(m), before);  // licm did not run
+  EXPECT_NO_THROW(run_passes(m, {"inline", "promote-slots", "copy-prop"}, false, nullptr));
+}
+
+// The context reaches the pass: 64 iterations, unrolled by the factor given.
+TEST(PtxPassRegistry, ContextCarriesTheUnrollFactor) {
+  const std::string text =
+      ".version 9.0\n.target sm_90\n.entry k() {\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<3>;\n"
+      "\tmov.u32 %r1, 0;\n\tmov.u32 %r2, 0;\n$L1:\n\tadd.s32 %r2, %r2, %r1;\n"
+      "\tadd.s32 %r1, %r1, 1;\n\tsetp.lt.s32 %p1, %r1, 64;\n\t@%p1 bra $L1;\n\tret;\n}\n";
+  for (const int factor : {2, 4, 8}) {
+    SCOPED_TRACE(factor);
+    Module m = parse(text, "loop.ptx");
+    PassContext context;
+    context.unroll_factor = factor;
+    std::vector<PassReport> reports;
+    run_passes(m, {"unroll"}, context, &reports);
+    ASSERT_EQ(reports.size(), 1u);
+    EXPECT_EQ(reports[0].pass, "unroll");
+    EXPECT_EQ(count_instructions(m.functions[0]), 2 + 2 * factor + 3) << print(m);
   }
 }
 

@@ -5,7 +5,10 @@ mann_whitney.py): every section module is listed once in sections.SECTIONS and a
 module added there is written into REPORT.md in its place; the name and number
 helpers; gbench_json's reader (bad input raises InputError), its skip-list
 round trip and its atomic writer (no partial file left); compare.py's names of
-the shared helpers are the shared objects. No matplotlib needed (--no-plots)."""
+the shared helpers are the shared objects; a row's label (how gpucmp-bench built
+the variant) places a PTX variant by its base, chain and step whatever its name,
+and a file without labels is read by its names as before. No matplotlib needed
+(--no-plots)."""
 import json
 import os
 import pkgutil
@@ -21,16 +24,20 @@ sys.path.insert(0, SCRIPTS)  # as scripts/report.py does
 import compare  # noqa: E402
 import gbench_json  # noqa: E402
 import mann_whitney  # noqa: E402
-from gpucmp_report import build, cli, fmt, names, sections  # noqa: E402
+from gpucmp_report import build, cli, fmt, load, names, sections, variant_facts  # noqa: E402
+from gpucmp_report.sections import startup  # noqa: E402
 
 CONTEXT = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200", "date": "2026-11-23"}
 
 
-def row(name, ms):
+def row(name, ms, label=None, **counters):
     full = f"{name}/iterations:1/manual_time"
-    return {"name": full, "run_name": full, "run_type": "iteration", "repetitions": 1,
-            "repetition_index": 0, "threads": 1, "iterations": 1, "real_time": ms,
-            "cpu_time": ms, "time_unit": "ms"}
+    out = {"name": full, "run_name": full, "run_type": "iteration", "repetitions": 1,
+           "repetition_index": 0, "threads": 1, "iterations": 1, "real_time": ms,
+           "cpu_time": ms, "time_unit": "ms", **counters}
+    if label is not None:
+        out["label"] = label
+    return out
 
 
 class Layout(unittest.TestCase):
@@ -177,6 +184,161 @@ class GbenchJson(unittest.TestCase):
         self.assertEqual(sorted(os.listdir(self.tmp)), ["out.txt"])
         with open(path, encoding="utf-8") as f:
             self.assertEqual(f.read(), "one\n")
+
+
+# OpenCL variants named unlike the chains' names, placed by their labels alone.
+AUTO3 = "from=ptx_passes; base=tile16; options=-DTILE=16; passes=cleanup,unroll,cse; " \
+        "chain=auto; step=3"
+LABELLED = [("tile16", 1.5, "from=source; base=tile16; options=-DTILE=16"),
+            ("tile16-x0", 3.0, "from=ptx_O0; base=tile16; options=-DTILE=16; step=0"),
+            ("tile16-x3", 1.2, AUTO3),
+            ("tile16-h1", 2.0, "from=ptx_file; base=tile16; options=-DTILE=16; chain=hand; "
+                               "step=1"),
+            ("tile16-own", 1.4, "from=ptx_as_built; base=tile16; options=-DTILE=16")]
+N64 = (("n", "64"),)
+
+
+class VariantFacts(unittest.TestCase):
+    """variant_facts: a label's facts, and the name's where a row has no label."""
+
+    def test_label(self):
+        facts = variant_facts.of
+        self.assertEqual(facts("tile16-x3", AUTO3),
+                         ("tile16", "auto-unroll-cse", "auto", 3, "ptx", True))
+        self.assertEqual(facts("unrollx8-ptx-O0", "from=ptx_O0; base=unrollx8; step=0"),
+                         ("unrollx8", "ptx-O0", None, 0, "ptx", True))
+        self.assertEqual(facts("tile16-hand-unroll", "from=ptx_file; base=tile16; chain=hand; "
+                                                     "step=2")[1:4], ("hand-unroll", "hand", 2))
+        self.assertEqual(facts("unrollx8-fast", "from=source; base=unrollx8-fast; "
+                                                "options=-cl-fast-relaxed-math"),
+                         ("unrollx8-fast", None, None, None, None, True))
+        self.assertEqual(facts("tile16-ptx-align", "from=ptx_as_built_passes; base=tile16; "
+                                                   "options=-DTILE=16; passes=align").kind,
+                         "ptx-align")
+        self.assertEqual(facts("tile16-ptx-from-nvcc", "from=ptx_from_nvcc; base=tile16").kind,
+                         "ptx-from-nvcc")
+        cross = facts("tile16-opencl-ptx", "from=opencl-ptx; base=tile16")
+        self.assertEqual((cross.base, cross.kind, cross.is_cross, cross.is_ptx),
+                         ("tile16", "opencl-ptx", True, False))
+        self.assertEqual(variant_facts.parse_label("from=source; base=t; options=-DTILE=16 "
+                                                   "-DALIGN_TILES=16")["options"],
+                         "-DTILE=16 -DALIGN_TILES=16")
+
+    def test_label_wins_over_name(self):
+        self.assertEqual(variant_facts.of("tile16-auto-unroll", AUTO3).kind, "auto-unroll-cse")
+        self.assertIsNone(variant_facts.of("tile16-ptx-O0", "from=source; base=tile16-ptx-O0")
+                          .family)
+
+    def test_name_without_label(self):
+        for label in (None, "", "not a label"):
+            self.assertEqual(variant_facts.of("tile16-auto-unroll-cse", label),
+                             ("tile16", "auto-unroll-cse", "auto", 3, "ptx", False))
+        self.assertEqual(variant_facts.of("tile16-x3"), ("tile16-x3", None, None, None, None,
+                                                         False))
+        self.assertEqual(variant_facts.of("unrollx8-ptx-O0")[:4], ("unrollx8", "ptx-O0", None, 0))
+        self.assertEqual(variant_facts.of("tile16-hand-base")[2:4], ("hand", 1))
+        self.assertEqual(variant_facts.of("tile16-ptx-jit")[:2], ("tile16", "ptx-jit"))
+        self.assertTrue(variant_facts.of("tile16-opencl-cubin").is_cross)
+
+
+class Labels(unittest.TestCase):
+    """A labelled result file end to end: load_all keeps the label, the report places
+    each PTX variant by it; the same rows without labels are placed by their names."""
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="report_package_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def write(self, name, benchmarks):
+        path = os.path.join(self.tmp, name)
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump({"context": CONTEXT, "benchmarks": benchmarks}, f)
+        return path
+
+    def labelled(self, labels=True):
+        return self.write("labelled.json" if labels else "plain.json", [
+            row("matrixMul/cuda/tile16/n:64", 1.0)] + [
+            row(f"matrixMul/opencl/{v}/n:64", ms, label if labels else None)
+            for v, ms, label in LABELLED])
+
+    def report(self, *paths):
+        contexts, benches, missing = load.load_all(list(paths))
+        out = os.path.join(self.tmp, "out")
+        self.assertEqual(cli.main(list(paths) + ["--no-plots", "--out-dir", out], "x\n\nusage: x"),
+                         0)
+        with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
+            md = f.read()
+        return build.Report(types.SimpleNamespace(), contexts, benches, missing, None), md
+
+    def test_label_is_kept_on_the_bench(self):
+        _, benches, _ = load.load_all([self.labelled()])
+        b = benches["matrixMul/opencl/tile16-x3/n:64/manual_time"]
+        self.assertEqual(b.label, AUTO3)
+        self.assertTrue(b.facts.labelled)
+        self.assertIsNone(benches["matrixMul/cuda/tile16/n:64/manual_time"].label)
+
+    def test_label_on_aggregates_only(self):
+        agg = dict(row("matrixMul/opencl/tile16-x3/n:64", 1.2, AUTO3), run_type="aggregate",
+                   aggregate_name="median", name="matrixMul/opencl/tile16-x3/n:64/"
+                                                 "iterations:1/manual_time_median")
+        _, benches, _ = load.load_all([self.write("agg.json", [agg])])
+        self.assertEqual(benches["matrixMul/opencl/tile16-x3/n:64/manual_time"].facts.kind,
+                         "auto-unroll-cse")
+
+    def test_labelled_variants_are_placed_by_their_labels(self):
+        rep, md = self.report(self.labelled())
+        self.assertTrue(rep.has_ptx_variants)
+        [a] = rep.analyses
+        self.assertEqual((a["workload"], a["base"], a["params"]), ("matrixMul", "tile16", N64))
+        self.assertEqual([(s, b.variant) for s, b in a["controls"]],
+                         [("ptx-O0", "tile16-x0"), ("ptx-as-built", "tile16-own")])
+        auto = [(s, v, b.time if b else None) for s, v, b, _ in a["chains"]["auto"]]
+        self.assertEqual(auto[0], ("-O0", "tile16-x0", 3e6))
+        self.assertEqual(auto[3], ("cse", "tile16-x3", 1.2e6))
+        self.assertIsNone(auto[2][2])  # no unroll step measured
+        self.assertEqual(a["chains"]["hand"][1][1:3], ("tile16-h1", rep.data.get(
+            "matrixMul", "opencl", "tile16-h1", N64)))
+        self.assertEqual([(w, v, best.variant) for w, v, _, _, _, best in rep.best_rows],
+                         [("matrixMul", "tile16", "tile16-x3")])
+        self.assertEqual([(p[0], p[1]) for p in rep.all_pairs], [("matrixMul", "tile16")])
+        self.assertIn("### matrixMul tile16, n=64", md)
+        self.assertIn("| +cse | 1.2 ms | - | - | - | 1.20 / - |", md)
+        self.assertIn("the fastest OpenCL variant is tile16-x3", md)
+        self.assertNotIn("## Measured on one API only", md)
+
+    def test_unlabelled_file_is_read_by_names(self):
+        rep, md = self.report(self.labelled(labels=False))
+        self.assertEqual(rep.analyses, [])
+        self.assertFalse(rep.has_ptx_variants)
+        self.assertIn("## Measured on one API only", md)
+        self.assertIn("- matrixMul OpenCL tile16-x3\n", md)
+        named = self.write("named.json", [
+            row("matrixMul/cuda/tile16/n:64", 1.0), row("matrixMul/opencl/tile16/n:64", 1.5),
+            row("matrixMul/opencl/tile16-ptx-O0/n:64", 3.0),
+            row("matrixMul/opencl/tile16-auto-unroll-cse/n:64", 1.2)])
+        rep, md = self.report(named)
+        [a] = rep.analyses
+        self.assertEqual(a["chains"]["auto"][3][1:3], ("tile16-auto-unroll-cse", rep.data.get(
+            "matrixMul", "opencl", "tile16-auto-unroll-cse", N64)))
+        self.assertEqual(a["controls"][0][1].variant, "tile16-ptx-O0")
+        self.assertNotIn("## Measured on one API only", md)
+
+    def test_labelled_row_wins_over_a_named_one(self):
+        old = self.write("old.json", [row("matrixMul/opencl/tile16-auto-unroll-cse/n:64", 2.0)])
+        rep, _ = self.report(self.labelled(), old)
+        step = rep.analyses[0]["chains"]["auto"][3]
+        self.assertEqual((step[1], step[2].time), ("tile16-x3", 1.2e6))
+
+    def test_startup_rows_take_the_facts_of_their_timed_rows(self):
+        path = self.write("startup.json", [
+            row("matrixMul/opencl/tile16-own/n:64", 1.4, LABELLED[4][2]),
+            row("startup/opencl/matrixMul-tile16/n:64", 9.0, build_ms=5.0),
+            row("startup/opencl/matrixMul-tile16-own/n:64", 9.0, build_ms=2.0)])
+        rep, _ = self.report(path)
+        [r] = startup.startup_rows(rep.data)
+        self.assertEqual((r["base"], r["build_source"], r["build_own_ptx"]), ("tile16", 5.0, 2.0))
 
 
 if __name__ == "__main__":

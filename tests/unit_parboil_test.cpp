@@ -17,8 +17,8 @@
 #include <vector>
 
 #include "errors.h"
-#include "workloads/cp.h"
-#include "workloads/mri.h"
+#include "workloads/parboil/cp.h"
+#include "workloads/parboil/mri.h"
 
 namespace gpucmp {
 namespace {

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "workloads/bandwidth.h"
-#include "workloads/matrixmul.h"
+#include "workloads/sdk/bandwidth.h"
+#include "workloads/sdk/matrixmul.h"
 
 namespace gpucmp {
 namespace {

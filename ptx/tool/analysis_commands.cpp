@@ -1,6 +1,7 @@
 #include "analysis_commands.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <iostream>
 #include <sstream>
 
@@ -11,6 +12,7 @@
 #include "ptx/normalize.h"
 #include "ptx/parse_error.h"
 #include "ptx/parser.h"
+#include "ptx/pass_registry.h"
 #include "ptx/passes.h"
 #include "ptx/printer.h"
 #include "ptx/sass.h"
@@ -65,6 +67,26 @@ bool is_sass_file(const std::string& path) {
   return text.rfind("// SASS", 0) == 0;
 }
 
+// Every registered pass, in the registry's order: "inline, promote-slots, ...".
+std::string registered_pass_names() {
+  std::string out;
+  for (const ptx::PassInfo& p : ptx::pass_registry()) out += (out.empty() ? "" : ", ") + p.name;
+  return out;
+}
+
+// One line per registered pass: name, scope, description, in aligned columns.
+std::string pass_listing() {
+  std::size_t width = 0;
+  for (const ptx::PassInfo& p : ptx::pass_registry()) width = std::max(width, p.name.size());
+  std::string out;
+  for (const ptx::PassInfo& p : ptx::pass_registry()) {
+    const std::string scope = ptx::scope_name(p.scope);
+    out += p.name + std::string(width + 2 - p.name.size(), ' ') + scope +
+           std::string(10 - scope.size(), ' ') + p.description + "\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
@@ -83,9 +105,8 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
       ->take_all();
   stats->add_flag("--json", opts.json, "JSON instead of a table");
 
-  auto* opt = app.add_subcommand(
-      "opt",
-      "Apply IR passes (cleanup, unroll, cse, mad, licm, align, ftz, shared32) and print the PTX");
+  auto* opt =
+      app.add_subcommand("opt", "Apply IR passes (gpucmp-ptx passes lists them) and print the PTX");
   opt->add_option("file", opts.files, "PTX file")->required()->expected(1);
   opt->add_option_function<std::string>(
          "--passes",
@@ -93,12 +114,15 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
            std::stringstream ss(list);
            for (std::string name; std::getline(ss, name, ',');) opts.passes.push_back(name);
          },
-         "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align (also ftz, "
-         "shared32)")
+         "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align. Known: " +
+             registered_pass_names())
       ->required();
   opt->add_flag("--contract", opts.contract,
                 "Allow float mul+add -> fma (a semantic change, recorded in the header)");
   add_path_option(*opt, "-o,--out", opts.out, "Write here instead of stdout");
+
+  app.add_subcommand("passes",
+                     "List the IR passes opt takes: name, scope and description, one per line");
 
   auto* diff = app.add_subcommand(
       "diff",
@@ -139,6 +163,10 @@ int run_analysis(const CLI::App& app, const AnalysisOptions& opts) {
       throw UsageError(std::string("--passes: ") + e.what());
     }
     emit(header + ptx::print(m), opts.out);
+    return kExitOk;
+  }
+  if (app.got_subcommand("passes")) {
+    std::cout << pass_listing();
     return kExitOk;
   }
   if (app.got_subcommand("stats")) {

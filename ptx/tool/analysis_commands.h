@@ -1,4 +1,4 @@
-// gpucmp-ptx normalize | stats | diff, on the PTX library (ptx/).
+// gpucmp-ptx normalize | stats | opt | passes | diff, on the PTX library (ptx/).
 #pragma once
 #include <string>
 #include <vector>
@@ -20,7 +20,7 @@ struct AnalysisOptions {
 };
 
 void add_analysis_commands(CLI::App& app, AnalysisOptions& opts);
-// Runs whichever of normalize / stats / diff was given; returns the exit code.
+// Runs whichever of normalize / stats / opt / passes / diff was given; returns the exit code.
 int run_analysis(const CLI::App& app, const AnalysisOptions& opts);
 
 }  // namespace gpucmp::ptxtool

@@ -2,7 +2,8 @@
 //   dump       the PTX (and SASS) of every kernel from either compiler
 //   normalize  canonical PTX: registers and labels renumbered, debug dropped
 //   stats      per-kernel instruction mix, in and out of loops (--json)
-//   opt        IR passes (cleanup, unroll, cse, mad, licm, align, ftz, shared32) on a PTX file
+//   opt        IR passes on a PTX file (those of ptx/pass_registry.h)
+//   passes     the registered passes: name, scope, description
 //   diff       normalized unified diff + stats table; exit 0 equal, 1 different
 //   cache-sass the cubins (and SASS) a driver JIT left in a compute-cache folder
 #include <CLI/CLI.hpp>

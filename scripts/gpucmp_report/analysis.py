@@ -3,27 +3,45 @@ by (workload, api, variant, params)), pairs and the ones shown, PTX chains and
 controls, the best OpenCL variant, vendor libraries, bandwidth series, peaks."""
 from .fmt import fmt_params, label_of
 from .names import (CHAINS, MAX_SIZES_PER_VARIANT, PTX_CONTROLS, STARTUP, STEPS, VENDOR, is_cold,
-                    size_key, split_variant, workload_rank)
+                    size_key, workload_rank)
 
 
 class Data:
     """The measured benchmarks, indexed for the report: by_id holds the kernel and
-    transfer times (hot); startup and cold rows are apart and enter no pair."""
+    transfer times (hot); startup and cold rows are apart and enter no pair.
+
+    A row's base, kind, chain and step are its Bench's facts (variant_facts: from
+    its label, else its name); derived() finds a PTX variant or cross-run row by
+    them, never by its name."""
 
     def __init__(self, benches):
         self.by_id = {}  # (workload, api, variant, params) -> Bench
+        self.by_facts = {}  # (workload, api, base, kind, params) -> Bench of a derived variant
+        self.labelled = {}  # (workload, api, variant) -> Facts of a labelled row
         self.startup, self.cold = [], []
         self.all = [benches[k] for k in sorted(benches)]
         for b in self.all:
+            if b.facts.labelled:
+                self.labelled[(b.workload, b.api, b.variant)] = b.facts
             if b.workload == STARTUP:
                 self.startup.append(b)
             elif is_cold(b):
                 self.cold.append(b)
             else:
                 self.by_id[(b.workload, b.api, b.variant, b.params)] = b
+                if b.facts.family is not None:
+                    key = (b.workload, b.api, b.facts.base, b.facts.kind, b.params)
+                    old = self.by_facts.get(key)  # a labelled row, then the later file, wins
+                    if old is None or (b.facts.labelled, b.order) >= (old.facts.labelled,
+                                                                      old.order):
+                        self.by_facts[key] = b
 
     def get(self, workload, api, variant, params):
         return self.by_id.get((workload, api, variant, params))
+
+    def derived(self, workload, api, base, kind, params):
+        """The Bench of base's PTX variant or cross-run row of that kind, or None."""
+        return self.by_facts.get((workload, api, base, kind, params))
 
     def ids(self, api=None):
         return sorted((k for k in self.by_id if api is None or k[1] == api),
@@ -40,7 +58,7 @@ def pairs(data):
     variants excepted, in report order."""
     out = []
     for workload, _, variant, params in data.ids("cuda"):
-        if variant in VENDOR or split_variant(variant)[1]:
+        if variant in VENDOR or data.get(workload, "cuda", variant, params).facts.is_ptx:
             continue
         opencl = data.get(workload, "opencl", variant, params)
         if opencl is not None:
@@ -76,10 +94,10 @@ def largest_pairs(all_pairs):
 def ptx_bases(data):
     """{(workload, base): [params with any PTX-derived variant]}"""
     out = {}
-    for workload, _, variant, params in data.ids("opencl"):
-        base, suffix = split_variant(variant)
-        if suffix:
-            out.setdefault((workload, base), set()).add(params)
+    for key in data.ids("opencl"):
+        facts = data.by_id[key].facts
+        if facts.is_ptx:
+            out.setdefault((key[0], facts.base), set()).add(key[3])
     return {k: sorted(v, key=size_key) for k, v in sorted(
         out.items(), key=lambda kv: (workload_rank(kv[0][0]), kv[0][1]))}
 
@@ -88,9 +106,9 @@ def most_varied(data, workload, base, sizes):
     """Of `sizes`, the one with the most PTX variants of `base` (the largest on a tie):
     the chains may be measured at one size only."""
     def count(params):
-        return sum(1 for (w, api, v, p) in data.by_id if w == workload and api == "opencl"
-                   and p == params and split_variant(v) != (v, None)
-                   and split_variant(v)[0] == base)
+        return sum(1 for (w, api, _, p), b in data.by_id.items() if w == workload
+                   and api == "opencl" and p == params and b.facts.is_ptx
+                   and b.facts.base == base)
     return max(sizes, key=lambda p: (count(p), size_key(p)))
 
 
@@ -99,11 +117,11 @@ def chain_steps(data, workload, base, params, chain):
     out = []
     prev = None
     for step, suffix in zip(STEPS, CHAINS[chain]):
-        bench = data.get(workload, "opencl", f"{base}-{suffix}", params)
+        bench = data.derived(workload, "opencl", base, suffix, params)
         change = None
         if bench is not None and prev is not None and prev.time > 0:
             change = bench.time / prev.time - 1
-        out.append((step, f"{base}-{suffix}", bench, change))
+        out.append((step, bench.variant if bench else f"{base}-{suffix}", bench, change))
         prev = bench
     return out
 
@@ -114,7 +132,7 @@ def ptx_analysis(data):
     out = []
     for (workload, base), sizes in ptx_bases(data).items():
         params = most_varied(data, workload, base, sizes)
-        controls = [(s, data.get(workload, "opencl", f"{base}-{s}", params))
+        controls = [(s, data.derived(workload, "opencl", base, s, params))
                     for s in ["ptx-O0"] + PTX_CONTROLS]
         chains = {c: chain_steps(data, workload, base, params, c) for c in CHAINS}
         out.append({"workload": workload, "base": base, "params": params,
@@ -144,8 +162,7 @@ def best_opencl(data):
             source = data.get(workload, "opencl", variant, params)
         candidates = [b for (w, api, v, p), b in data.by_id.items()
                       if w == workload and api == "opencl" and p == params
-                      and (v == variant or (split_variant(v)[0] == variant
-                                            and split_variant(v)[1] is not None))]
+                      and (v == variant or (b.facts.is_ptx and b.facts.base == variant))]
         if not candidates:
             continue
         best = min(candidates, key=lambda b: (b.time, b.variant))

@@ -7,7 +7,6 @@ from . import sections
 from .analysis import (Data, bandwidth_series, best_opencl, pairs, peak_entries, ptx_analysis,
                        shown_pairs)
 from .figures import FIGURES
-from .names import split_variant
 
 
 class Report:
@@ -22,7 +21,7 @@ class Report:
         self.shown = shown_pairs(self.all_pairs)
         self.analyses = ptx_analysis(data)
         self.best_rows = best_opencl(data)
-        self.has_ptx_variants = any(split_variant(b.variant)[1] for b in data.by_id.values()
+        self.has_ptx_variants = any(b.facts.is_ptx for b in data.by_id.values()
                                     if b.api == "opencl")
         self.bw = bandwidth_series(data)
         self.peaks = peak_entries(data, self.all_pairs)

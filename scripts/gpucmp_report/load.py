@@ -1,12 +1,14 @@
 """Loading and merging result files: one Bench per benchmark (median time, spread,
 counters per repetition), the later file winning, cold rows named with cache:cold,
 the CUDA startup rows of CUDA_FORCE_PTX_JIT=1 files kept apart, and the rows that
-were not measured (errors, skips) with their reason."""
+were not measured (errors, skips) with their reason. Each Bench keeps its row's
+label and the variant's facts (variant_facts: from the label, else the name)."""
 import math
 import statistics
 
 import gbench_json
 
+from . import variant_facts
 from .names import COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, STARTUP, parse_name, size_key
 
 NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
@@ -24,10 +26,16 @@ class Bench:
 
     counters: each counter's median over the repetitions; reps: the counters of
     each repetition (one entry where the file has only aggregates); jit: a CUDA
-    startup row of a file run with CUDA_FORCE_PTX_JIT=1."""
+    startup row of a file run with CUDA_FORCE_PTX_JIT=1; label: the row's label
+    (how gpucmp-bench built the variant) or None; facts: variant_facts.Facts of
+    the variant (from the label, else from the name); order: the place of its
+    file among the inputs."""
 
-    def __init__(self, key, parts, path, times, counters, cv=None, reps=None, jit=False):
+    def __init__(self, key, parts, path, times, counters, cv=None, reps=None, jit=False,
+                 label=None):
         self.key = key
+        self.label = label
+        self.order = 0
         self.reps = reps if reps is not None else [counters]
         self.jit = jit
         self.workload, self.api, self.variant, self.params = parts
@@ -43,6 +51,7 @@ class Bench:
         else:
             self.spread, self.spread_kind = None, None
         self.counters = counters
+        self.facts = variant_facts.of(self.variant, label)
 
     @property
     def size(self):
@@ -87,7 +96,9 @@ def measure(path, key, entry, jit=False):
                 reps[0][flag] = 1.0 if mean[flag] > 0 else 0.0
         if "noise_met" in mean:
             reps[0]["noise_met"] = 1.0 if mean["noise_met"] >= 1 else 0.0
-    return Bench(key, parts, path, times, counters, cv, reps, jit)
+    label = variant_facts.label_of_rows(entry["rows"] + [entry["aggregates"][a] for a in sorted(
+        entry["aggregates"])])
+    return Bench(key, parts, path, times, counters, cv, reps, jit, label)
 
 
 def cold_key(key, entry):
@@ -109,7 +120,9 @@ def load_all(paths):
     """(contexts [(path, context, rows)], {key: Bench}, not measured [(key, reason, path)])."""
     contexts = []
     latest = {}  # key -> (path, entry, jit); the later file wins
+    rank = {}  # path -> its place among the inputs
     for path in paths:
+        rank[path] = len(rank)
         try:
             context, entries = gbench_json.load(path, ignore_iterations=True)
         except gbench_json.InputError as e:
@@ -140,6 +153,7 @@ def load_all(paths):
         if bench is None:
             missing.append((key, "no real_time in its rows", path))
         else:
+            bench.order = rank[path]
             benches[key] = bench
     return contexts, benches, missing
 

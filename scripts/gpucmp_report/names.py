@@ -8,7 +8,9 @@ APIS = ("cuda", "opencl")
 VENDOR = {"cublas": "cuBLAS", "clblast": "CLBlast"}
 BEST_MARGIN = 0.02  # the text names a PTX variant as faster than its source beyond this
 MAX_SIZES_PER_VARIANT = 4  # more sizes (bandwidth): the table and Fig. 5 show the extremes
-# OpenCL-only variants derived from a base kernel through its PTX.
+# OpenCL-only variants derived from a base kernel through its PTX: a chain's steps in
+# order (the label's step= indexes them) and the controls (variant_facts reads a
+# labelled row's kind from its label, an unlabelled one's from these suffixes).
 CHAINS = {
     "auto": ["ptx-O0", "auto-clean", "auto-unroll", "auto-unroll-cse", "auto-unroll-cse-mad",
              "auto-unroll-cse-mad-licm", "auto-unroll-cse-mad-licm-align"],
@@ -18,7 +20,8 @@ CHAINS = {
 STEPS = ["-O0", "clean", "unroll", "cse", "mad", "licm", "align"]  # what CHAINS[c][i] adds
 PTX_CONTROLS = ["ptx-as-built", "ptx-align", "ptx-ftz", "ptx-shared32", "ptx-from-nvcc"]
 # CUDA-only cross-run rows (cuda/cross_runners.h): read by sections/gaps.py, never
-# "measured on one API only".
+# "measured on one API only"; their names' suffixes are read only where a row has no
+# label (from=opencl-ptx, from=ptx-jit).
 CROSS_SUFFIXES = ("-opencl-ptx", "-ptx-jit", "-opencl-cubin")
 PTX_SUFFIXES = sorted({s for chain in CHAINS.values() for s in chain} | set(PTX_CONTROLS),
                       key=lambda s: (-len(s), s))
@@ -76,7 +79,11 @@ def workload_rank(workload):
 
 
 def split_variant(variant):
-    """(base, ptx suffix) for a PTX-derived OpenCL variant, else (variant, None)."""
+    """(base, ptx suffix) for a PTX-derived OpenCL variant, else (variant, None).
+
+    Parsed from the name: the fallback of variant_facts for rows without a label
+    (result files written before gpucmp-bench labelled its rows); a labelled row's
+    base and kind come from its label."""
     for suffix in PTX_SUFFIXES:
         if variant.endswith("-" + suffix) and len(variant) > len(suffix) + 1:
             return variant[: -len(suffix) - 1], suffix

@@ -6,7 +6,7 @@ The edits are made by hand, here, as text templates (a script only so that the
 committed and are what gpucmp-bench times (matrixMul/opencl/tile16-hand-*).
 Each step is the previous file plus one optimization, as in the 2010 study:
 
-  hand-base                 -cl-opt-disable PTX of opencl/kernels/matrixmul.cl
+  hand-base                 -cl-opt-disable PTX of opencl/sdk/matrixmul.cl
                             (driver 580.159.04, tests/fixtures/.../opencl-O0/
                             matrixMul-tile16-cloptdisable.ptx) cleaned up: stack
                             slots -> registers, work-item builtins and barrier
@@ -41,7 +41,7 @@ def header(step):
 // gpucmp hand-edited PTX variant matrixMul/opencl/tile16-hand-{step}
 // {WHAT[step]}.
 // Written by ptx/variants/matrixMul/write_chain.py; kernel and arguments as
-// opencl/kernels/matrixmul.cl with -DTILE=16.
+// opencl/sdk/matrixmul.cl with -DTILE=16.
 //
 
 .version 9.0

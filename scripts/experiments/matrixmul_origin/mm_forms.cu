@@ -1,4 +1,4 @@
-// Experiment: gpucmp's tiled matrixMul (cuda/matrixmul.cu's loop over tile
+// Experiment: gpucmp's tiled matrixMul (cuda/sdk/matrixmul.cu's loop over tile
 // offsets t) against the cuda-samples loop form (A and B walked by index
 // ranges aBegin..aEnd with steps), each on random data in [-1, 1) and on the
 // constant data cuda-samples uses (A = 1, B = 0.01): does a timing gap

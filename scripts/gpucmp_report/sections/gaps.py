@@ -26,11 +26,11 @@ GAP = (0.95, 1.05)  # an OpenCL/CUDA ratio outside this is a gap to explain
 TRANSFERS = {"bandwidth"}  # workloads without a kernel of their own: no SASS, no counters
 NO_CROSS = "no cross-run rows"
 STANDARD = "standard"  # the size preset of the standard suite (context gpucmp.size)
-# Cross-run rows: (api, variant suffix).
-PTX_JIT = ("cuda", "-ptx-jit")  # nvcc's PTX, JIT-compiled by the CUDA driver
-OPENCL_PTX = ("cuda", "-opencl-ptx")  # OpenCL's PTX (envregs 0), CUDA driver JIT + runtime
-OPENCL_CUBIN = ("cuda", "-opencl-cubin")  # OpenCL's cubin launched under CUDA
-FROM_NVCC = ("opencl", "-ptx-from-nvcc")  # nvcc's PTX through OpenCL's JIT + runtime
+# Cross-run rows: (api, kind) of variant_facts (the label's from=, else the name's suffix).
+PTX_JIT = ("cuda", "ptx-jit")  # nvcc's PTX, JIT-compiled by the CUDA driver
+OPENCL_PTX = ("cuda", "opencl-ptx")  # OpenCL's PTX (envregs 0), CUDA driver JIT + runtime
+OPENCL_CUBIN = ("cuda", "opencl-cubin")  # OpenCL's cubin launched under CUDA
+FROM_NVCC = ("opencl", "ptx-from-nvcc")  # nvcc's PTX through OpenCL's JIT + runtime
 NEW_ROWS = (PTX_JIT, OPENCL_PTX, OPENCL_CUBIN)
 SPLIT_COLUMNS = [  # (key, header): each a ratio of times
     ("total", "OpenCL/CUDA"),
@@ -144,8 +144,8 @@ def explanation(explanations, workload, variant, params):
 
 
 def cross(data, workload, variant, params, row):
-    api, suffix = row
-    return data.get(workload, api, variant + suffix, params)
+    api, kind = row
+    return data.derived(workload, api, variant, kind, params)
 
 
 def split(data, workload, variant, params, cuda, opencl):
@@ -170,8 +170,8 @@ def fmt_part(r):
 
 
 def has_new_rows(data):
-    return any(b.api == api and b.variant.endswith(suffix) for b in data.by_id.values()
-               for api, suffix in NEW_ROWS)
+    return any(b.facts.is_cross and (b.api, b.facts.kind) in NEW_ROWS
+               for b in data.by_id.values())
 
 
 def standard_pairs(all_pairs, contexts):

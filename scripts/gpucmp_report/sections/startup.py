@@ -3,7 +3,8 @@ overhead, from the startup/ rows (with CUDA_FORCE_PTX_JIT=1 files beside)."""
 import statistics
 
 from ..fmt import NONE, fmt_ms, fmt_ms_range, fmt_params, fmt_range, md_table, plural
-from ..names import APIS, API_LABEL, JIT_ENV, size_key, split_variant, workload_rank
+from .. import variant_facts
+from ..names import APIS, API_LABEL, JIT_ENV, size_key, workload_rank
 
 SLOW_SAMPLE = 2.0  # a startup sample this many times the median is named
 
@@ -14,13 +15,20 @@ def startup_split(variant):
     return workload, rest
 
 
-STARTUP_COLUMNS = [  # (key, API, variant suffix, counter)
+STARTUP_COLUMNS = [  # (key, API, variant kind (variant_facts), counter)
     ("build_source", "opencl", None, "build_ms"),
     ("build_own_ptx", "opencl", "ptx-as-built", "build_ms"),
     ("build_nvcc_ptx", "opencl", "ptx-from-nvcc", "build_ms"),
     ("ptx_load", "cuda", None, "ptx_load_ms"),
     ("context", "cuda", None, "context_ms"),
 ]
+
+
+def startup_facts(data, api, workload, variant):
+    """The variant's facts: startup rows carry no label, so those of its timed rows
+    where they have one (Data.labelled), else parsed from the name."""
+    facts = data.labelled.get((workload, api, variant))
+    return facts if facts is not None else variant_facts.from_name(variant)
 
 
 def first_launch(bench):
@@ -38,26 +46,28 @@ def startup_rows(data):
     {workload, base, params, build_source, build_own_ptx, build_nvcc_ptx, ptx_load,
     context (ms or None), overhead: {api: first - second launch ms}, first, first_jit:
     (median, slowest) CUDA first launch without and with CUDA_FORCE_PTX_JIT=1 or None}"""
-    index = {}
+    index = {}  # (api, jit, workload, base, PTX kind or None, params) -> Bench
     for b in data.startup:
         workload, variant = startup_split(b.variant)
-        index[(b.api, b.jit, workload, variant, b.params)] = b
-    kernels = sorted({(w, split_variant(v)[0], p) for _, _, w, v, p in index},
+        facts = startup_facts(data, b.api, workload, variant)
+        base, kind = (facts.base, facts.kind) if facts.is_ptx else (variant, None)
+        index[(b.api, b.jit, workload, base, kind, b.params)] = b
+    kernels = sorted({(w, base, p) for _, _, w, base, _, p in index},
                      key=lambda k: (workload_rank(k[0]), k[1], size_key(k[2])))
     out = []
     for workload, base, params in kernels:
         row = {"workload": workload, "base": base, "params": params}
-        for name, api, suffix, counter in STARTUP_COLUMNS:
-            b = index.get((api, False, workload, f"{base}-{suffix}" if suffix else base, params))
+        for name, api, kind, counter in STARTUP_COLUMNS:
+            b = index.get((api, False, workload, base, kind, params))
             row[name] = b.counters.get(counter) if b is not None else None
         row["overhead"] = {}
         for api in APIS:
-            b = index.get((api, False, workload, base, params))
+            b = index.get((api, False, workload, base, None, params))
             if b is not None and {"first_launch_ms", "second_launch_ms"} <= set(b.counters):
                 row["overhead"][api] = (b.counters["first_launch_ms"]
                                         - b.counters["second_launch_ms"])
         for name, jit in (("first", False), ("first_jit", True)):
-            b = index.get(("cuda", jit, workload, base, params))
+            b = index.get(("cuda", jit, workload, base, None, params))
             row[name] = first_launch(b) if b is not None else None
             if row[name] is not None and row[name][0] is None:
                 row[name] = None

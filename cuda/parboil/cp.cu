@@ -1,0 +1,93 @@
+// cp: Coulombic potential on a lattice plane (Parboil CP). Atoms are float4
+// (x, y, dz^2, q) in constant memory; 16 x 8 thread blocks. Pairs with
+// opencl/parboil/cp.cl.
+#include "math_mode.h"
+#include "parboil_kernels.h"
+#include "workloads/parboil/cp.h"
+
+namespace gpucmp::cuda::GPUCMP_MATH_NS {
+
+namespace {
+
+__constant__ float4 atominfo[cp::kAtomsPerChunk];
+
+// base: one lattice point per thread.
+__global__ void cp_base(int numatoms, float gridspacing, float* energygrid) {
+  const int xi = blockIdx.x * blockDim.x + threadIdx.x;
+  const int yi = blockIdx.y * blockDim.y + threadIdx.y;
+  const int width = gridDim.x * blockDim.x;
+  const float x = gridspacing * xi;
+  const float y = gridspacing * yi;
+  float energy = 0.0f;
+  for (int n = 0; n < numatoms; ++n) {
+    const float dx = x - atominfo[n].x;
+    const float dy = y - atominfo[n].y;
+    energy += atominfo[n].w * (1.0f / sqrtf(dx * dx + dy * dy + atominfo[n].z));
+  }
+  energygrid[width * yi + xi] += energy;
+}
+
+// unrollx8: eight lattice points per thread, blockDim.x (16) apart along x, so
+// that each warp's loads and stores stay coalesced; dy^2 + dz^2 once per atom.
+__global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) {
+  const int xi = blockIdx.x * blockDim.x * cp::kUnrollX + threadIdx.x;
+  const int yi = blockIdx.y * blockDim.y + threadIdx.y;
+  const int width = gridDim.x * blockDim.x * cp::kUnrollX;
+  const float x = gridspacing * xi;
+  const float y = gridspacing * yi;
+  const float step = gridspacing * blockDim.x;
+  float e0 = 0.0f, e1 = 0.0f, e2 = 0.0f, e3 = 0.0f, e4 = 0.0f, e5 = 0.0f, e6 = 0.0f, e7 = 0.0f;
+  for (int n = 0; n < numatoms; ++n) {
+    const float dy = y - atominfo[n].y;
+    const float dyz2 = dy * dy + atominfo[n].z;
+    const float q = atominfo[n].w;
+    const float dx0 = x - atominfo[n].x;
+    const float dx1 = dx0 + step;
+    const float dx2 = dx1 + step;
+    const float dx3 = dx2 + step;
+    const float dx4 = dx3 + step;
+    const float dx5 = dx4 + step;
+    const float dx6 = dx5 + step;
+    const float dx7 = dx6 + step;
+    e0 += q * (1.0f / sqrtf(dx0 * dx0 + dyz2));
+    e1 += q * (1.0f / sqrtf(dx1 * dx1 + dyz2));
+    e2 += q * (1.0f / sqrtf(dx2 * dx2 + dyz2));
+    e3 += q * (1.0f / sqrtf(dx3 * dx3 + dyz2));
+    e4 += q * (1.0f / sqrtf(dx4 * dx4 + dyz2));
+    e5 += q * (1.0f / sqrtf(dx5 * dx5 + dyz2));
+    e6 += q * (1.0f / sqrtf(dx6 * dx6 + dyz2));
+    e7 += q * (1.0f / sqrtf(dx7 * dx7 + dyz2));
+  }
+  float* out = energygrid + width * yi + xi;
+  out[0 * blockDim.x] += e0;
+  out[1 * blockDim.x] += e1;
+  out[2 * blockDim.x] += e2;
+  out[3 * blockDim.x] += e3;
+  out[4 * blockDim.x] += e4;
+  out[5 * blockDim.x] += e5;
+  out[6 * blockDim.x] += e6;
+  out[7 * blockDim.x] += e7;
+}
+
+cudaError_t set_atoms(const float* device_atoms, int count, cudaStream_t stream) {
+  return cudaMemcpyToSymbolAsync(atominfo, device_atoms, sizeof(float4) * count, 0,
+                                 cudaMemcpyDeviceToDevice, stream);
+}
+
+void launch(bool unrollx8, int count, float spacing, float* energy, int nx, int ny,
+            cudaStream_t stream) {
+  const dim3 block(cp::kBlockX, cp::kBlockY);
+  if (unrollx8) {
+    const dim3 grid(nx / (cp::kBlockX * cp::kUnrollX), ny / cp::kBlockY);
+    cp_unrollx8<<<grid, block, 0, stream>>>(count, spacing, energy);
+  } else {
+    const dim3 grid(nx / cp::kBlockX, ny / cp::kBlockY);
+    cp_base<<<grid, block, 0, stream>>>(count, spacing, energy);
+  }
+}
+
+}  // namespace
+
+const CpKernels kCp = {set_atoms, launch};
+
+}  // namespace gpucmp::cuda::GPUCMP_MATH_NS

@@ -1,0 +1,111 @@
+// CUDA runners of mriq and mrifhd: per launch, compute the per-k factors into
+// the packed k-values (device), clear the outputs, then per tile copy the
+// k-values into constant memory and launch the voxel kernel (mriq.cu, mrifhd.cu).
+// The device copies (MriBuffers, mri_buffers.h) are shared with the cross-run rows.
+#include <algorithm>
+#include <vector>
+
+#include "mri_buffers.h"
+#include "parboil_kernels.h"
+#include "runner_table.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+
+DevicePtr to_device(const std::vector<float>& host, cudaStream_t stream) {
+  if (host.empty()) return {};
+  DevicePtr p = device_alloc(host.size() * sizeof(float), "mri input");
+  copy_and_wait(p.get(), host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice, stream,
+                "mri input");
+  return p;
+}
+
+}  // namespace
+
+void MriBuffers::upload() {
+  const mri::Dataset& d = p_.data;
+  for (auto [dst, src] : {std::pair{&x_, &d.x},
+                          {&y_, &d.y},
+                          {&z_, &d.z},
+                          {&phiR_, &d.phiR},
+                          {&phiI_, &d.phiI},
+                          {&dR_, &d.dR},
+                          {&dI_, &d.dI}})
+    *dst = to_device(*src, stream());
+  std::vector<float> kv(std::size_t(d.numK) * kv_floats(), 0.0f);
+  for (int k = 0; k < d.numK; ++k) {
+    kv[k * kv_floats() + 0] = d.kx[k];
+    kv[k * kv_floats() + 1] = d.ky[k];
+    kv[k * kv_floats() + 2] = d.kz[k];
+  }
+  kv_ = to_device(kv, stream());
+  out_r_ = device_alloc(std::size_t(d.numX) * sizeof(float), "mri real output");
+  out_i_ = device_alloc(std::size_t(d.numX) * sizeof(float), "mri imaginary output");
+}
+
+void MriBuffers::download() {
+  const std::size_t bytes = p_.out_r.size() * sizeof(float);
+  copy_and_wait(p_.out_r.data(), out_r_.get(), bytes, cudaMemcpyDeviceToHost, stream(), "real");
+  copy_and_wait(p_.out_i.data(), out_i_.get(), bytes, cudaMemcpyDeviceToHost, stream(), "imag");
+}
+
+void MriBuffers::clear_outputs() {
+  const std::size_t bytes = std::size_t(p_.data.numX) * sizeof(float);
+  check(cudaMemsetAsync(out_r_.get(), 0, bytes, stream()), "cudaMemsetAsync", "mri real");
+  check(cudaMemsetAsync(out_i_.get(), 0, bytes, stream()), "cudaMemsetAsync", "mri imag");
+}
+
+namespace {
+
+// MriBuffers packs the k-values as floats; the kernels read them as these structs.
+static_assert(sizeof(KValuesQ) == 4 * sizeof(float) && sizeof(KValuesFH) == 5 * sizeof(float));
+
+class MriRunner : public MriBuffers {
+ public:
+  MriRunner(mri::Problem& p, const mri::Variant& v)
+      : MriBuffers(p), fast_(v.fast_math), loop_(v.loop) {}
+
+ protected:
+  void enqueue() override {
+    const mri::Dataset& d = problem().data;
+    if (problem().kind == mri::Kind::q) {
+      const MriQKernels& k = mriq_kernels(fast_);
+      auto* kv = static_cast<KValuesQ*>(kv_.get());
+      k.phi_mag(f(phiR_), f(phiI_), kv, d.numK, stream());
+      clear_outputs();
+      for (int start = 0; start < d.numK; start += mri::kTileQ) {
+        const int count = std::min(mri::kTileQ, d.numK - start);
+        check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mriq k tile");
+        k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
+      }
+    } else {
+      const MriFhdKernels& k = mrifhd_kernels(fast_);
+      auto* kv = static_cast<KValuesFH*>(kv_.get());
+      k.rho_phi(f(phiR_), f(phiI_), f(dR_), f(dI_), kv, d.numK, stream());
+      clear_outputs();
+      for (int start = 0; start < d.numK; start += mri::kTileFH) {
+        const int count = std::min(mri::kTileFH, d.numK - start);
+        check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mrifhd k tile");
+        k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
+      }
+    }
+  }
+
+ private:
+  bool fast_;
+  mri::KLoop loop_;
+};
+
+}  // namespace
+
+namespace {
+GPUCMP_RUNNERS("cuda") {
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd})
+    mri::runners(kind).add("cuda", mri::variants(), [](mri::Problem& p, const mri::Variant& v) {
+      return std::make_unique<MriRunner>(p, v);
+    });
+}
+}  // namespace
+
+}  // namespace gpucmp::cuda

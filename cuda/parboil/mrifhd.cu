@@ -1,0 +1,92 @@
+// mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
+// k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
+// thread, the k loop unrolled x4 by hand. Two forms of that loop
+// (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants) and
+// gpucmp's first form (uniform-tile). Pairs with opencl/parboil/mrifhd.cl.
+#include "math_mode.h"
+#include "parboil_kernels.h"
+#include "workloads/parboil/mri.h"
+
+namespace gpucmp::cuda::GPUCMP_MATH_NS {
+
+namespace {
+
+__constant__ KValuesFH ck[mri::kTileFH];
+
+__global__ void ComputeRhoPhi(const float* phiR, const float* phiI, const float* dR,
+                              const float* dI, KValuesFH* kv, int numK) {
+  const int k = blockIdx.x * blockDim.x + threadIdx.x;
+  if (k < numK) {
+    kv[k].RhoPhiR = phiR[k] * dR[k] + phiI[k] * dI[k];
+    kv[k].RhoPhiI = phiR[k] * dI[k] - phiI[k] * dR[k];
+  }
+}
+
+// One k-value's contribution to (rFH, iFH).
+__device__ __forceinline__ void accumulate(const KValuesFH& kv, float sX, float sY, float sZ,
+                                           float& rFH, float& iFH) {
+  const float expArg = mri::kTwoPi * (kv.Kx * sX + kv.Ky * sY + kv.Kz * sZ);
+  const float cArg = cosf(expArg);
+  const float sArg = sinf(expArg);
+  rFH += kv.RhoPhiR * cArg - kv.RhoPhiI * sArg;
+  iFH += kv.RhoPhiI * cArg + kv.RhoPhiR * sArg;
+}
+
+// numK: the k-values in this tile (<= kTileFH).
+template <mri::KLoop kLoop>
+__global__ void ComputeFH(int numK, int numX, const float* x, const float* y, const float* z,
+                          float* outR, float* outI) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t >= numX) return;
+  const float sX = x[t], sY = y[t], sZ = z[t];
+  float rFH = outR[t], iFH = outI[t];
+  if constexpr (kLoop == mri::KLoop::tile_and_count) {
+    int k = 0;  // the numK % 4 leftovers first, then fours
+    for (; k < numK % 4; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+    for (; k < mri::kTileFH && k < numK; k += 4) {
+      accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+    }
+  } else {
+    int k = 0;  // fours, then the leftovers
+    for (; k + 3 < numK; k += 4) {
+      accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
+      accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+    }
+    for (; k < numK; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+  }
+  outR[t] = rFH;
+  outI[t] = iFH;
+}
+
+void rho_phi(const float* phiR, const float* phiI, const float* dR, const float* dI, KValuesFH* kv,
+             int numK, cudaStream_t s) {
+  ComputeRhoPhi<<<(numK + mri::kBlock - 1) / mri::kBlock, mri::kBlock, 0, s>>>(phiR, phiI, dR, dI,
+                                                                               kv, numK);
+}
+
+cudaError_t set_k(const KValuesFH* device_kv, int count, cudaStream_t s) {
+  return cudaMemcpyToSymbolAsync(ck, device_kv, sizeof(KValuesFH) * count, 0,
+                                 cudaMemcpyDeviceToDevice, s);
+}
+
+void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
+                float* outR, float* outI, cudaStream_t s) {
+  const int blocks = (numX + mri::kBlock - 1) / mri::kBlock;
+  if (loop == mri::KLoop::tile_and_count)
+    ComputeFH<mri::KLoop::tile_and_count>
+        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR, outI);
+  else
+    ComputeFH<mri::KLoop::count_only>
+        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR, outI);
+}
+
+}  // namespace
+
+const MriFhdKernels kMriFhd = {rho_phi, set_k, compute_fh};
+
+}  // namespace gpucmp::cuda::GPUCMP_MATH_NS

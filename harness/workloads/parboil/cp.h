@@ -1,0 +1,80 @@
+// cp: Coulombic potential on one plane of a 3D lattice (VMD's cionize, Parboil
+// CP). energy(x, y) = sum_atoms q / sqrt(dx^2 + dy^2 + dz^2), atoms uploaded to
+// constant memory in chunks, one launch per chunk accumulating into the grid.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../runner.h"
+#include "../../runner_table.h"
+#include "../../validation.h"
+#include "../../workload.h"
+
+namespace gpucmp::cp {
+
+constexpr int kAtomsPerChunk = 4000;      // 4000 x float4 = 64000 B of constant memory
+constexpr int kBlockX = 16, kBlockY = 8;  // thread block (work-group) shape
+constexpr int kUnrollX = 8;               // unrollx8: points per thread, 16 apart along x
+
+struct Config {
+  int nx = 512, ny = 512;  // lattice points of the plane
+  int atoms = 40000;
+  float spacing = 0.1f;  // lattice spacing (Angstrom)
+  bool operator!=(const Config& o) const {
+    return nx != o.nx || ny != o.ny || atoms != o.atoms || spacing != o.spacing;
+  }
+};
+
+struct Problem {
+  Config config;
+  // One float4 per atom: (x, y, dz^2 to the plane, q), as the kernels read them.
+  std::vector<float> atoms;   // 4 x config.atoms
+  std::vector<float> energy;  // ny x nx, row-major: the device's result
+};
+
+// Seeded: atoms uniform in the box [0, nx*h) x [0, ny*h) x [0, 20 h), charges
+// uniform in [-1, 1]; the plane is at z = 10.05 h (between lattice planes).
+Problem make_problem(const Config& c);
+
+// Checked points: all when nx*ny*atoms <= 2^26, else a seeded sample of 1024.
+// Tolerance (Parboil's compare-output for cp): each value within 0.005
+// absolute or 0.5% relative of the double reference; max_rel_err reports
+// |d| / max(|ref|, 1) so that it is <= 0.005 exactly when a value passes.
+Validation validate(const Problem& p);
+
+// 7 flop per point x atom interaction: dx, dx^2, + dy^2+dz^2, sqrt, 1/x, x q, +=
+// (sqrt and the reciprocal each count as one).
+constexpr double kFlopPerInteraction = 7;
+double interactions(const Config& c);
+
+enum class Kernel { base, unrollx8 };
+// Math of a variant. The APIs' defaults differ for 1.0f / sqrtf(x): CUDA's
+// default (-prec-div=true -prec-sqrt=true) rounds both correctly, OpenCL 1.2
+// allows 3 ulp for sqrt and 2.5 ulp for division. `precise` pairs the two
+// defaults; `ieee` pairs CUDA's default with OpenCL's
+// -cl-fp32-correctly-rounded-divide-sqrt (identical semantics); `fast` pairs
+// --use_fast_math with -cl-fast-relaxed-math.
+// unrollx8-fast-ftz is fast math with denormals flushed on both APIs:
+// --use_fast_math already implies -ftz=true (the CUDA kernels are those of
+// unrollx8-fast); OpenCL adds -cl-denorms-are-zero to -cl-fast-relaxed-math.
+enum class Math { precise, ieee, fast };
+struct Variant {
+  std::string name;  // "base", "unrollx8", "unrollx8-ieee", "unrollx8-fast"
+  Kernel kernel;
+  Math math;
+};
+const std::vector<Variant>& variants();
+
+// One of variants() by name; throws ApiError for an unknown one.
+const Variant& variant(const std::string& name);
+
+// cp's runners (runner_table.h): variants() are shared by both APIs; an API
+// may add its own (OpenCL's PTX variants, CUDA's cross-run rows).
+using Runners = RunnerTable<Problem, Variant>;
+Runners& runners();
+
+std::unique_ptr<Workload> make_workload();
+
+}  // namespace gpucmp::cp

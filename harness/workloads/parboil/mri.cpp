@@ -1,0 +1,252 @@
+#include "mri.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <optional>
+
+#include "../../errors.h"
+#include "../../rng.h"
+
+namespace gpucmp::mri {
+
+namespace {
+
+// The reference of voxel i in double from the float inputs.
+std::pair<double, double> reference_voxel(const Problem& p, std::size_t i) {
+  const Dataset& d = p.data;
+  const double two_pi = 6.283185307179586476925286766559;
+  double re = 0, im = 0;
+  for (int k = 0; k < d.numK; ++k) {
+    const double arg =
+        two_pi * (double(d.kx[k]) * d.x[i] + double(d.ky[k]) * d.y[i] + double(d.kz[k]) * d.z[i]);
+    const double c = std::cos(arg), s = std::sin(arg);
+    if (p.kind == Kind::q) {
+      const double mag = double(d.phiR[k]) * d.phiR[k] + double(d.phiI[k]) * d.phiI[k];
+      re += mag * c;
+      im += mag * s;
+    } else {
+      const double rR = double(d.phiR[k]) * d.dR[k] + double(d.phiI[k]) * d.dI[k];
+      const double rI = double(d.phiR[k]) * d.dI[k] - double(d.phiI[k]) * d.dR[k];
+      re += rR * c - rI * s;
+      im += rI * c + rR * s;
+    }
+  }
+  return {re, im};
+}
+
+}  // namespace
+
+const char* workload_name(Kind k) { return k == Kind::q ? "mriq" : "mrifhd"; }
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"precise", false, KLoop::tile_and_count},
+                                         {"fast", true, KLoop::tile_and_count},
+                                         {"uniform-tile", false, KLoop::count_only},
+                                         {"uniform-tile-fast", true, KLoop::count_only}};
+  return v;
+}
+
+Runners& runners(Kind kind) {
+  static Runners q(workload_name(Kind::q), variants()), fhd(workload_name(Kind::fhd), variants());
+  return kind == Kind::q ? q : fhd;
+}
+
+const Variant& variant(const std::string& name) {
+  for (const Variant& v : variants())
+    if (v.name == name) return v;
+  throw ApiError("mriq/mrifhd have no variant '" + name + "'");
+}
+
+Dataset generate(Kind kind, int numK, int edge) {
+  Dataset d;
+  d.numK = numK;
+  d.numX = edge * edge * edge;
+  Rng rng(0x6d7269ULL ^ (std::uint64_t(numK) << 20) ^ std::uint64_t(edge));
+  const float half = 0.5f * float(edge);
+  for (auto* v : {&d.kx, &d.ky, &d.kz}) {
+    v->resize(std::size_t(numK));
+    for (auto& k : *v) k = rng.uniform(-half, half);
+  }
+  for (auto* v : {&d.x, &d.y, &d.z}) v->resize(std::size_t(d.numX));
+  for (int i = 0; i < d.numX; ++i) {
+    d.x[i] = float(i % edge) / float(edge) - 0.5f;
+    d.y[i] = float((i / edge) % edge) / float(edge) - 0.5f;
+    d.z[i] = float(i / (edge * edge)) / float(edge) - 0.5f;
+  }
+  std::vector<std::vector<float>*> phis = {&d.phiR, &d.phiI};
+  if (kind == Kind::fhd) phis.insert(phis.end(), {&d.dR, &d.dI});
+  for (auto* v : phis) {
+    v->resize(std::size_t(numK));
+    for (auto& f : *v) f = rng.uniform(-1, 1);
+  }
+  d.origin = "generated " + std::to_string(edge) + "^3, numK " + std::to_string(numK);
+  return d;
+}
+
+double tolerance(bool fast_math) { return fast_math ? 2e-3 : 1e-4; }
+
+double flops(Kind kind, int numK, int numX) {
+  const double per_pair = kind == Kind::q ? 12 : 16, per_k = kind == Kind::q ? 3 : 6;
+  return per_pair * double(numK) * numX + per_k * numK;
+}
+
+Validation validate(const Problem& p, bool fast_math) {
+  const Dataset& d = p.data;
+  std::vector<std::size_t> voxels;
+  if (double(d.numK) * d.numX <= double(1 << 25)) {
+    voxels.resize(std::size_t(d.numX));
+    for (std::size_t i = 0; i < voxels.size(); ++i) voxels[i] = i;
+  } else {
+    Rng rng(0x766f78ULL);
+    voxels.resize(2048);
+    for (auto& i : voxels) i = rng.below(std::uint64_t(d.numX));
+  }
+  // Real and imaginary parts are checked as 2 x voxels values.
+  std::vector<double> ref(2 * voxels.size());
+  double max_ref = 0;
+  for (std::size_t v = 0; v < voxels.size(); ++v) {
+    const auto [re, im] = reference_voxel(p, voxels[v]);
+    ref[2 * v] = re;
+    ref[2 * v + 1] = im;
+    max_ref = std::max({max_ref, std::fabs(re), std::fabs(im)});
+  }
+  const auto got = [&](std::size_t k) {
+    return double(k % 2 ? p.out_i[voxels[k / 2]] : p.out_r[voxels[k / 2]]);
+  };
+  return check_elements(
+      ref.size(), tolerance(fast_math),
+      [&](std::size_t k) {
+        const double scale = std::max(max_ref, 20 * std::fabs(ref[k]));
+        return scale > 0 ? std::fabs(got(k) - ref[k]) / scale : std::fabs(got(k) - ref[k]);
+      },
+      [&](std::size_t k) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "%s[%zu]: got %.7g, want %.7g (max|ref| %.4g)",
+                      k % 2 ? "imag" : "real", voxels[k / 2], got(k), ref[k], max_ref);
+        return std::string(buf);
+      });
+}
+
+namespace {
+
+class Mri : public Workload {
+ public:
+  explicit Mri(Kind kind) : kind_(kind) {}
+  std::string name() const override { return workload_name(kind_); }
+
+  // Paths are checked when parsed (a given empty path is refused, not taken
+  // for "not given"), and the input is read then: a bad file is refused before
+  // any workload writes its --*-save-inputs. The output's folder is checked
+  // too, so that a bad --*-output is refused before the run, not after it.
+  void add_options(CLI::App& app) override {
+    const std::string w = name();
+    add_checked_option(
+        app, "--" + w + "-input",
+        [this, w](const std::string& path) {
+          check_input_file(path, "--" + w + "-input");
+          input_ = read_parboil_input(path, kind_);
+        },
+        w + ": Parboil input file to use instead of the generated datasets")
+        ->type_name("FILE");
+    add_checked_option(
+        app, "--" + w + "-output",
+        [this, w](const std::string& path) {
+          check_output_file(path, "--" + w + "-output");
+          output_ = path;
+        },
+        w + ": write Parboil's output layout after each validated precise run")
+        ->type_name("FILE");
+    add_checked_option(
+        app, "--" + w + "-save-inputs",
+        [this, w](const std::string& dir) {
+          check_output_directory(dir, "--" + w + "-save-inputs");
+          save_dir_ = dir;
+        },
+        w +
+            ": write each dataset of this run as a Parboil input file into this existing "
+            "folder (" +
+            w + "-numK<K>-numX<X>.bin), to run Parboil on it")
+        ->type_name("DIR");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<Dataset> sets;
+    if (input_) {
+      sets.push_back(std::move(*input_));
+    } else if (opts.size == SizePreset::quick) {
+      sets.push_back(generate(kind_, 512, 16));
+    } else {  // Parboil's "small" (32^3) and "large" (64^3) shapes
+      sets.push_back(generate(kind_, 3072, 32));
+      sets.push_back(generate(kind_, 2048, 64));
+    }
+    if (save_dir_)
+      for (const Dataset& d : sets)
+        write_parboil_input(*save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) + "-numX" +
+                                std::to_string(d.numX) + ".bin",
+                            d, kind_);
+    bool startup = true;  // for the first dataset
+    for (auto& d : sets) {
+      auto data = std::make_shared<const Dataset>(std::move(d));
+      for (const Runners::Row& row : runners(kind_).rows())
+        register_one(data, row.api, row.make, row.variant, startup, opts, apis);
+      startup = false;
+    }
+  }
+
+ private:
+  void register_one(const std::shared_ptr<const Dataset>& data, const std::string& api,
+                    const Runners::Factory& make, const Variant& v, bool startup,
+                    const Options& opts, const ApiSet& apis) {
+    const BenchName name{
+        name_of(kind_),
+        api,
+        v.name,
+        {{"numK", std::to_string(data->numK)}, {"numX", std::to_string(data->numX)}}};
+    const Kind kind = kind_;
+    const std::string output = output_.value_or("");
+    const auto prepare = [=](const DeviceInfo& dev) {
+      // Owned by the measurement's closures, which outlive the runner (Prepared).
+      auto problem = std::make_shared<Problem>();
+      Problem& p = *problem;
+      p.kind = kind;
+      p.data = *data;
+      p.out_r.assign(std::size_t(data->numX), 0.0f);
+      p.out_i.assign(std::size_t(data->numX), 0.0f);
+      Prepared r;
+      r.runner = make(p, v);
+      Measurement& m = r.m;
+      m.name = name;
+      m.unit = RateUnit::GFLOPs;
+      m.work_per_launch = flops(kind, data->numK, data->numX);
+      m.peak = dev.fp32_peak_gflops;
+      m.items_per_launch = double(data->numK) * data->numX;
+      m.time_per_item_counter = "ps_per_voxel_k";
+      m.clear_output = [problem] {
+        std::fill(problem->out_r.begin(), problem->out_r.end(), NAN);
+        std::fill(problem->out_i.begin(), problem->out_i.end(), NAN);
+      };
+      m.validate = [problem, v] { return validate(*problem, v.fast_math); };
+      if (!output.empty() && !v.fast_math)
+        m.after_timing = [problem, output] {
+          write_parboil_output(output, problem->out_r, problem->out_i);
+        };
+      return r;
+    };
+    register_measured(name, apis, opts, prepare, startup);
+  }
+  static std::string name_of(Kind k) { return workload_name(k); }
+
+  Kind kind_;
+  // Empty: not given.
+  std::optional<Dataset> input_;
+  std::optional<std::string> output_, save_dir_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload(Kind kind) { return std::make_unique<Mri>(kind); }
+
+}  // namespace gpucmp::mri

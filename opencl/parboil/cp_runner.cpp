@@ -1,0 +1,89 @@
+// OpenCL runner of cp: per launch, clear the grid, then for each chunk of atoms
+// copy it into the constant buffer and launch the kernel (cp.cl).
+#include <algorithm>
+
+#include "check.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/parboil/cp.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+class CpRunner : public TimedRunner {
+ public:
+  CpRunner(cp::Problem& p, const cp::Variant& v)
+      : p_(p),
+        unrollx8_(v.kernel == cp::Kernel::unrollx8),
+        program_(session().program(program_spec("cp", v.name))),
+        kernel_(make_kernel(program_, unrollx8_ ? "cp_unrollx8" : "cp_base")) {}
+
+  void upload() override {
+    const std::size_t atom_bytes = p_.atoms.size() * sizeof(float);
+    atoms_ = make_buffer(CL_MEM_READ_ONLY, atom_bytes, "cp atoms");
+    chunk_ = make_buffer(CL_MEM_READ_ONLY, cp::kAtomsPerChunk * 4 * sizeof(float), "cp chunk");
+    energy_ = make_buffer(CL_MEM_READ_WRITE, p_.energy.size() * sizeof(float), "cp energy");
+    check(clEnqueueWriteBuffer(session().queue(), atoms_, CL_TRUE, 0, atom_bytes, p_.atoms.data(),
+                               0, nullptr, nullptr),
+          "clEnqueueWriteBuffer", "cp atoms");
+  }
+  void download() override {
+    check(clEnqueueReadBuffer(session().queue(), energy_, CL_TRUE, 0,
+                              p_.energy.size() * sizeof(float), p_.energy.data(), 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer", "cp energy grid");
+  }
+  double build_ms() const override { return program_.build_ms; }
+
+ protected:
+  void enqueue() override {
+    const cp::Config& c = p_.config;
+    cl_command_queue q = session().queue();
+    const float zero = 0.0f;
+    check(clEnqueueFillBuffer(q, energy_, &zero, sizeof zero, 0, p_.energy.size() * sizeof(float),
+                              0, nullptr, record()),
+          "clEnqueueFillBuffer", "cp energy grid");
+    const std::size_t local[2] = {cp::kBlockX, cp::kBlockY};
+    const std::size_t global[2] = {std::size_t(unrollx8_ ? c.nx / cp::kUnrollX : c.nx),
+                                   std::size_t(c.ny)};
+    for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
+      const cl_int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
+      check(clEnqueueCopyBuffer(q, atoms_, chunk_, 4 * sizeof(float) * start, 0,
+                                4 * sizeof(float) * count, 0, nullptr, record()),
+            "clEnqueueCopyBuffer", "cp atom chunk");
+      set_args(kernel_, "cp", count, c.spacing, energy_, chunk_);
+      check(clEnqueueNDRangeKernel(q, kernel_, 2, nullptr, global, local, 0, nullptr, record()),
+            "clEnqueueNDRangeKernel", "cp");
+    }
+  }
+
+ private:
+  cp::Problem& p_;
+  bool unrollx8_;
+  const BuiltProgram& program_;
+  Kernel kernel_;
+  Buffer atoms_, chunk_, energy_;
+};
+
+// The shared variants, then the PTX-loaded ones (same kernel and math as
+// their source variant).
+GPUCMP_RUNNERS("opencl") {
+  const auto make = [](cp::Problem& p, const cp::Variant& v) {
+    return std::make_unique<CpRunner>(p, v);
+  };
+  std::vector<cp::Variant> from_ptx;
+  for (const ProgramSpec& s : ptx_variants("cp")) {
+    from_ptx.push_back(cp::variant(s.base));
+    from_ptx.back().name = s.variant;
+  }
+  cp::runners().add("opencl", cp::variants(), make);
+  cp::runners().add("opencl", from_ptx, make);
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,136 @@
+// OpenCL runners of mriq and mrifhd: per launch, compute the per-k factors into
+// the packed k-values, clear the outputs, then per tile copy the k-values into
+// the constant buffer and launch the voxel kernel (mriq.cl, mrifhd.cl).
+#include <algorithm>
+#include <vector>
+
+#include "check.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/parboil/mri.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+struct Names {
+  const char* prepare;    // the per-k kernel
+  const char* compute;    // the voxel kernel
+  int tile;               // k-values per constant tile
+  std::size_t kv_floats;  // floats per packed k-value
+};
+
+Names names(mri::Kind kind) {
+  if (kind == mri::Kind::q) return {"ComputePhiMag", "ComputeQ", mri::kTileQ, 4};
+  return {"ComputeRhoPhi", "ComputeFH", mri::kTileFH, 5};
+}
+
+class MriRunner : public TimedRunner {
+ public:
+  MriRunner(mri::Problem& p, const mri::Variant& v)
+      : p_(p),
+        n_(names(p.kind)),
+        program_(session().program(program_spec(mri::workload_name(p.kind), v.name))),
+        prepare_(make_kernel(program_, n_.prepare)),
+        compute_(make_kernel(program_, n_.compute)) {}
+
+  void upload() override {
+    const mri::Dataset& d = p_.data;
+    x_ = to_device(d.x, "x");
+    y_ = to_device(d.y, "y");
+    z_ = to_device(d.z, "z");
+    phiR_ = to_device(d.phiR, "phiR");
+    phiI_ = to_device(d.phiI, "phiI");
+    std::vector<float> kv(std::size_t(d.numK) * n_.kv_floats, 0.0f);
+    for (int k = 0; k < d.numK; ++k) {
+      kv[k * n_.kv_floats + 0] = d.kx[k];
+      kv[k * n_.kv_floats + 1] = d.ky[k];
+      kv[k * n_.kv_floats + 2] = d.kz[k];
+    }
+    kv_ = to_device(kv, "packed k-values");
+    tile_ = make_buffer(CL_MEM_READ_ONLY, n_.tile * n_.kv_floats * sizeof(float), "k tile");
+    out_r_ = make_buffer(CL_MEM_READ_WRITE, std::size_t(d.numX) * sizeof(float), "real output");
+    out_i_ = make_buffer(CL_MEM_READ_WRITE, std::size_t(d.numX) * sizeof(float), "imag output");
+    const cl_int numK = d.numK;
+    if (p_.kind == mri::Kind::q) {
+      set_args(prepare_, n_.prepare, phiR_, phiI_, kv_, numK);
+    } else {
+      dR_ = to_device(d.dR, "dR");
+      dI_ = to_device(d.dI, "dI");
+      set_args(prepare_, n_.prepare, phiR_, phiI_, dR_, dI_, kv_, numK);
+    }
+  }
+
+  void download() override {
+    for (auto [buf, host] : {std::pair{&out_r_, &p_.out_r}, {&out_i_, &p_.out_i}})
+      check(clEnqueueReadBuffer(session().queue(), *buf, CL_TRUE, 0, host->size() * sizeof(float),
+                                host->data(), 0, nullptr, nullptr),
+            "clEnqueueReadBuffer", "mri output");
+  }
+  double build_ms() const override { return program_.build_ms; }
+
+ protected:
+  void enqueue() override {
+    const mri::Dataset& d = p_.data;
+    cl_command_queue q = session().queue();
+    const std::size_t block = mri::kBlock;
+    const std::size_t k_global = (std::size_t(d.numK) + block - 1) / block * block;
+    check(clEnqueueNDRangeKernel(q, prepare_, 1, nullptr, &k_global, &block, 0, nullptr, record()),
+          "clEnqueueNDRangeKernel", n_.prepare);
+    const float zero = 0.0f;
+    for (const Buffer* out : {&out_r_, &out_i_})
+      check(clEnqueueFillBuffer(q, *out, &zero, sizeof zero, 0, std::size_t(d.numX) * 4, 0, nullptr,
+                                record()),
+            "clEnqueueFillBuffer", "mri output");
+    const std::size_t x_global = (std::size_t(d.numX) + block - 1) / block * block;
+    const std::size_t kv_bytes = n_.kv_floats * sizeof(float);
+    for (int start = 0; start < d.numK; start += n_.tile) {
+      const cl_int count = std::min(n_.tile, d.numK - start);
+      check(clEnqueueCopyBuffer(q, kv_, tile_, kv_bytes * start, 0, kv_bytes * count, 0, nullptr,
+                                record()),
+            "clEnqueueCopyBuffer", "k tile");
+      set_args(compute_, n_.compute, count, cl_int(d.numX), x_, y_, z_, out_r_, out_i_, tile_);
+      check(
+          clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &block, 0, nullptr, record()),
+          "clEnqueueNDRangeKernel", n_.compute);
+    }
+  }
+
+ private:
+  static Buffer to_device(const std::vector<float>& host, const char* what) {
+    Buffer b = make_buffer(CL_MEM_READ_WRITE, host.size() * sizeof(float), what);
+    check(clEnqueueWriteBuffer(session().queue(), b, CL_TRUE, 0, host.size() * sizeof(float),
+                               host.data(), 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer", what);
+    return b;
+  }
+
+  mri::Problem& p_;
+  Names n_;
+  const BuiltProgram& program_;
+  Kernel prepare_, compute_;
+  Buffer x_, y_, z_, phiR_, phiI_, dR_, dI_, kv_, tile_, out_r_, out_i_;
+};
+
+// The shared variants, then the PTX-loaded ones (same math as their source).
+GPUCMP_RUNNERS("opencl") {
+  const auto make = [](mri::Problem& p, const mri::Variant& v) {
+    return std::make_unique<MriRunner>(p, v);
+  };
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
+    std::vector<mri::Variant> from_ptx;
+    for (const ProgramSpec& s : ptx_variants(mri::workload_name(kind))) {
+      from_ptx.push_back(mri::variant(s.base));
+      from_ptx.back().name = s.variant;
+    }
+    mri::runners(kind).add("opencl", mri::variants(), make);
+    mri::runners(kind).add("opencl", from_ptx, make);
+  }
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

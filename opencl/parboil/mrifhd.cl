@@ -1,0 +1,64 @@
+// mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
+// k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
+// work-item, the k loop unrolled x4 by hand, in one of two forms
+// (mri::KLoop, harness/workloads/parboil/mri.h). Pairs with cuda/parboil/mrifhd.cu.
+#define TWO_PI 6.2831853071795864769f
+#define TILE_FH 512  // mri::kTileFH
+
+typedef struct {
+  float Kx, Ky, Kz, RhoPhiR, RhoPhiI;
+} KValuesFH;
+
+__kernel void ComputeRhoPhi(__global const float* phiR, __global const float* phiI,
+                            __global const float* dR, __global const float* dI,
+                            __global KValuesFH* kv, int numK) {
+  const int k = get_global_id(0);
+  if (k < numK) {
+    kv[k].RhoPhiR = phiR[k] * dR[k] + phiI[k] * dI[k];
+    kv[k].RhoPhiI = phiR[k] * dI[k] - phiI[k] * dR[k];
+  }
+}
+
+// One k-value's contribution to (rFH, iFH). static: a C99 `inline` definition
+// alone provides no external one, so with -cl-opt-disable (nothing inlined)
+// the build failed with "Unresolved extern function 'accumulate'".
+static inline void accumulate(__constant KValuesFH* kv, float sX, float sY, float sZ,
+                              float* rFH, float* iFH) {
+  const float expArg = TWO_PI * (kv->Kx * sX + kv->Ky * sY + kv->Kz * sZ);
+  const float cArg = cos(expArg);
+  const float sArg = sin(expArg);
+  *rFH += kv->RhoPhiR * cArg - kv->RhoPhiI * sArg;
+  *iFH += kv->RhoPhiI * cArg + kv->RhoPhiR * sArg;
+}
+
+// numK: the k-values in this tile (<= TILE_FH). The loop's form is chosen by
+// -DK_LOOP_COUNT_ONLY (variants uniform-tile*), as in cuda/parboil/mrifhd.cu.
+__kernel void ComputeFH(int numK, int numX, __global const float* x, __global const float* y,
+                        __global const float* z, __global float* outR, __global float* outI,
+                        __constant KValuesFH* ck) {
+  const int t = get_global_id(0);
+  if (t >= numX) return;
+  const float sX = x[t], sY = y[t], sZ = z[t];
+  float rFH = outR[t], iFH = outI[t];
+#ifndef K_LOOP_COUNT_ONLY
+  int k = 0;  // the numK % 4 leftovers first, then fours
+  for (; k < numK % 4; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+  for (; k < TILE_FH && k < numK; k += 4) {
+    accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 1], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 2], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 3], sX, sY, sZ, &rFH, &iFH);
+  }
+#else
+  int k = 0;  // fours, then the leftovers
+  for (; k + 3 < numK; k += 4) {
+    accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 1], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 2], sX, sY, sZ, &rFH, &iFH);
+    accumulate(&ck[k + 3], sX, sY, sZ, &rFH, &iFH);
+  }
+  for (; k < numK; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+#endif
+  outR[t] = rFH;
+  outI[t] = iFH;
+}

@@ -1,0 +1,52 @@
+// mriq: Parboil MRI-Q. ComputePhiMag writes PhiMag into the packed k-values;
+// ComputeQ sums one constant-memory tile of k-values per launch, one voxel per
+// work-item, the k loop unrolled x2 by hand, in one of two forms
+// (mri::KLoop, harness/workloads/parboil/mri.h). Pairs with cuda/parboil/mriq.cu.
+#define TWO_PI 6.2831853071795864769f
+#define TILE_Q 1024  // mri::kTileQ
+
+typedef struct {
+  float Kx, Ky, Kz, PhiMag;
+} KValuesQ;
+
+__kernel void ComputePhiMag(__global const float* phiR, __global const float* phiI,
+                            __global KValuesQ* kv, int numK) {
+  const int k = get_global_id(0);
+  if (k < numK) kv[k].PhiMag = phiR[k] * phiR[k] + phiI[k] * phiI[k];
+}
+
+// One k-value's contribution to (sQr, sQi). static: see mrifhd.cl.
+static inline void accumulate(__constant KValuesQ* kv, float sX, float sY, float sZ, float* sQr,
+                              float* sQi) {
+  const float expArg = TWO_PI * (kv->Kx * sX + kv->Ky * sY + kv->Kz * sZ);
+  *sQr += kv->PhiMag * cos(expArg);
+  *sQi += kv->PhiMag * sin(expArg);
+}
+
+// numK: the k-values in this tile (<= TILE_Q). The loop's form is chosen by
+// -DK_LOOP_COUNT_ONLY (variants uniform-tile*), as in cuda/parboil/mriq.cu.
+__kernel void ComputeQ(int numK, int numX, __global const float* x, __global const float* y,
+                       __global const float* z, __global float* Qr, __global float* Qi,
+                       __constant KValuesQ* ck) {
+  const int t = get_global_id(0);
+  if (t >= numX) return;
+  const float sX = x[t], sY = y[t], sZ = z[t];
+  float sQr = Qr[t], sQi = Qi[t];
+#ifndef K_LOOP_COUNT_ONLY
+  int k = numK % 2;  // the odd one first, then pairs
+  if (k) accumulate(&ck[0], sX, sY, sZ, &sQr, &sQi);
+  for (; k < TILE_Q && k < numK; k += 2) {
+    accumulate(&ck[k], sX, sY, sZ, &sQr, &sQi);
+    accumulate(&ck[k + 1], sX, sY, sZ, &sQr, &sQi);
+  }
+#else
+  int k = 0;  // pairs, then the odd one
+  for (; k + 1 < numK; k += 2) {
+    accumulate(&ck[k], sX, sY, sZ, &sQr, &sQi);
+    accumulate(&ck[k + 1], sX, sY, sZ, &sQr, &sQi);
+  }
+  if (k < numK) accumulate(&ck[k], sX, sY, sZ, &sQr, &sQi);
+#endif
+  Qr[t] = sQr;
+  Qi[t] = sQi;
+}

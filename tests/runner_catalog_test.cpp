@@ -1,0 +1,120 @@
+// The runner libraries as linked into gpucmp-bench (whole): every runner file
+// registered itself (GPUCMP_RUNNERS), every shared variant has a runner on
+// each built API, every OpenCL kernel row has its program and every CUDA
+// kernel row its embedded nvcc PTX (the startup row's ptx_load_ms). No device
+// is needed: registration only fills tables.
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+
+#include "programs.h"
+#include "runner_table.h"
+#ifdef GPUCMP_HAVE_CUDA
+#include "cross_runners.h"
+#include "ptx_load.h"
+#endif
+
+namespace gpucmp {
+namespace {
+
+std::vector<std::string> built_apis() {
+#ifdef GPUCMP_HAVE_CUDA
+  return {"cuda", "opencl"};
+#else
+  return {"opencl"};
+#endif
+}
+
+void register_all() {
+  for (const std::string& api : built_apis()) register_api_runners(api);
+}
+
+// workload -> api -> variants
+std::map<std::string, std::map<std::string, std::set<std::string>>> catalog_by_api() {
+  std::map<std::string, std::map<std::string, std::set<std::string>>> out;
+  for (const CatalogRow& r : runner_catalog()) out[r.workload][r.api].insert(r.variant);
+  return out;
+}
+
+TEST(RunnerCatalog, EveryWorkloadRegisteredItsRunners) {
+  register_all();
+  const auto by = catalog_by_api();
+  for (const char* w : {"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}) {
+    ASSERT_TRUE(by.count(w)) << w << " registered no runner";
+    for (const std::string& api : built_apis()) EXPECT_TRUE(by.at(w).count(api)) << w << " " << api;
+  }
+  EXPECT_NO_THROW(check_runner_catalog(built_apis()));
+}
+
+TEST(RunnerCatalog, RegisteringTwiceAddsNothing) {
+  register_all();
+  const std::size_t rows = runner_catalog().size();
+  register_all();
+  EXPECT_EQ(runner_catalog().size(), rows);
+}
+
+TEST(RunnerCatalog, NoVariantIsRegisteredTwice) {
+  register_all();
+  std::set<std::string> seen;
+  for (const CatalogRow& r : runner_catalog())
+    EXPECT_TRUE(seen.insert(r.workload + "/" + r.api + "/" + r.variant).second)
+        << r.workload << "/" << r.api << "/" << r.variant;
+}
+
+// A shared variant one API lacks is an error naming it, not a missing row.
+TEST(RunnerCatalog, AMissingSharedRunnerIsAnError) {
+  add_catalog_row({"fake", "cuda", "v1", true});
+  add_catalog_row({"fake", "opencl", "v2", false});
+  try {
+    check_runner_catalog({"cuda", "opencl"});
+    FAIL() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("fake: shared variant v1 has no opencl runner"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(RunnerCatalog, AWorkloadWithoutAnApisRunnerIsAnError) {
+  add_catalog_row({"lonely", "opencl", "v", true});
+  EXPECT_THROW(check_runner_catalog({"cuda", "opencl"}), std::logic_error);
+  EXPECT_NO_THROW(check_runner_catalog({"opencl"}));
+}
+
+// Every OpenCL row that builds a kernel has its program (opencl/programs.cpp):
+// bandwidth copies and CLBlast build none.
+TEST(RunnerCatalog, EveryOpenClKernelRowHasItsProgram) {
+  register_all();
+  int checked = 0;
+  for (const CatalogRow& r : runner_catalog()) {
+    if (r.api != "opencl" || r.workload == "bandwidth" || r.variant == "clblast") continue;
+    EXPECT_NO_THROW(opencl::program_spec(r.workload, r.variant)) << r.workload << "/" << r.variant;
+    ++checked;
+  }
+  EXPECT_GT(checked, 20);
+}
+
+#ifdef GPUCMP_HAVE_CUDA
+// Every CUDA kernel row with a startup benchmark finds nvcc's PTX of its
+// workload (<workload in lower case>.ptx), so that the startup row carries
+// ptx_load_ms; fast-math builds are not embedded.
+TEST(RunnerCatalog, EveryCudaKernelRowHasItsPtx) {
+  register_all();
+  int checked = 0;
+  for (const CatalogRow& r : runner_catalog()) {
+    if (r.api != "cuda" || r.workload == "bandwidth" || r.variant == "cublas" ||
+        cuda::is_cross_variant(r.variant) || r.variant.find("fast") != std::string::npos)
+      continue;
+    EXPECT_FALSE(cuda::variant_ptx(r.workload, r.variant).empty())
+        << r.workload << "/" << r.variant << ": no embedded nvcc PTX";
+    ++checked;
+  }
+  EXPECT_GT(checked, 8);
+}
+#endif
+
+}  // namespace
+}  // namespace gpucmp

@@ -142,6 +142,10 @@ class CudaApi : public Api {
     const double bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device_);
     info_.dram_peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8.0 * 1e-9;
     info_.l2_bytes = attribute(cudaDevAttrL2CacheSize, device_);
+    info_.max_group_size = p.maxThreadsPerBlock;
+    info_.max_group_x = p.maxThreadsDim[0];
+    info_.max_group_y = p.maxThreadsDim[1];
+    info_.lanes_per_cu = fp32_lanes_per_sm(p.major, p.minor);
     char bus_id[32] = {};
     cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_);
     const NvmlFacts nvml = gpucmp::nvml_facts(bus_id);

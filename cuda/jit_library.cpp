@@ -19,6 +19,9 @@ JitLibrary::JitLibrary(const std::string& ptx, const std::string& what) : what_(
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<char> log(16384, '\0');
   cudaJitOption options[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes};
+  // cudaLibraryLoadData takes every option's value as a void*: the log buffer's
+  // size goes in as an integer cast to a pointer, as the API specifies.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr): required by the JIT option API
   void* values[] = {log.data(), reinterpret_cast<void*>(log.size() - 1)};
   cudaLibrary_t library = nullptr;
   const cudaError_t err =

@@ -21,10 +21,9 @@ int fp32_lanes_per_sm(int major, int minor) {
     case 8:
       return minor == 0 ? 64 : 128;  // GA100 64, GA10x / Ada 128
     case 9:
-      return 128;  // Hopper
     case 10:
     case 12:
-      return 128;  // Blackwell
+      return 128;  // Hopper (9), Blackwell (10, 12)
     default:
       return 0;
   }

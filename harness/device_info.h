@@ -14,6 +14,11 @@ struct DeviceInfo {
   double max_clock_mhz = 0;        // maximum SM / core clock
   int cc_major = 0, cc_minor = 0;  // NVIDIA compute capability; 0 elsewhere
   long long l2_bytes = 0;          // last-level device cache the cold mode flushes; 0 unknown
+  // Work-group / block limits (0 unknown): work-items in all and along x, y.
+  int max_group_size = 0, max_group_x = 0, max_group_y = 0;
+  // Processing elements of one compute unit: FP32 lanes per SM on NVIDIA,
+  // the preferred float vector width on other OpenCL devices; 0 unknown.
+  int lanes_per_cu = 0;
 
   // Peaks for pct_peak; 0 where unknown (then pct_peak is not reported).
   double fp32_peak_gflops = 0;  // SMs x FP32 lanes/SM x 2 (FMA) x max clock

@@ -1,9 +1,9 @@
 #include "interrupt.h"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
+#include <csignal>
 #include <cstring>
 
 namespace gpucmp::interrupt {

@@ -28,6 +28,10 @@
 #include "workloads/sdk/bandwidth.h"
 #include "workloads/sdk/matrixmul.h"
 #include "workloads/stream/triad.h"
+#include "workloads/worksize/bilinear.h"
+#include "workloads/worksize/mmnaive.h"
+#include "workloads/worksize/sort.h"
+#include "workloads/worksize/trapezoid.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "../cuda/cuda_api.h"
 #endif
@@ -49,6 +53,10 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(mri::make_workload(mri::Kind::q));
   w.push_back(mri::make_workload(mri::Kind::fhd));
   w.push_back(triad::make_workload());
+  w.push_back(mmnaive::make_workload());
+  w.push_back(bilinear::make_workload());
+  w.push_back(sort::make_workload());
+  w.push_back(trapezoid::make_workload());
   return w;
 }
 
@@ -64,6 +72,7 @@ std::vector<std::unique_ptr<Api>> all_apis() {
   opencl::register_runners();
   // A shared variant without a runner on a built API stops the run here.
   std::vector<std::string> names;
+  names.reserve(apis.size());
   for (const auto& api : apis) names.push_back(api->name());
   check_runner_catalog(names);
   return apis;
@@ -94,9 +103,8 @@ bool wants_help(int argc, char** argv) {
   return false;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// The whole program; main() turns what escapes it into an exit code.
+int bench_main(int argc, char** argv) {
   Options opts;
   CLI::App app{
       "gpucmp-bench: CUDA against OpenCL on the same GPU, paired workloads.\n"
@@ -199,4 +207,29 @@ int main(int argc, char** argv) {
     return interrupt::exit_code(sig);
   }
   return outcome().exit_code();
+}
+
+}  // namespace
+
+// What bench_main does not handle itself (e.g. a runner table without a runner
+// for a shared variant, an API call failing while listing devices) ends the
+// run as run_guarded (harness/measure.cpp) ends a benchmark: one line on
+// stderr, the build log below it for a BuildError, and the exit code of
+// harness/errors.h (2 for bad input, 1 for anything else).
+int main(int argc, char** argv) {
+  try {
+    return bench_main(argc, argv);
+  } catch (const BuildError& e) {
+    std::cerr << "gpucmp-bench: error: " << e.what() << "\n--- build log ---\n"
+              << e.log << "\n--- end of build log ---\n";
+    return kExitUsage;
+  } catch (const UsageError& e) {
+    return usage_error(e.what());
+  } catch (const std::exception& e) {
+    std::cerr << "gpucmp-bench: error: " << e.what() << "\n";
+    return kExitFailed;
+  } catch (...) {
+    std::cerr << "gpucmp-bench: error: unknown exception\n";
+    return kExitFailed;
+  }
 }

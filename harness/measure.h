@@ -8,6 +8,8 @@
 
 #include <functional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "naming.h"
 #include "nvml.h"
@@ -31,6 +33,9 @@ struct Measurement {
   std::function<void()> clear_output;    // poisons the host output before each download
   std::function<Validation()> validate;  // checks the downloaded output
   std::function<void()> after_timing;    // optional: runs on the output validated after timing
+  // Optional counters reported as given (e.g. local_x, local_y of a row whose
+  // launch geometry is a parameter, harness/local_rows.h).
+  std::vector<std::pair<std::string, double>> counters;
 };
 
 // Launches per timed sample so that one sample lasts about target_s

@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <utility>
 
 #include "errors.h"
 
@@ -236,7 +237,7 @@ CLI::Option* add_checked_option(CLI::App& app, const std::string& name,
                                 const std::string& help) {
   return app.add_option_function<std::string>(
       name,
-      [store](const std::string& text) {
+      [store = std::move(store)](const std::string& text) {
         try {
           store(text);
         } catch (const UsageError& e) {
@@ -252,7 +253,7 @@ CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
   return app
       .add_option_function<std::vector<std::string>>(
           name,
-          [store](const std::vector<std::string>& items) {
+          [store = std::move(store)](const std::vector<std::string>& items) {
             try {
               store(items);
             } catch (const UsageError& e) {

@@ -27,6 +27,12 @@ class Runner {
   // Milliseconds the API spent building this runner's program (OpenCL JIT),
   // negative when the API builds nothing at run time.
   virtual double build_ms() const { return -1; }
+  // The work-group size the API suggests for this runner's kernel, for rows
+  // whose launch geometry is a parameter (local_rows.h): CUDA's
+  // cudaOccupancyMaxPotentialBlockSize, OpenCL's CL_KERNEL_WORK_GROUP_SIZE
+  // rounded down to CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE; 0 when the
+  // runner has no such kernel.
+  virtual int suggested_group_size() const { return 0; }
 };
 
 }  // namespace gpucmp

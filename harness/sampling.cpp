@@ -21,7 +21,7 @@ Samples take_samples(const SamplingRule& rule, const std::function<double()>& ta
   for (;;) {
     const double v = take();
     s.values.push_back(v);
-    const double n = double(s.values.size());
+    const auto n = double(s.values.size());
     const double d = v - mean;
     mean += d / n;
     m2 += d * (v - mean);

@@ -1,6 +1,7 @@
 #include "workload.h"
 
 #include <map>
+#include <utility>
 
 #include "errors.h"
 #include "progress.h"
@@ -82,7 +83,7 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
   if (!startup || !opts.startup || it == apis.end() ||
       !it->second->has_startup(name.workload, name.variant))
     return;
-  deferred().push_back([name, apis, opts, prepare] {
+  deferred().emplace_back([name, apis, opts, prepare = std::move(prepare)] {
     register_benchmark(
         startup_name(name), apis,
         [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {

@@ -13,7 +13,7 @@ std::string program_ptx(const std::string& workload, const std::string& variant)
   if (!s.is_nvidia())
     throw Unavailable("OpenCL's PTX of " + what + " needs NVIDIA's OpenCL (the OpenCL device is '" +
                       s.info().name + "')");
-  const std::string ptx = program_binary(s.program(program_spec(workload, variant)).program);
+  std::string ptx = program_binary(s.program(program_spec(workload, variant)).program);
   if (!looks_like_ptx(ptx))
     throw Unavailable("OpenCL's PTX of " + what + ": the binary of '" + s.info().name +
                       "' is not PTX");

@@ -45,7 +45,7 @@ void add_auto_chain(std::vector<ProgramSpec>& specs, const ProgramSpec& base) {
   std::string name = "auto";
   int step = 1;
   for (const char* pass : {"unroll", "cse", "mad", "licm", "align"}) {
-    passes.push_back(pass);
+    passes.emplace_back(pass);
     name += std::string("-") + pass;
     ProgramSpec s = derived(base, name, ProgramFrom::ptx_passes);
     s.passes = passes;
@@ -132,6 +132,10 @@ std::vector<ProgramSpec> make_specs() {
       source("mrifhd", "uniform-tile", "mrifhd.cl", kCountOnly),
       source("mrifhd", "uniform-tile-fast", "mrifhd.cl", kCountOnlyFast),
       source("triad", "base", "triad.cl", ""),
+      source("mmnaive", "base", "mmnaive.cl", ""),
+      source("bilinear", "base", "bilinear.cl", ""),
+      source("sort", "bitonic", "sort.cl", ""),
+      source("trapezoid", "base", "trapezoid.cl", ""),
   };
   // ptx-ftz: cp's fast PTX with CUDA's fast-math denormal semantics (pass ftz).
   ProgramSpec cp_fast_ftz = derived(program_spec_of(specs, "cp", "unrollx8-fast"), "ptx-ftz",

@@ -18,7 +18,7 @@ std::string program_binary(cl_program program) {
   check(clGetProgramInfo(program, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr),
         "clGetProgramInfo", "CL_PROGRAM_BINARY_SIZES");
   std::string binary(size, '\0');
-  unsigned char* ptr = reinterpret_cast<unsigned char*>(binary.data());
+  auto* ptr = reinterpret_cast<unsigned char*>(binary.data());
   check(clGetProgramInfo(program, CL_PROGRAM_BINARIES, sizeof ptr, &ptr, nullptr),
         "clGetProgramInfo", "CL_PROGRAM_BINARIES");
   while (!binary.empty() && binary.back() == '\0') binary.pop_back();

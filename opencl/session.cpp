@@ -89,12 +89,19 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   info.max_clock_mhz = clock;
   cl_ulong cache = 0;  // NVIDIA reports the L2 here; CPUs (PoCL) their last-level cache
   if (device_value(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache)) info.l2_bytes = (long long)cache;
+  std::size_t group = 0, items[3] = {0, 0, 0};
+  if (device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, group)) info.max_group_size = int(group);
+  if (device_value(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, items)) {
+    info.max_group_x = int(items[0]);
+    info.max_group_y = int(items[1]);
+  }
   const bool nvidia = platform_info(p, CL_PLATFORM_NAME).find("NVIDIA") != std::string::npos;
   cl_uint major = 0, minor = 0, bus = 0, slot = 0, domain = 0;
   if (nvidia && device_value(d, kNvComputeCapMajor, major) &&
       device_value(d, kNvComputeCapMinor, minor)) {
     info.cc_major = int(major);
     info.cc_minor = int(minor);
+    info.lanes_per_cu = fp32_lanes_per_sm(info.cc_major, info.cc_minor);
     info.fp32_peak_gflops =
         fp32_fma_peak_gflops(info.compute_units, info.cc_major, info.cc_minor, info.max_clock_mhz);
     info.peak_note = "FP32: compute units x FP32 lanes/SM of sm_" + std::to_string(major) +
@@ -105,6 +112,9 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
     }
   } else {
     info.peak_note = "no peak model for this device: pct_peak not reported";
+    cl_uint width = 0;
+    if (device_value(d, CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, width))
+      info.lanes_per_cu = int(width);
   }
   return info;
 }

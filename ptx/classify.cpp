@@ -15,7 +15,7 @@ bool is_integer_type(const std::string& t) {
 std::string state_space(const Instruction& ins) {
   static const std::set<std::string> kSpaces = {"global", "shared", "const", "param", "local"};
   for (const auto& m : ins.modifiers) {
-    const std::string base = m.substr(0, m.find("::"));
+    std::string base = m.substr(0, m.find("::"));
     if (kSpaces.count(base)) return base;
   }
   return "";

@@ -52,7 +52,7 @@ std::string read_text_file(const std::string& path) {
 std::string why_not_text(std::string_view text) {
   if (text.empty()) return "empty file";
   for (std::size_t i = 0; i < text.size(); ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const auto c = static_cast<unsigned char>(text[i]);
     // (strchr finds every string's terminating NUL: 0 is tested apart.)
     if (c == 0 || c == 0x7f || (c < 0x20 && !std::strchr("\t\n\v\f\r", c))) {
       char buf[64];

@@ -196,7 +196,7 @@ std::string describe_token(std::string_view text) {
   constexpr std::size_t kMax = 40;
   std::string out;
   for (std::size_t i = 0; i < text.size() && i < kMax; ++i) {
-    const unsigned char c = static_cast<unsigned char>(text[i]);
+    const auto c = static_cast<unsigned char>(text[i]);
     if (c >= 0x20 && c < 0x7f && c != '\'') {
       out += static_cast<char>(c);
     } else {

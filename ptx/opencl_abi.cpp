@@ -105,7 +105,7 @@ void rewrite_nvcc_kernel_for_opencl(Module& m, const std::string& entry_contains
   f.name = opencl_name;
   f.linkage.erase(std::remove(f.linkage.begin(), f.linkage.end(), ".visible"), f.linkage.end());
   if (std::find(m.targets.begin(), m.targets.end(), "texmode_independent") == m.targets.end())
-    m.targets.push_back("texmode_independent");
+    m.targets.emplace_back("texmode_independent");
   if (notes) notes->insert(notes->begin(), "kept " + old_name + " as " + opencl_name);
 }
 

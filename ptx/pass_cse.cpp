@@ -115,7 +115,7 @@ class ValueNumbering {
       const auto found = table_.find(key);
       if (found == table_.end()) {
         table_[key] = dest;
-        undo_.push_back({key, ""});
+        undo_.emplace_back(key, "");
       } else if (replaceable(found->second, dest, i)) {
         renames_[dest] = found->second;
         remove_[i] = true;
@@ -151,7 +151,7 @@ class ValueNumbering {
   }
 
   void define(const std::string& reg) {
-    if (defined_.insert(reg).second) undo_.push_back({"", reg});
+    if (defined_.insert(reg).second) undo_.emplace_back("", reg);
   }
 
   void unwind(std::size_t mark) {

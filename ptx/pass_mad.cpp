@@ -32,7 +32,7 @@ Fusion fusion_kind(const Instruction& mul, const Instruction& add, bool allow_fl
   if (allow_float && type == "f32") {
     for (const bool ftz : {false, true}) {
       std::vector<std::string> mods = {"f32"};
-      if (ftz) mods.push_back("ftz");
+      if (ftz) mods.emplace_back("ftz");
       if (modifiers_are(mul, mods) && modifiers_are(add, mods)) return Fusion::Float;
     }
   }
@@ -71,8 +71,8 @@ void fuse(Instruction& add, const Instruction& mul, const std::string& product, 
   fused.modifiers = kind == Fusion::Integer ? std::vector<std::string>{"lo", mul.type()}
                                             : std::vector<std::string>{"rn"};
   if (kind == Fusion::Float) {
-    if (add.has_modifier("ftz")) fused.modifiers.push_back("ftz");
-    fused.modifiers.push_back("f32");
+    if (add.has_modifier("ftz")) fused.modifiers.emplace_back("ftz");
+    fused.modifiers.emplace_back("f32");
   }
   fused.operands = {add.operands[0], mul.operands[1], mul.operands[2], other};
   add = fused;

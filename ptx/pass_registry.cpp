@@ -75,7 +75,7 @@ PassReport cleanup(Module& m, const PassContext& context) {
 
 std::vector<std::string> cleanup_step_names() {
   std::vector<std::string> out;
-  for (const CleanupStep& step : kCleanupSteps) out.push_back(step.pass);
+  for (const CleanupStep& step : kCleanupSteps) out.emplace_back(step.pass);
   return out;
 }
 

@@ -60,7 +60,7 @@ std::string RegisterPool::fresh(const std::string& like) {
     class_of_.emplace(std::make_pair(candidate, type), found->second);
   }
   Class& c = classes_[found->second];
-  const std::string name = c.prefix + std::to_string(c.count++);
+  std::string name = c.prefix + std::to_string(c.count++);
   handed_out_[name] = type;
   return name;
 }

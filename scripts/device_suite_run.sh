@@ -18,6 +18,11 @@
 #   OUT=<dir> PART=shared32  scripts/device_suite_run.sh   # matrixMul: the shared32 controls beside their sources and CUDA
 #   OUT=<dir> PART=triad     scripts/device_suite_run.sh   # STREAM triad, both APIs; compute-sanitizer on it
 #   OUT=<dir> PART=tile32clocks scripts/device_suite_run.sh # tile32 front-end gap: ncu at base and at free clocks
+#   OUT=<dir> PART=worksize-sweep scripts/device_suite_run.sh # issue 15: every legal local size of the
+#                                                          # 2-D kernels mmnaive, bilinear (both APIs)
+#   OUT=<dir> PART=worksize-rules scripts/device_suite_run.sh # every local size of the 1-D kernels sort,
+#                                                          # trapezoid; the rules (study, driver, query,
+#                                                          # tuner), 3 repetitions; compute-sanitizer
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -106,6 +111,28 @@ case "$part" in
     B="$B" OUT="$OUT/sanitizer" BUDGET=150 scripts/compute_sanitizer.sh '^triad/cuda/' \
       > "$OUT/sanitizer.log" 2>&1
     echo "compute-sanitizer triad rc=$?"; tail -6 "$OUT/sanitizer.log"
+    ;;
+  worksize-sweep)
+    # Work-size study (issue 15): the exhaustive sweep of every kernel and API
+    # (1 repetition: each row is sampled to 1% noise).
+    run worksize-sweep-2d 400 --benchmark_filter='^(mmnaive|bilinear)/' \
+      --mmnaive-local sweep --bilinear-local sweep
+    ;;
+  worksize-rules)
+    # The rules with 3 repetitions (the tuner decides anew in each); then
+    # compute-sanitizer over the CUDA rows (quick size, the default local-size
+    # list: a fixed shape, the rules, the driver, the tuner). The 1-D sweeps
+    # (sort, trapezoid: 11 shapes each) run here, the 2-D ones in worksize-sweep.
+    run worksize-sweep-1d 120 --benchmark_filter='^(sort|trapezoid)/' \
+      --sort-local sweep --trapezoid-local sweep
+    run worksize-rules 240 --benchmark_repetitions=3 \
+      --benchmark_filter='^(mmnaive|bilinear|sort|trapezoid)/' \
+      --mmnaive-local 16x16,study-x,study-y,driver,query,tuner \
+      --bilinear-local 16x16,study-x,study-y,driver,query,tuner \
+      --sort-local 256,study,driver,query,tuner --trapezoid-local 256,study,driver,query,tuner
+    B="$B" OUT="$OUT/sanitizer" BUDGET=120 scripts/compute_sanitizer.sh \
+      '^(mmnaive|bilinear|sort|trapezoid)/cuda/' > "$OUT/sanitizer.log" 2>&1
+    echo "compute-sanitizer worksize rc=$?"; tail -6 "$OUT/sanitizer.log"
     ;;
   bandwidth-mid)
     run suite-bandwidth-mid 400 --benchmark_repetitions=3 --startup off \

@@ -117,7 +117,7 @@ TEST(GbenchFlags, CsvHeaderHoldsTheCountersOfEveryRow) {
   while (std::getline(in, line)) {
     if (line.rfind("name,", 0) == 0)
       header = line;
-    else if (line.rfind("\"", 0) == 0)
+    else if (line.rfind('"', 0) == 0)
       rows.push_back(line);
   }
   EXPECT_NE(header.find("\"build_ms\""), std::string::npos) << header;

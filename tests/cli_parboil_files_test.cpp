@@ -68,7 +68,7 @@ void expect_usage_error(const std::string& args, const std::string& needle) {
 // A file of raw int32 counts then float values, as Parboil's reader sees it.
 std::string write_raw(const std::string& dir, const std::string& name,
                       const std::vector<std::int32_t>& counts, const std::vector<float>& floats) {
-  const std::string path = dir + "/" + name;
+  std::string path = dir + "/" + name;
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(counts.data()), std::streamsize(4 * counts.size()));
   out.write(reinterpret_cast<const char*>(floats.data()), std::streamsize(4 * floats.size()));
@@ -77,7 +77,9 @@ std::string write_raw(const std::string& dir, const std::string& name,
 
 // mriq holds numK x 5 + numX x 3 floats after its two counts.
 std::vector<float> mriq_floats(int numK, int numX) {
-  return std::vector<float>(std::size_t(5 * numK + 3 * numX), 0.25f);
+  // (Not "return {n, 0.25f}": that would be the initializer-list constructor.)
+  std::vector<float> floats(std::size_t(5 * numK + 3 * numX), 0.25f);
+  return floats;
 }
 
 // Used to read a directory as a file that "ends at byte 9223372036854775807".
@@ -119,7 +121,9 @@ TEST(ParboilFiles, InputUnreadable) {
 
 TEST(ParboilFiles, InputBinaryGarbage) {
   const std::string path = temp_dir("mriq-garbage") + "/in.bin";
-  std::ofstream(path, std::ios::binary) << "\xde\xad\xbe\xef\x00\x01garbage\xff\xfe";
+  // All 15 bytes, the NUL included (a plain const char* would end at it).
+  const std::string garbage("\xde\xad\xbe\xef\x00\x01garbage\xff\xfe", 15);
+  std::ofstream(path, std::ios::binary) << garbage;
   expect_usage_error("--mriq-input " + path + kFast, "field 'numK' = ");
 }
 

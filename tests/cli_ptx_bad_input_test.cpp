@@ -29,7 +29,7 @@ void expect_ptx_error(const std::string& args, const std::string& needle) {
 }
 
 std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
-  const std::string path = dir + "/" + name;
+  std::string path = dir + "/" + name;
   std::ofstream(path, std::ios::binary) << text;
   return path;
 }

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <random>
 #include <typeinfo>
@@ -46,7 +47,8 @@ void mutate_once(std::string& text, std::mt19937& rng) {
       text.erase(at, 1 + rng() % 8);
       break;
     case 1:  // insert a few bytes
-      for (int n = 1 + rng() % 4; n > 0; --n) text.insert(text.begin() + at, interesting_byte(rng));
+      for (int n = 1 + int(rng() % 4); n > 0; --n)
+        text.insert(text.begin() + std::ptrdiff_t(at), interesting_byte(rng));
       break;
     case 2:  // replace one byte
       if (!text.empty()) text[at] = interesting_byte(rng);
@@ -100,7 +102,7 @@ TEST(PtxFuzz, MutantsParseOrThrowParseError) {
         start + kTimeBudget * static_cast<int>(f + 1) / static_cast<int>(files.size());
     for (int i = 0; i < kMutantsPerFixture && std::chrono::steady_clock::now() < deadline; ++i) {
       std::string text = original;
-      for (int n = 1 + rng() % 3; n > 0; --n) mutate_once(text, rng);
+      for (int n = 1 + int(rng() % 3); n > 0; --n) mutate_once(text, rng);
       const std::string name = files[f] + " mutant " + std::to_string(i);
       ++mutants;
       try {

@@ -60,7 +60,7 @@ int accesses_through_64bit(const std::string& text) {
 
 // Runs the pass, checks that the result assembles and that a second run changes nothing.
 PassReport run_checked(Module& m) {
-  const PassReport r = pass_shared32(m);
+  PassReport r = pass_shared32(m);
   const std::string text = print(m);
   std::string output;
   EXPECT_TRUE(ptxas_assembles(text, "sm_90", output)) << output << "\n" << text;

@@ -17,7 +17,7 @@ namespace gpucmp::ptx {
 namespace {
 
 std::vector<std::string> fixtures() {
-  const auto files = list_files(GPUCMP_PTX_FIXTURES);
+  auto files = list_files(GPUCMP_PTX_FIXTURES);
   EXPECT_GE(files.size(), 10u) << "fixtures missing under " << GPUCMP_PTX_FIXTURES;
   return files;
 }

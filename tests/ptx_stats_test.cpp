@@ -236,7 +236,8 @@ TEST(PtxSass, ToleratesGarbage) {
   EXPECT_EQ(parse_sass("/*").total.total, 0);
   EXPECT_EQ(parse_sass("/*0010*/").total.total, 0);
   EXPECT_EQ(parse_sass("/*0010*/ @P0").total.total, 0);
-  EXPECT_EQ(parse_sass(std::string("\0\xff/*zz*/ FFMA", 14)).total.total, 0);
+  // 14 bytes, a NUL at each end.
+  EXPECT_EQ(parse_sass(std::string("\0\xff/*zz*/ FFMA\0", 14)).total.total, 0);
   EXPECT_EQ(sass_class("DFMA"), "fma.f64");
   EXPECT_EQ(sass_class("SHF.L.U32"), "int.addr");
   EXPECT_EQ(sass_class("SHF.R.U32.HI"), "other");

@@ -261,7 +261,7 @@ TEST(Validation, DescribeNamesTheMeasureAndTheWorst) {
   const std::string d = v.describe();
   EXPECT_NE(d.find("max_rel_err"), std::string::npos) << d;
   EXPECT_NE(d.find("4096"), std::string::npos) << d;
-  EXPECT_NE(d.find(">"), std::string::npos) << d;
+  EXPECT_NE(d.find('>'), std::string::npos) << d;
   EXPECT_NE(d.find("c[1,2]: got 1, want 2"), std::string::npos) << d;
 
   v.ok = true;

@@ -291,7 +291,7 @@ class FakeRunner : public Runner {
  public:
   FakeRunner(std::vector<std::string>& log, double host_ratio = 1.0, double build_ms = -1)
       : log_(log), host_ratio_(host_ratio), build_ms_(build_ms) {}
-  void upload() override { log_.push_back("upload"); }
+  void upload() override { log_.emplace_back("upload"); }
   BatchTiming time_batch(int launches) override {
     log_.push_back("time_batch " + std::to_string(launches));
     BatchTiming t;
@@ -300,7 +300,7 @@ class FakeRunner : public Runner {
     t.launches = launches;
     return t;
   }
-  void download() override { log_.push_back("download"); }
+  void download() override { log_.emplace_back("download"); }
   void flush_l2(std::size_t bytes) override { log_.push_back("flush_l2 " + std::to_string(bytes)); }
   double build_ms() const override { return build_ms_; }
 
@@ -316,10 +316,10 @@ Measurement fake_measurement(std::vector<std::string>& log, int valid_calls = 10
   m.name = bench("fake", "opencl", "base", "100");
   m.unit = RateUnit::GFLOPs;
   m.work_per_launch = 2e6;
-  m.clear_output = [&log] { log.push_back("clear_output"); };
+  m.clear_output = [&log] { log.emplace_back("clear_output"); };
   auto calls = std::make_shared<int>(0);
   m.validate = [&log, calls, valid_calls] {
-    log.push_back("validate");
+    log.emplace_back("validate");
     Validation v;
     v.max_rel_err = 1e-7;
     v.tolerance = 1e-5;
@@ -574,7 +574,7 @@ class FakeApi : public Api {
   void add_context(ContextList&) const override {}
   bool has_startup(const std::string&, const std::string&) const override { return true; }
   double start_fresh() override {
-    log.push_back("start_fresh");
+    log.emplace_back("start_fresh");
     return context_ms;
   }
   std::vector<std::string> log;
@@ -584,7 +584,7 @@ class FakeApi : public Api {
 // Each call makes a fresh FakeRunner (build 7.5 ms) logging into api.log.
 Prepare fake_prepare(FakeApi& api, int valid_calls = 1000) {
   return [&api, valid_calls](const DeviceInfo&) {
-    api.log.push_back("prepare");
+    api.log.emplace_back("prepare");
     Prepared p;
     p.m = fake_measurement(api.log, valid_calls);
     p.runner = std::make_unique<FakeRunner>(api.log, 1.0, 7.5);
@@ -604,7 +604,7 @@ TEST(MeasureStartup, FreshStartPerSampleAndMedianCounters) {
   for (int i = 0; i < 3; ++i)
     for (const char* call : {"start_fresh", "prepare", "upload", "time_batch 1", "time_batch 1",
                              "clear_output", "download", "validate"})
-      want.push_back(call);
+      want.emplace_back(call);
   EXPECT_EQ(api.log, want);
   EXPECT_EQ(counter(r, "samples"), 3);
   EXPECT_DOUBLE_EQ(counter(r, "build_ms"), 7.5);

@@ -446,7 +446,7 @@ std::int64_t field_offset(const mri::Dataset& d, int index) {
   for (int i = 0; i < index; ++i) at += sizes[i];
   return at;
 }
-constexpr int kFieldY = 4, kFieldPhiR = 6, kFieldDR = 8;
+constexpr int kFieldY = 4, kFieldDR = 8;
 
 TEST_F(ParboilMriFiles, InputRoundTrip) {
   for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
@@ -467,7 +467,7 @@ TEST_F(ParboilMriFiles, OutputRoundTrip) {
   const std::vector<float> im = {-0.5f, 4.0f, 1e-3f, -7.0f, 2.0f};
   const std::string f = path("out.bin");
   mri::write_parboil_output(f, re, im);
-  EXPECT_EQ(fs::file_size(f), 4u + 2 * 4u * re.size());
+  EXPECT_EQ(fs::file_size(f), 4u + 2 * re.size() * 4u);
   const auto [r, i] = mri::read_parboil_output(f);
   EXPECT_EQ(r, re);
   EXPECT_EQ(i, im);
@@ -478,7 +478,7 @@ TEST_F(ParboilMriFiles, TruncatedInsideAnArray) {
   const std::string f = path("trunc.bin");
   mri::write_parboil_input(f, d, mri::Kind::q);
   // Cut in the middle of 'y'.
-  fs::resize_file(f, std::uintmax_t(field_offset(d, kFieldY) + 2 * d.numX));
+  fs::resize_file(f, std::uintmax_t(field_offset(d, kFieldY) + 2 * std::int64_t(d.numX)));
   expect_usage_error([&] { mri::read_parboil_input(f, mri::Kind::q); },
                      {f, "truncated in field 'y'"});
 }

@@ -22,7 +22,8 @@ namespace gpucmp::cuda {
 
 namespace {
 
-constexpr std::size_t kChunkBytes = cp::kAtomsPerChunk * 4 * sizeof(float);  // float4 atoms
+constexpr std::size_t kChunkBytes =
+    std::size_t(cp::kAtomsPerChunk) * 4 * sizeof(float);  // float4 atoms
 
 class JitCp : public JitRunner<CpBuffers> {
  public:

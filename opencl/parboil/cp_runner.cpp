@@ -25,7 +25,8 @@ class CpRunner : public TimedRunner {
   void upload() override {
     const std::size_t atom_bytes = p_.atoms.size() * sizeof(float);
     atoms_ = make_buffer(CL_MEM_READ_ONLY, atom_bytes, "cp atoms");
-    chunk_ = make_buffer(CL_MEM_READ_ONLY, cp::kAtomsPerChunk * 4 * sizeof(float), "cp chunk");
+    chunk_ = make_buffer(CL_MEM_READ_ONLY, std::size_t(cp::kAtomsPerChunk) * 4 * sizeof(float),
+                         "cp chunk");
     energy_ = make_buffer(CL_MEM_READ_WRITE, p_.energy.size() * sizeof(float), "cp energy");
     check(clEnqueueWriteBuffer(session().queue(), atoms_, CL_TRUE, 0, atom_bytes, p_.atoms.data(),
                                0, nullptr, nullptr),

@@ -23,7 +23,7 @@ class ClblastMatrixMul : public TimedRunner {
 
  protected:
   void enqueue() override {
-    const std::size_t n = std::size_t(buffers_.problem.n);
+    const auto n = std::size_t(buffers_.problem.n);
     cl_command_queue q = session().queue();
     const auto status = clblast::Gemm<float>(
         clblast::Layout::kRowMajor, clblast::Transpose::kNo, clblast::Transpose::kNo, n, n, n, 1.0f,

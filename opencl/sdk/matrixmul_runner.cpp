@@ -47,7 +47,7 @@ class TiledMatrixMul : public TimedRunner {
 
  protected:
   void enqueue() override {
-    const std::size_t n = std::size_t(buffers_.problem.n), t = std::size_t(tile_);
+    const auto n = std::size_t(buffers_.problem.n), t = std::size_t(tile_);
     const std::size_t global[2] = {n, n}, local[2] = {t, t};
     check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global, local, 0, nullptr,
                                  record()),

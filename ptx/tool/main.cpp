@@ -14,7 +14,10 @@
 #include "dump_command.h"
 #include "errors.h"
 
-int main(int argc, char** argv) {
+namespace {
+
+// The whole tool; main() turns what escapes it into an exit code.
+int ptx_main(int argc, char** argv) {
   using namespace gpucmp;
   CLI::App app{"gpucmp-ptx: dump, normalize, count and diff the PTX of both compilers"};
   app.name("gpucmp-ptx");
@@ -45,5 +48,21 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";
     return kExitUsage;
+  }
+}
+
+}  // namespace
+
+// What ptx_main does not catch itself (building the command line, printing the
+// help) ends the tool as its other errors do: one line on stderr, exit code 2.
+int main(int argc, char** argv) {
+  try {
+    return ptx_main(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";
+    return gpucmp::kExitUsage;
+  } catch (...) {
+    std::cerr << "gpucmp-ptx: error: unknown exception\n";
+    return gpucmp::kExitUsage;
   }
 }

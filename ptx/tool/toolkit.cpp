@@ -19,9 +19,9 @@ std::string find_tool(const std::string& program) {
     for (std::string d; std::getline(ss, d, ':');) dirs.push_back(d);
   }
 #ifdef GPUCMP_CUDA_BIN_DIR
-  dirs.push_back(GPUCMP_CUDA_BIN_DIR);
+  dirs.emplace_back(GPUCMP_CUDA_BIN_DIR);
 #endif
-  dirs.push_back("/usr/local/cuda/bin");
+  dirs.emplace_back("/usr/local/cuda/bin");
   for (const auto& d : dirs) {
     const auto p = std::filesystem::path(d) / program;
     std::error_code ec;
@@ -71,7 +71,7 @@ std::string sass_of_ptx(const std::string& ptx_path, const std::string& sass_pat
   if (run_command(quote(ptxas) + " -arch=" + arch + " " + quote(ptx_path) + " -o " + quote(cubin),
                   out) != 0)
     return "ptxas failed: " + out;
-  const std::string why = sass_of_cubins(
+  std::string why = sass_of_cubins(
       {cubin}, sass_path,
       "// SASS: offline ptxas " + toolkit_version(version) + " -arch=" + arch + " on " +
           std::filesystem::path(ptx_path).filename().string() + " \u2014 not what ran");

@@ -3,12 +3,13 @@ by (workload, api, variant, params)), pairs and the ones shown, PTX chains and
 controls, the best OpenCL variant, vendor libraries, bandwidth series, peaks."""
 from .fmt import fmt_params, label_of
 from .names import (CHAINS, MAX_SIZES_PER_VARIANT, PTX_CONTROLS, STARTUP, STEPS, VENDOR, is_cold,
-                    size_key, workload_rank)
+                    is_local, size_key, workload_rank)
 
 
 class Data:
     """The measured benchmarks, indexed for the report: by_id holds the kernel and
-    transfer times (hot); startup and cold rows are apart and enter no pair.
+    transfer times (hot); startup, cold and local rows (the work-size study's
+    local:<spec>, read by worksize.py) are apart and enter no pair.
 
     A row's base, kind, chain and step are its Bench's facts (variant_facts: from
     its label, else its name); derived() finds a PTX variant or cross-run row by
@@ -18,7 +19,7 @@ class Data:
         self.by_id = {}  # (workload, api, variant, params) -> Bench
         self.by_facts = {}  # (workload, api, base, kind, params) -> Bench of a derived variant
         self.labelled = {}  # (workload, api, variant) -> Facts of a labelled row
-        self.startup, self.cold = [], []
+        self.startup, self.cold, self.local = [], [], []
         self.all = [benches[k] for k in sorted(benches)]
         for b in self.all:
             if b.facts.labelled:
@@ -27,6 +28,8 @@ class Data:
                 self.startup.append(b)
             elif is_cold(b):
                 self.cold.append(b)
+            elif is_local(b):
+                self.local.append(b)
             else:
                 self.by_id[(b.workload, b.api, b.variant, b.params)] = b
                 if b.facts.family is not None:

@@ -1,4 +1,5 @@
 """Runs the sections of REPORT.md over the loaded rows and writes the report."""
+import glob
 import os
 
 import gbench_json
@@ -6,7 +7,7 @@ import gbench_json
 from . import sections
 from .analysis import (Data, bandwidth_series, best_opencl, pairs, peak_entries, ptx_analysis,
                        shown_pairs)
-from .figures import FIGURES
+from .figures import FIGURES, FIGURE_PATTERNS
 
 
 class Report:
@@ -28,7 +29,8 @@ class Report:
         self.written = {}  # figure kind -> path
 
     def figure(self, kind, *make_args):
-        """The path of the figure written by plotter.fig_<kind>, or None."""
+        """The path of the figure written by plotter.fig_<kind>, or None (a list of
+        paths, possibly empty, for a kind that writes several: worksize)."""
         if self.plotter is None:
             return None
         result = getattr(self.plotter, f"fig_{kind}")(*make_args)
@@ -40,7 +42,10 @@ class Report:
 def write_report(args, contexts, benches, missing, plotter):
     """Writes REPORT.md (and the figures) into args.out_dir: (its path, [figures])."""
     rep = Report(args, contexts, benches, missing, plotter)
-    for path in [os.path.join(args.out_dir, f) for f in FIGURES.values()]:
+    stale = [os.path.join(args.out_dir, f) for f in FIGURES.values()]
+    for pattern in FIGURE_PATTERNS.values():
+        stale += sorted(glob.glob(os.path.join(glob.escape(args.out_dir), pattern)))
+    for path in stale:
         if os.path.exists(path):
             os.remove(path)  # a figure this run omits must not linger from an earlier one
     md = []
@@ -48,4 +53,7 @@ def write_report(args, contexts, benches, missing, plotter):
         md += module.section(rep)
     report_path = os.path.join(args.out_dir, "REPORT.md")
     gbench_json.write_atomically(report_path, "\n".join(md).rstrip("\n") + "\n")
-    return report_path, [rep.written[k] for k in FIGURES if k in rep.written]
+    written = [rep.written[k] for k in FIGURES if k in rep.written]
+    for k in FIGURE_PATTERNS:
+        written += rep.written.get(k, [])
+    return report_path, written

@@ -9,6 +9,8 @@ from .names import (APIS, API_LABEL, BEST_MARGIN, CHAINS, STEPS, STUDY_2010_STEP
 RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
 FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
            "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
+# Kinds that write one figure per kernel (and API): their files' pattern (worksize_figures).
+FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png"}
 
 
 class Plotter:
@@ -221,6 +223,11 @@ class Plotter:
         fig.suptitle("Bandwidth against transfer size (solid: CUDA, dashed: OpenCL)")
         fig.tight_layout()
         return self.save(fig, FIGURES["bandwidth"])
+
+    def fig_worksize(self, kernels):
+        """The work-size heat maps (2-D) and curves (1-D): [path] (worksize_figures)."""
+        from .worksize_figures import worksize_figures
+        return worksize_figures(self, kernels)
 
     def fig_peak(self, entries):
         """entries: [(label, {api: pct})]"""

@@ -33,6 +33,7 @@ STUDY_2010_STEPS = {"unroll": -48.0, "cse": -40.0, "mad": 0.0, "licm": -20.0}
 API_LABEL = {"cuda": "CUDA", "opencl": "OpenCL"}
 STARTUP = "startup"  # the workload part of startup/<api>/<workload>-<variant>/<params>
 COLD_PARAM = ("cache", "cold")
+LOCAL_PARAM = "local"  # local:<spec>: a row of the work-size study (sections/worksize.py)
 JIT_ENV = "env.CUDA_FORCE_PTX_JIT"
 JIT_PART = "CUDA_FORCE_PTX_JIT=1"  # appended to the key of such a file's CUDA startup rows
 QUALITY_FLAGS = [("clock_flag", "SM clock below 90% of max"),
@@ -92,6 +93,10 @@ def split_variant(variant):
 
 def is_cold(bench):
     return COLD_PARAM in bench.params
+
+
+def is_local(bench):
+    return any(k == LOCAL_PARAM for k, _ in bench.params)
 
 
 def without_cache(params):

@@ -53,8 +53,8 @@ Problem make_problem(const Config& c) {
   const float plane_z = 10.05f * c.spacing;
   for (int n = 0; n < c.atoms; ++n) {
     float* a = &p.atoms[4 * std::size_t(n)];
-    a[0] = rng.uniform(0, c.nx * c.spacing);
-    a[1] = rng.uniform(0, c.ny * c.spacing);
+    a[0] = rng.uniform(0, float(c.nx) * c.spacing);
+    a[1] = rng.uniform(0, float(c.ny) * c.spacing);
     const float dz = rng.uniform(0, 20 * c.spacing) - plane_z;
     a[2] = dz * dz;
     a[3] = rng.uniform(-1, 1);

@@ -72,9 +72,12 @@ Dataset generate(Kind kind, int numK, int edge) {
   }
   for (auto* v : {&d.x, &d.y, &d.z}) v->resize(std::size_t(d.numX));
   for (int i = 0; i < d.numX; ++i) {
-    d.x[i] = float(i % edge) / float(edge) - 0.5f;
-    d.y[i] = float((i / edge) % edge) / float(edge) - 0.5f;
-    d.z[i] = float(i / (edge * edge)) / float(edge) - 0.5f;
+    // Voxel i's integer lattice coordinates (i = (iz * edge + iy) * edge + ix):
+    // the integer divisions are intended; each coordinate then maps to [-0.5, 0.5).
+    const int ix = i % edge, iy = (i / edge) % edge, iz = i / (edge * edge);
+    d.x[i] = float(ix) / float(edge) - 0.5f;
+    d.y[i] = float(iy) / float(edge) - 0.5f;
+    d.z[i] = float(iz) / float(edge) - 0.5f;
   }
   std::vector<std::vector<float>*> phis = {&d.phiR, &d.phiI};
   if (kind == Kind::fhd) phis.insert(phis.end(), {&d.dR, &d.dI});

@@ -1,0 +1,113 @@
+#include "local_rows.h"
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+#include "errors.h"
+#include "local_choice.h"
+#include "measure.h"
+
+namespace gpucmp {
+
+LocalLimits local_limits(const DeviceInfo& dev) {
+  LocalLimits l;
+  if (dev.max_group_size > 0) l.max_size = dev.max_group_size;
+  if (dev.max_group_x > 0) l.max_x = dev.max_group_x;
+  if (dev.max_group_y > 0) l.max_y = dev.max_group_y;
+  return l;
+}
+
+void check_given_shape(const LocalSpec& spec, const GlobalSize& global, const ApiSet& apis,
+                       const std::string& api, const std::string& what) {
+  if (spec.rule != LocalRule::fixed || spec.from_sweep) return;
+  const auto it = apis.find(api);
+  if (it == apis.end() || !it->second->unavailable().empty()) return;
+  check_local_shape(spec.shape, global, local_limits(it->second->info()), what);
+}
+
+namespace {
+
+// Seconds one launch of `shape` takes: the fastest of three batches of about
+// 5 ms each after a warm-up launch (device timestamps).
+double time_shape(const LocalShape& shape, const ShapedRunnerFactory& make) {
+  const std::unique_ptr<Runner> runner = make(shape);
+  runner->upload();
+  const BatchTiming first = runner->time_batch(1);
+  const int launches = batch_size(first.device_s, 5e-3);
+  double best = std::numeric_limits<double>::infinity();
+  for (int i = 0; i < 3; ++i)
+    best = std::min(best, runner->time_batch(launches).device_s / launches);
+  return best;
+}
+
+LocalChoice tune(const GlobalSize& global, const DeviceInfo& dev, const ShapedRunnerFactory& make) {
+  const std::vector<LocalShape> candidates = candidate_shapes(global, local_limits(dev));
+  LocalChoice choice;
+  choice.candidates = int(candidates.size());
+  const std::vector<LocalShape> shortlist =
+      tuner_shortlist(candidates, global, dev, tuner_budget(choice.candidates));
+  choice.shape = shortlist.front();
+  if (shortlist.size() == 1) return choice;  // nothing to compare: the model decides
+  double best = std::numeric_limits<double>::infinity();
+  for (const LocalShape& s : shortlist) {
+    const double t = time_shape(s, make);
+    ++choice.measured;
+    if (t < best) {
+      best = t;
+      choice.shape = s;
+    }
+  }
+  return choice;
+}
+
+}  // namespace
+
+LocalChoice resolve_local(const LocalSpec& spec, const GlobalSize& global, const DeviceInfo& dev,
+                          const ShapedRunnerFactory& make, const std::string& what) {
+  const LocalLimits limits = local_limits(dev);
+  LocalChoice choice;
+  switch (spec.rule) {
+    case LocalRule::fixed:
+      if (spec.from_sweep && (spec.shape.size() > limits.max_size || spec.shape.x > limits.max_x ||
+                              spec.shape.y > limits.max_y))
+        throw Unavailable("local size " + to_string(spec.shape, global.dims) +
+                          " is over this device's work-group limit (" +
+                          std::to_string(limits.max_size) + ")");
+      check_local_shape(spec.shape, global, limits, what);
+      choice.shape = spec.shape;
+      break;
+    case LocalRule::driver:
+      if (dev.api != "cuda") break;  // LocalShape{}: a NULL local size
+      [[fallthrough]];               // CUDA has no NULL: its choice is the occupancy API's
+    case LocalRule::query: {
+      const int block = make(LocalShape{})->suggested_group_size();
+      if (block <= 0) throw std::logic_error(what + ": the runner suggests no work-group size");
+      choice.shape = shape_for_block_size(block, global, limits);
+      break;
+    }
+    case LocalRule::study:
+    case LocalRule::study_x:
+    case LocalRule::study_y:
+      choice.shape = study_rule_shape(global, limits, std::max(1, dev.lanes_per_cu),
+                                      spec.rule != LocalRule::study_y);
+      break;
+    case LocalRule::tuner:
+      choice = tune(global, dev, make);
+      break;
+    case LocalRule::sweep:
+      throw std::logic_error(what + ": a sweep spec reached a row (expand_local_specs first)");
+  }
+  return choice;
+}
+
+void add_local_counters(Measurement& m, const LocalChoice& choice) {
+  m.counters.emplace_back("local_x", choice.shape.x);
+  m.counters.emplace_back("local_y", choice.shape.y);
+  if (choice.candidates > 0) {
+    m.counters.emplace_back("tuner_candidates", choice.candidates);
+    m.counters.emplace_back("tuner_measured", choice.measured);
+  }
+}
+
+}  // namespace gpucmp

@@ -1,0 +1,69 @@
+// OpenCL runner of bilinear: the input uploaded once, one kernel launch per launch
+// with the row's work-group shape, or a NULL local size for the "driver" rows
+// (bilinear.cl, its program from programs.cpp).
+#include "check.h"
+#include "group_size.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/worksize/bilinear.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+class BilinearRunner final : public TimedRunner {
+ public:
+  BilinearRunner(bilinear::Problem& p, const bilinear::Variant& v)
+      : p_(p),
+        local_(v.local),
+        program_(session().program(program_spec("bilinear", v.name))),
+        kernel_(make_kernel(program_, "bilinear")) {}
+
+  void upload() override {
+    const std::size_t in_bytes = p_.in.size() * sizeof(float);
+    in_ = make_buffer(CL_MEM_READ_ONLY, in_bytes, "bilinear in");
+    out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(float), "bilinear out");
+    check(clEnqueueWriteBuffer(session().queue(), in_, CL_TRUE, 0, in_bytes, p_.in.data(), 0,
+                               nullptr, nullptr),
+          "clEnqueueWriteBuffer", "bilinear in");
+    set_args(kernel_, "bilinear", out_, in_, cl_int(p_.in_w), cl_int(p_.in_h), cl_int(p_.out_w),
+             p_.scale_x, p_.scale_y);
+  }
+  void download() override {
+    check(clEnqueueReadBuffer(session().queue(), out_, CL_TRUE, 0, p_.out.size() * sizeof(float),
+                              p_.out.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer", "bilinear out");
+  }
+  double build_ms() const override { return program_.build_ms; }
+  int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "bilinear"); }
+
+ protected:
+  void enqueue() override {
+    const std::size_t global[2] = {std::size_t(p_.out_w), std::size_t(p_.out_h)};
+    const std::size_t local[2] = {std::size_t(local_.x), std::size_t(local_.y)};
+    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global,
+                                 local_.by_driver() ? nullptr : local, 0, nullptr, record()),
+          "clEnqueueNDRangeKernel", "bilinear local " + to_string(local_, 2));
+  }
+
+ private:
+  bilinear::Problem& p_;
+  LocalShape local_;
+  const BuiltProgram& program_;
+  Kernel kernel_;
+  Buffer in_, out_;
+};
+
+GPUCMP_RUNNERS("opencl") {
+  bilinear::runners().add("opencl", bilinear::variants(),
+                          [](bilinear::Problem& p, const bilinear::Variant& v) {
+                            return std::make_unique<BilinearRunner>(p, v);
+                          });
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,82 @@
+// OpenCL runner of sort: the input uploaded once into an untouched buffer;
+// one launch = clEnqueueCopyBuffer restoring the unsorted data, then one
+// kernel launch per pass, all on the session's queue, with the row's
+// work-group size or a NULL local size for the "driver" rows (sort.cl, its
+// program from programs.cpp).
+#include "check.h"
+#include "group_size.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/worksize/sort.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+class SortRunner : public TimedRunner {
+ public:
+  SortRunner(sort::Problem& p, const sort::Variant& v)
+      : p_(p),
+        local_(v.local),
+        what_("sort local " + to_string(v.local, 1)),
+        program_(session().program(program_spec("sort", v.name))),
+        kernel_(make_kernel(program_, "bitonic_pass")) {}
+
+  void upload() override {
+    const std::size_t bytes = p_.n * sizeof(float);
+    input_ = make_buffer(CL_MEM_READ_ONLY, bytes, "sort input");
+    data_ = make_buffer(CL_MEM_READ_WRITE, bytes, "sort data");
+    check(clEnqueueWriteBuffer(session().queue(), input_, CL_TRUE, 0, bytes, p_.input.data(), 0,
+                               nullptr, nullptr),
+          "clEnqueueWriteBuffer", "sort input");
+  }
+  void download() override {
+    check(clEnqueueReadBuffer(session().queue(), data_, CL_TRUE, 0, p_.n * sizeof(float),
+                              p_.output.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer", "sort data");
+  }
+  double build_ms() const override { return program_.build_ms; }
+  int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "sort"); }
+
+ protected:
+  // Only the copy and the last pass carry events: the batch's device time
+  // spans the first command's START to the last one's END, and the passes in
+  // between need none (fewer profiled commands).
+  void enqueue() override {
+    cl_command_queue q = session().queue();
+    check(clEnqueueCopyBuffer(q, input_, data_, 0, 0, p_.n * sizeof(float), 0, nullptr, record()),
+          "clEnqueueCopyBuffer", "sort restore");
+    const auto n = cl_uint(p_.n);
+    const std::size_t global = p_.n / 2, local = std::size_t(local_.x);
+    for (cl_uint k = 2; k <= n; k <<= 1)
+      for (cl_uint j = k >> 1; j > 0; j >>= 1) {
+        set_args(kernel_, "bitonic_pass", data_, k, j);
+        const bool last = k == n && j == 1;
+        check(clEnqueueNDRangeKernel(q, kernel_, 1, nullptr, &global,
+                                     local_.by_driver() ? nullptr : &local, 0, nullptr,
+                                     last ? record() : nullptr),
+              "clEnqueueNDRangeKernel", what_);
+      }
+  }
+
+ private:
+  sort::Problem& p_;
+  LocalShape local_;
+  std::string what_;  // built once: the passes' error context
+  const BuiltProgram& program_;
+  Kernel kernel_;
+  Buffer input_, data_;
+};
+
+GPUCMP_RUNNERS("opencl") {
+  sort::runners().add("opencl", sort::variants(), [](sort::Problem& p, const sort::Variant& v) {
+    return std::make_unique<SortRunner>(p, v);
+  });
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,72 @@
+// OpenCL runner of trapezoid: the partials zeroed once at upload, one kernel
+// launch per launch with the row's work-group size, or a NULL local size for
+// the "driver" rows (trapezoid.cl, its program from programs.cpp).
+#include <vector>
+
+#include "check.h"
+#include "group_size.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/worksize/trapezoid.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+class TrapezoidRunner : public TimedRunner {
+ public:
+  TrapezoidRunner(trapezoid::Problem& p, const trapezoid::Variant& v)
+      : p_(p),
+        local_(v.local),
+        program_(session().program(program_spec("trapezoid", v.name))),
+        kernel_(make_kernel(program_, "trapezoid_sum")) {}
+
+  void upload() override {
+    const std::size_t bytes = p_.items * sizeof(float);
+    partials_ = make_buffer(CL_MEM_READ_WRITE, bytes, "trapezoid partials");
+    // Only the groups' first entries are ever written: the rest must read 0.
+    const std::vector<float> zeros(p_.items, 0.0f);
+    check(clEnqueueWriteBuffer(session().queue(), partials_, CL_TRUE, 0, bytes, zeros.data(), 0,
+                               nullptr, nullptr),
+          "clEnqueueWriteBuffer", "trapezoid partials");
+    set_args(kernel_, "trapezoid_sum", partials_, cl_float(p_.h));
+  }
+  void download() override {
+    check(clEnqueueReadBuffer(session().queue(), partials_, CL_TRUE, 0, p_.items * sizeof(float),
+                              p_.partials.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer", "trapezoid partials");
+  }
+  double build_ms() const override { return program_.build_ms; }
+  int suggested_group_size() const override {
+    return kernel_group_size(kernel_.get(), "trapezoid");
+  }
+
+ protected:
+  void enqueue() override {
+    const std::size_t global = p_.items, local = std::size_t(local_.x);
+    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 1, nullptr, &global,
+                                 local_.by_driver() ? nullptr : &local, 0, nullptr, record()),
+          "clEnqueueNDRangeKernel", "trapezoid local " + to_string(local_, 1));
+  }
+
+ private:
+  trapezoid::Problem& p_;
+  LocalShape local_;
+  const BuiltProgram& program_;
+  Kernel kernel_;
+  Buffer partials_;
+};
+
+GPUCMP_RUNNERS("opencl") {
+  trapezoid::runners().add("opencl", trapezoid::variants(),
+                           [](trapezoid::Problem& p, const trapezoid::Variant& v) {
+                             return std::make_unique<TrapezoidRunner>(p, v);
+                           });
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

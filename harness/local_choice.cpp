@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <limits>
+#include <utility>
 
 namespace gpucmp {
 
@@ -12,6 +15,10 @@ SmLimits sm_limits(const DeviceInfo& dev) {
   if (cc == 89) return {1536, 24};
   return {};
 }
+
+namespace {
+constexpr double kBlockCostThreads = 32;  // a block's scheduling, in threads' worth of work
+}  // namespace
 
 double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev) {
   const long long threads = s.size();
@@ -36,30 +43,83 @@ double model_score(const LocalShape& s, const GlobalSize& global, const DeviceIn
   const long long busiest = (blocks + sms - 1) / sms;  // blocks on the busiest SM
   const double balance = (double(blocks) / sms) / double(busiest);
 
-  return lanes * occupancy_loss * coalescing * balance;
+  const double block_cost = double(threads) / (double(threads) + kBlockCostThreads);
+  return lanes * occupancy_loss * coalescing * balance * block_cost;
 }
 
 int tuner_budget(int candidates) { return std::max(1, candidates / 10); }
 
-std::vector<LocalShape> tuner_shortlist(const std::vector<LocalShape>& candidates,
-                                        const GlobalSize& global, const DeviceInfo& dev,
-                                        int budget) {
+namespace {
+
+// Distance of x from a warp-wide row (32), counting narrower rows as farther.
+int warp_row_distance(int x) { return x >= 32 ? x / 32 : 64 / std::max(x, 1); }
+
+bool contains(const std::vector<LocalShape>& list, const LocalShape& s) {
+  return std::find(list.begin(), list.end(), s) != list.end();
+}
+
+}  // namespace
+
+std::vector<LocalShape> model_ranking(const std::vector<LocalShape>& candidates,
+                                      const GlobalSize& global, const DeviceInfo& dev) {
   std::vector<std::pair<double, LocalShape>> ranked;
   ranked.reserve(candidates.size());
   for (const LocalShape& s : candidates) ranked.emplace_back(model_score(s, global, dev), s);
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first > b.first;
     if (a.second.size() != b.second.size()) return a.second.size() > b.second.size();
-    return a.second.x > b.second.x;
+    return warp_row_distance(a.second.x) < warp_row_distance(b.second.x);
   });
   std::vector<LocalShape> out;
-  for (const auto& [score, shape] : ranked) {
-    if (int(out.size()) == budget) break;
-    bool size_taken = false;
-    for (const LocalShape& s : out) size_taken = size_taken || s.size() == shape.size();
-    if (!size_taken) out.push_back(shape);
-  }
+  out.reserve(ranked.size());
+  for (const auto& entry : ranked) out.push_back(entry.second);
   return out;
+}
+
+TunerResult tune_local(const std::vector<LocalShape>& candidates, const GlobalSize& global,
+                       const DeviceInfo& dev, int budget, const ShapeTimer& time) {
+  TunerResult r;
+  r.candidates = int(candidates.size());
+  const std::vector<LocalShape> ranked = model_ranking(candidates, global, dev);
+  if (ranked.empty()) return r;
+  r.shape = ranked.front();
+  if (budget <= 1) return r;  // the model's first choice, unmeasured
+
+  std::vector<LocalShape> measured{r.shape};
+  double best_time = time(r.shape);
+  int step_x = 0, step_y = 0;  // the last move that helped, as log2 steps (momentum)
+  while (int(measured.size()) < budget) {
+    const LocalShape c = r.shape;
+    const auto moved = [&c](int dx, int dy) {
+      return LocalShape{dx > 0 ? c.x * 2 : (dx < 0 ? c.x / 2 : c.x),
+                        dy > 0 ? c.y * 2 : (dy < 0 ? c.y / 2 : c.y)};
+    };
+    const std::vector<std::pair<int, int>> steps = {{-1, 1}, {1, -1}, {0, 1},
+                                                    {0, -1}, {1, 0},  {-1, 0}};
+    std::vector<LocalShape> around;
+    for (const auto& [dx, dy] : steps) around.push_back(moved(dx, dy));
+    // The step that helped last, first; then the neighbours best-ranked first.
+    const LocalShape* next = nullptr;
+    const LocalShape again = moved(step_x, step_y);
+    if ((step_x != 0 || step_y != 0) && contains(candidates, again) && !contains(measured, again))
+      next = &again;
+    for (const LocalShape& s : ranked) {
+      if (next) break;
+      if (!contains(measured, s) && contains(around, s)) next = &s;
+    }
+    if (!next) break;  // every neighbour measured: the fastest so far is a local optimum
+    const LocalShape s = *next;
+    measured.push_back(s);
+    const double t = time(s);
+    if (t < best_time) {
+      step_x = s.x > c.x ? 1 : (s.x < c.x ? -1 : 0);
+      step_y = s.y > c.y ? 1 : (s.y < c.y ? -1 : 0);
+      best_time = t;
+      r.shape = s;
+    }
+  }
+  r.measured = int(measured.size());
+  return r;
 }
 
 }  // namespace gpucmp

@@ -43,22 +43,9 @@ double time_shape(const LocalShape& shape, const ShapedRunnerFactory& make) {
 
 LocalChoice tune(const GlobalSize& global, const DeviceInfo& dev, const ShapedRunnerFactory& make) {
   const std::vector<LocalShape> candidates = candidate_shapes(global, local_limits(dev));
-  LocalChoice choice;
-  choice.candidates = int(candidates.size());
-  const std::vector<LocalShape> shortlist =
-      tuner_shortlist(candidates, global, dev, tuner_budget(choice.candidates));
-  choice.shape = shortlist.front();
-  if (shortlist.size() == 1) return choice;  // nothing to compare: the model decides
-  double best = std::numeric_limits<double>::infinity();
-  for (const LocalShape& s : shortlist) {
-    const double t = time_shape(s, make);
-    ++choice.measured;
-    if (t < best) {
-      best = t;
-      choice.shape = s;
-    }
-  }
-  return choice;
+  const TunerResult t = tune_local(candidates, global, dev, tuner_budget(int(candidates.size())),
+                                   [&make](const LocalShape& s) { return time_shape(s, make); });
+  return {t.shape, t.candidates, t.measured};
 }
 
 }  // namespace

@@ -113,9 +113,9 @@ case "$part" in
     echo "compute-sanitizer triad rc=$?"; tail -6 "$OUT/sanitizer.log"
     ;;
   worksize-sweep)
-    # Work-size study (issue 15): the exhaustive sweep of every kernel and API
-    # (1 repetition: each row is sampled to 1% noise).
-    run worksize-sweep-2d 400 --benchmark_filter='^(mmnaive|bilinear)/' \
+    # Work-size study (issue 15): the exhaustive sweep of the 2-D kernels
+    # (3 repetitions: the best shape is taken on medians, not on one noisy run).
+    run worksize-sweep-2d 400 --benchmark_repetitions=3 --benchmark_filter='^(mmnaive|bilinear)/' \
       --mmnaive-local sweep --bilinear-local sweep
     ;;
   worksize-rules)
@@ -123,7 +123,7 @@ case "$part" in
     # compute-sanitizer over the CUDA rows (quick size, the default local-size
     # list: a fixed shape, the rules, the driver, the tuner). The 1-D sweeps
     # (sort, trapezoid: 11 shapes each) run here, the 2-D ones in worksize-sweep.
-    run worksize-sweep-1d 120 --benchmark_filter='^(sort|trapezoid)/' \
+    run worksize-sweep-1d 120 --benchmark_repetitions=3 --benchmark_filter='^(sort|trapezoid)/' \
       --sort-local sweep --trapezoid-local sweep
     run worksize-rules 240 --benchmark_repetitions=3 \
       --benchmark_filter='^(mmnaive|bilinear|sort|trapezoid)/' \

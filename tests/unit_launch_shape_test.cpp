@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -129,38 +130,65 @@ TEST(LaunchShape, ParseRefusesWithOneLineNamingTheItem) {
   EXPECT_THROW(expand_local_specs(parse_local_specs({"48x1"}, "--o", 2), k2d, "--o"), UsageError);
 }
 
-TEST(LocalChoice, ModelPenalisesPartialWarpsNarrowRowsAndTails) {
+TEST(LocalChoice, ModelPenalisesPartialWarpsNarrowRowsTailsAndSmallBlocks) {
   const DeviceInfo d = h200();
   EXPECT_DOUBLE_EQ(model_score({32, 8}, k2d, d), model_score({256, 1}, k2d, d));
-  EXPECT_LT(model_score({16, 1}, k2d, d), model_score({32, 1}, k2d, d));  // half a warp
-  EXPECT_LT(model_score({4, 64}, k2d, d), model_score({32, 8}, k2d, d));  // 8 rows per warp
+  EXPECT_LT(model_score({16, 1}, k2d, d), model_score({32, 1}, k2d, d));         // half a warp
+  EXPECT_LT(model_score({4, 64}, k2d, d), model_score({32, 8}, k2d, d));         // 8 rows per warp
+  EXPECT_DOUBLE_EQ(model_score({8, 32}, k2d, d), model_score({32, 8}, k2d, d));  // whole sectors
+  EXPECT_LT(model_score({32, 1}, k2d, d), model_score({32, 8}, k2d, d));         // block cost
   // 2^17 work-items in groups of 1024 on 132 SMs: 128 blocks, 4 SMs idle.
-  EXPECT_NEAR(model_score({1024, 1}, k1d, d), 128.0 / 132.0, 1e-12);
+  EXPECT_NEAR(model_score({1024, 1}, k1d, d), 128.0 / 132.0 * 1024.0 / 1056.0, 1e-12);
   // 33 blocks of 1024 on 32 SMs: the busiest SM runs 2, the rest 1.
   DeviceInfo small = d;
   small.compute_units = 32;
-  EXPECT_NEAR(model_score({1024, 1}, {1, 33LL * 1024, 1}, small), (33.0 / 32.0) / 2.0, 1e-12);
+  EXPECT_NEAR(model_score({1024, 1}, {1, 33LL * 1024, 1}, small),
+              (33.0 / 32.0) / 2.0 * 1024.0 / 1056.0, 1e-12);
 }
 
-TEST(LocalChoice, BudgetIsATenthAndShortlistIsBestFirst) {
+TEST(LocalChoice, BudgetIsATenth) {
   EXPECT_EQ(tuner_budget(66), 6);
   EXPECT_EQ(tuner_budget(11), 1);
   EXPECT_EQ(tuner_budget(3), 1);
-  const std::vector<LocalShape> list =
-      tuner_shortlist(candidate_shapes(k2d, {}), k2d, h200(), tuner_budget(66));
-  ASSERT_EQ(list.size(), 6u);
-  for (std::size_t i = 1; i < list.size(); ++i)
-    EXPECT_GE(model_score(list[i - 1], k2d, h200()), model_score(list[i], k2d, h200()));
-  // One shape per group size, whole warps only: 32, 64, ..., 1024 threads;
-  // x >= 8: each row of a warp fills whole 32-byte sectors.
-  std::vector<long long> sizes;
-  for (const LocalShape& s : list) {
-    EXPECT_GE(s.x, 8);
-    EXPECT_EQ(s.size() % 32, 0);
-    sizes.push_back(s.size());
+}
+
+TEST(LocalChoice, RankingPutsWarpWideRowsFirstWithinASize) {
+  const std::vector<LocalShape> ranked = model_ranking(candidate_shapes(k2d, {}), k2d, h200());
+  ASSERT_EQ(ranked.size(), 66u);
+  for (std::size_t i = 1; i < ranked.size(); ++i)
+    EXPECT_GE(model_score(ranked[i - 1], k2d, h200()), model_score(ranked[i], k2d, h200()));
+  EXPECT_EQ(ranked.front(), (LocalShape{32, 32}));
+}
+
+// A synthetic kernel whose time is smallest at `best` and grows with the
+// distance in log2 steps along x and y.
+ShapeTimer bowl(LocalShape best, int* calls) {
+  return [best, calls](const LocalShape& s) {
+    ++*calls;
+    return 1.0 + std::abs(std::log2(double(s.x) / best.x)) +
+           0.5 * std::abs(std::log2(double(s.y) / best.y));
+  };
+}
+
+TEST(LocalChoice, TunerFindsTheBottomWithinItsBudget) {
+  const std::vector<LocalShape> all = candidate_shapes(k2d, {});
+  for (const LocalShape best : {LocalShape{32, 4}, LocalShape{64, 8}, LocalShape{16, 16}}) {
+    int calls = 0;
+    const TunerResult r = tune_local(all, k2d, h200(), tuner_budget(66), bowl(best, &calls));
+    EXPECT_EQ(r.shape, best) << to_string(best, 2) << ": got " << to_string(r.shape, 2);
+    EXPECT_EQ(r.measured, calls);
+    EXPECT_LE(r.measured, 6);
+    EXPECT_EQ(r.candidates, 66);
   }
-  std::sort(sizes.begin(), sizes.end());
-  EXPECT_EQ(sizes, (std::vector<long long>{32, 64, 128, 256, 512, 1024}));
+}
+
+TEST(LocalChoice, ABudgetOfOneMeasuresNothing) {
+  int calls = 0;
+  const std::vector<LocalShape> all = candidate_shapes(k1d, {});
+  const TunerResult r = tune_local(all, k1d, h200(), 1, bowl({64, 1}, &calls));
+  EXPECT_EQ(calls, 0);
+  EXPECT_EQ(r.measured, 0);
+  EXPECT_EQ(r.shape, model_ranking(all, k1d, h200()).front());
 }
 
 TEST(LocalRows, ResolveChecksTheDeviceLimitAndSkipsSweepShapesOverIt) {

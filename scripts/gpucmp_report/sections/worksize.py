@@ -17,10 +17,13 @@ INTRO = (
     "are written x by y work-items (2-D; x is the contiguous dimension) or as the group "
     "size (1-D). A shape row is one of the sweep (every legal shape) or a fixed shape; "
     "rules: `study` (1-D) / `study-x`, `study-y` (2-D), the study's rule; `driver`, the "
-    "API's own choice (OpenCL: NULL local size; CUDA: the occupancy API's block size), "
-    "whose shape the host does not learn; `tuner`, gpucmp's tuner (a model ranks the legal "
-    "shapes, it times the best-ranked tenth and keeps the fastest; with a budget of one it "
-    "times none). These rows enter this section and the measurement quality only: no "
+    "API's own choice (OpenCL: a NULL local size, whose shape the host does not learn; "
+    "CUDA, which has no such choice: the occupancy API's block size as a dividing shape); "
+    "`query`, the size the API suggests for the kernel as a shape (CUDA: the occupancy API; "
+    "OpenCL: the kernel's work-group size rounded down to its preferred multiple); "
+    "`tuner`, gpucmp's tuner (harness/local_choice.h: from the model's first choice, a hill "
+    "climb that times at most a tenth of the legal shapes; with a budget of one it times "
+    "none). These rows enter this section and the measurement quality only: no "
     "pair, ratio, best-variant or peak above.")
 
 

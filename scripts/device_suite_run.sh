@@ -23,6 +23,7 @@
 #   OUT=<dir> PART=worksize-rules scripts/device_suite_run.sh # every local size of the 1-D kernels sort,
 #                                                          # trapezoid; the rules (study, driver, query,
 #                                                          # tuner), 3 repetitions; compute-sanitizer
+#   OUT=<dir> PART=worksize-tuner scripts/device_suite_run.sh # the rules alone (after a tuner change)
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -117,6 +118,14 @@ case "$part" in
     # (3 repetitions: the best shape is taken on medians, not on one noisy run).
     run worksize-sweep-2d 400 --benchmark_repetitions=3 --benchmark_filter='^(mmnaive|bilinear)/' \
       --mmnaive-local sweep --bilinear-local sweep
+    ;;
+  worksize-tuner)
+    # The rules alone (3 repetitions), e.g. after a change to the tuner.
+    run worksize-rules 240 --benchmark_repetitions=3 \
+      --benchmark_filter='^(mmnaive|bilinear|sort|trapezoid)/' \
+      --mmnaive-local 16x16,study-x,study-y,driver,query,tuner \
+      --bilinear-local 16x16,study-x,study-y,driver,query,tuner \
+      --sort-local 256,study,driver,query,tuner --trapezoid-local 256,study,driver,query,tuner
     ;;
   worksize-rules)
     # The rules with 3 repetitions (the tuner decides anew in each); then

@@ -1,0 +1,49 @@
+// Splitting one kernel's work between devices (issue 15 item 4, after
+// Takemoto et al., IPSJ 2015): how much of the work each device gets under
+// each rule, and the contiguous block of rows (or columns) each one runs.
+// API-neutral and device-free: the rules take what the devices report (PE
+// counts) or what a probe measured (throughputs); the runners do the rest.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace gpucmp {
+
+// How the work is shared: equally; in proportion to processing elements
+// (pe_ratio); the study's k model (study_k); in proportion to each device's
+// measured throughput on a short probe, transfers included (calibrated).
+enum class SplitRule { equal, pe_ratio, study_k, calibrated };
+
+std::string to_string(SplitRule rule);
+// "equal", "pe", "study-k", "calibrated"; throws UsageError naming `what`.
+SplitRule parse_split_rule(const std::string& text, const std::string& what);
+
+// The study's kernel classes by operation count: heavy above 8e11, light
+// below 4e8, medium between; and their k: 0.25, 1.25, 0.75.
+double study_k(double ops);
+
+// Fractions of the work (summing to 1), one per device, in device order.
+// pe: processing elements of each device (pe_ratio, study_k); throughput:
+// measured work per second of each device (calibrated); ops: the kernel's
+// operation count (study_k). The study's rule is stated for two devices:
+// the smaller one gets pe_small / (pe_small + pe_large) x k of the work, and
+// both get half when their PE ratio is closer than 2:3. Throws
+// std::invalid_argument for an empty list, a non-positive PE count or
+// throughput, or study_k with other than two devices.
+std::vector<double> split_fractions(SplitRule rule, const std::vector<double>& pe,
+                                    const std::vector<double>& throughput, double ops);
+
+// Contiguous blocks of `units` (rows or columns) for `fractions`, each a
+// whole number of `granule`s (the work-group extent along the split; a block
+// may be empty), covering every unit exactly once, in device order: block i
+// ends at the running sum of the fractions rounded to granules, so the
+// rounding never adds up. Returns each block's first unit and count. Throws
+// std::invalid_argument when `units` is not a multiple of `granule`.
+struct UnitBlock {
+  long long first = 0;
+  long long count = 0;
+};
+std::vector<UnitBlock> split_units(long long units, const std::vector<double>& fractions,
+                                   long long granule);
+
+}  // namespace gpucmp

@@ -37,6 +37,10 @@ const std::vector<CatalogRow>& runner_catalog() { return catalog(); }
 
 void add_catalog_row(CatalogRow row) { catalog().push_back(std::move(row)); }
 
+void truncate_runner_catalog(std::size_t keep) {
+  if (keep < catalog().size()) catalog().resize(keep);
+}
+
 void check_runner_catalog(const std::vector<std::string>& apis) {
   // workload -> api -> variants; shared variants of each workload.
   std::map<std::string, std::map<std::string, std::set<std::string>>> have;

@@ -31,6 +31,9 @@ struct CatalogRow {
 };
 const std::vector<CatalogRow>& runner_catalog();
 void add_catalog_row(CatalogRow row);
+// Tests only: forgets the rows added after the first `keep` (a test that adds
+// fake rows leaves the catalog as it found it).
+void truncate_runner_catalog(std::size_t keep);
 
 // Throws std::logic_error naming the first shared variant of a workload that
 // one of `apis` has no runner for, or a workload without any runner on one

@@ -21,7 +21,9 @@
 #      LLVM have no frame pointers: the fast unwinder stops inside them);
 #   2. every other test (PTX parser/passes/fuzz, units, scripts): the fast
 #      unwinder, no OpenCL there, nothing to suppress; the time-budgeted
-#      PtxFuzz test needs its speed.
+#      PtxFuzz test needs its speed. Not the style checks (label style:
+#      format, tidy, include_rule): they read sources, run no instrumented
+#      code, and the main CTest run has just run them.
 # exit: 0 clean; 1 a test failed or a sanitizer reported; 2 usage or build error.
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -73,7 +75,7 @@ run_pass() {  # name, ASAN_OPTIONS, ctest arguments...
 }
 t1=$SECONDS
 run_pass opencl "$asan:fast_unwind_on_malloc=0" -L 'cli|opencl' "$@"
-run_pass other "$asan" -LE 'cli|opencl' "$@"
+run_pass other "$asan" -LE 'cli|opencl|style' "$@"
 tests_s=$((SECONDS - t1))
 
 # Reports: ASan/LSan in the log files (a file that holds only LSan's

@@ -50,7 +50,8 @@ def plain_log_labels(axis):
 
 def heat_map(plotter, kernel, api):
     """x on the horizontal axis, y on the vertical, one cell per measured shape
-    (blank: not measured), colour: time in ms on a log scale; the best outlined."""
+    (blank: not measured, e.g. over the work-group limit), colour: time in ms on a
+    log scale; the best outlined."""
     import matplotlib
     import matplotlib.colors as colors
     import numpy as np
@@ -91,7 +92,7 @@ def heat_map(plotter, kernel, api):
     bar.set_label("time per launch (ms, log scale)")
     plain_log_labels(bar.ax.yaxis)
     ax.set_title(f"{kernel.label}, {api_label(api)}: {len(t.shapes)} shapes "
-                 f"(blank: not measured)\noutlined: the best, "
+                 f"(blank: not measured or not legal)\noutlined: the best, "
                  f"{fmt_shape((bx, by), 2)} at {fmt_time(best.time)}")
     fig.tight_layout()
     return fig

@@ -179,7 +179,8 @@ def worksize_section(klist, figure=None):
         names = {os.path.basename(p) for p in written}
         md += ["### Figures", "",
                "2-D kernels: time per shape, one map per API (x across, y up; blank: not "
-               "measured; outlined: the best). 1-D kernels: time against local size, one line "
+               "measured, e.g. over the device's 1024 work-items per group; outlined: the "
+               "best). 1-D kernels: time against local size, one line "
                "per API (star: the best).", ""]
         for k, api, name in figure_names(klist):
             if name in names:

@@ -20,7 +20,10 @@
 // neighbour of the fastest shape so far (x or y halved or doubled, or both in
 // opposite directions at the same size), the step that helped last first,
 // then the neighbours in the model's order, moving whenever one is faster,
-// until the budget is spent or every neighbour is timed. The budget is a
+// until the budget is spent or every neighbour is timed; then the two fastest
+// are timed twice more each, alternately, and the lower median of three
+// wins (single timings of a 5 us kernel do not separate shapes a few percent
+// apart: H200 bilinear, 2026-11-23). The budget is a
 // tenth of the legal shapes (66 on a 1024 x 1024 range: 6); with a budget of
 // one (1-D ranges of 11 shapes) nothing is timed and the model's first choice
 // is the answer. The climb's design was chosen on the H200 sweep of

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 #include "errors.h"
 #include "local_choice.h"
@@ -16,6 +17,38 @@ LocalLimits local_limits(const DeviceInfo& dev) {
   if (dev.max_group_x > 0) l.max_x = dev.max_group_x;
   if (dev.max_group_y > 0) l.max_y = dev.max_group_y;
   return l;
+}
+
+LocalOption::LocalOption(const std::string& workload, int dims, std::string divides)
+    : workload_(workload),
+      flag_("--" + workload + "-local"),
+      dims_(dims),
+      divides_(std::move(divides)) {}
+
+void LocalOption::add_to(CLI::App& app) {
+  const std::string help =
+      dims_ == 2 ? workload_ +
+                       " work-group shapes (comma-separated XxY, driver, query, study-x, study-y, "
+                       "tuner, sweep; default 16x16,study-x,study-y,driver,tuner)"
+                 : workload_ + " work-group sizes, dividing " + divides_ +
+                       " (comma-separated N, driver, query, study, tuner, sweep; default "
+                       "256,study,driver,tuner)";
+  add_checked_list_option(
+      app, flag_,
+      [this](const std::vector<std::string>& items) {
+        given_ = parse_local_specs(items, flag_, dims_);
+      },
+      help)
+      ->type_name("LIST");
+}
+
+std::vector<LocalSpec> LocalOption::specs(const GlobalSize& global) const {
+  std::vector<LocalSpec> specs = given_;
+  if (specs.empty())
+    specs = dims_ == 2
+                ? parse_local_specs({"16x16", "study-x", "study-y", "driver", "tuner"}, flag_, 2)
+                : parse_local_specs({"256", "study", "driver", "tuner"}, flag_, 1);
+  return expand_local_specs(specs, global, flag_);
 }
 
 void check_given_shape(const LocalSpec& spec, const GlobalSize& global, const ApiSet& apis,

@@ -4,6 +4,7 @@
 // workload states its problem, global size and what to measure; everything
 // about shapes (legality, rules, the tuner, the counters) is here, once.
 #pragma once
+#include <CLI/CLI.hpp>
 #include <functional>
 #include <memory>
 #include <string>
@@ -26,6 +27,26 @@ struct LocalChoice {
   LocalShape shape;
   int candidates = 0;
   int measured = 0;
+};
+
+// The --<workload>-local option of a workload whose launch geometry is free:
+// its parsing (parse_local_specs), its help and its default list
+// (1-D: 256,study,driver,tuner; 2-D: 16x16,study-x,study-y,driver,tuner).
+class LocalOption {
+ public:
+  // dims: 1 or 2; `divides`: what a 1-D size must divide, for the help ("n/2").
+  LocalOption(const std::string& workload, int dims, std::string divides = "");
+  void add_to(CLI::App& app);
+  // The given specs, or the default list, expanded for `global` (a sweep
+  // becomes every legal shape).
+  std::vector<LocalSpec> specs(const GlobalSize& global) const;
+
+ private:
+  std::string workload_;
+  std::string flag_;
+  int dims_;
+  std::string divides_;
+  std::vector<LocalSpec> given_;  // empty: not given
 };
 
 // Makes a runner of the row for one concrete shape (not yet uploaded).
@@ -58,8 +79,9 @@ void check_given_shape(const LocalSpec& spec, const GlobalSize& global, const Ap
 template <class Problem, class Variant, class MakeProblem, class Describe>
 void register_local_rows(const RunnerTable<Problem, Variant>& table,
                          const std::vector<Param>& params, const GlobalSize& global,
-                         const std::vector<LocalSpec>& specs, const Options& opts,
-                         const ApiSet& apis, MakeProblem problem, Describe describe) {
+                         const LocalOption& local, const Options& opts, const ApiSet& apis,
+                         MakeProblem problem, Describe describe) {
+  const std::vector<LocalSpec> specs = local.specs(global);
   for (const auto& row : table.rows())
     for (const LocalSpec& spec : specs) {
       BenchName name{table.workload(), row.api, row.variant.name, params};

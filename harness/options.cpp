@@ -219,6 +219,21 @@ long long parse_int(const std::string& text, const std::string& what, const IntR
   return value;
 }
 
+long long parse_power_of_two(const std::string& text, const std::string& what, int lo_log2,
+                             int hi_log2) {
+  const long long lo = 1LL << lo_log2, hi = 1LL << hi_log2;
+  long long v = 0;
+  try {
+    v = parse_int(text, what, {lo, hi});
+  } catch (const UsageError&) {
+    v = 0;
+  }
+  if (v == 0 || (v & (v - 1)) != 0)
+    throw UsageError(what + " " + text + ": must be a power of two in " + std::to_string(lo) +
+                     ".." + std::to_string(hi));
+  return v;
+}
+
 double parse_real(const std::string& text, const std::string& what, const RealRange& range) {
   const std::string where = what + " " + text + ": ";
   const std::string rule = rule_of(range);

@@ -73,6 +73,12 @@ struct IntRange {
 // "<what> <text>: ..." otherwise.
 long long parse_int(const std::string& text, const std::string& what, const IntRange& range);
 
+// A power of two in 2^lo_log2..2^hi_log2; throws UsageError "<what> <text>:
+// must be a power of two in <lo>..<hi>" for every bad value (one rule, so the
+// line always states it whole).
+long long parse_power_of_two(const std::string& text, const std::string& what, int lo_log2,
+                             int hi_log2);
+
 struct RealRange {
   double lo = 0;
   bool lo_open = false;  // true: lo itself is refused ("must be > lo")

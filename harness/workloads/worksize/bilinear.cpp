@@ -92,23 +92,12 @@ class Bilinear : public Workload {
         "bilinear output sides (square, comma-separated multiples of 16 in 16..16384; the "
         "input is half as wide), overriding --size")
         ->type_name("N");
-    add_checked_list_option(
-        app, "--bilinear-local",
-        [this](const std::vector<std::string>& items) {
-          specs_ = parse_local_specs(items, "--bilinear-local", 2);
-        },
-        "bilinear work-group shapes (comma-separated XxY, driver, query, study-x, study-y, tuner, "
-        "sweep; default 16x16,study-x,study-y,driver,tuner)")
-        ->type_name("LIST");
+    local_.add_to(app);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<int> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
-    std::vector<LocalSpec> specs = specs_;
-    if (specs.empty())
-      specs = parse_local_specs({"16x16", "study-x", "study-y", "driver", "tuner"},
-                                "--bilinear-local", 2);
     for (int out : sizes) {
       const GlobalSize global = global_size(out);
       const std::function<Problem&()> problem = [this, out]() -> Problem& {
@@ -123,13 +112,13 @@ class Bilinear : public Workload {
       };
       register_local_rows<Problem, Variant>(
           runners(), {{"in", std::to_string(out / 2)}, {"out", std::to_string(out)}}, global,
-          expand_local_specs(specs, global, "--bilinear-local"), opts, apis, problem, describe);
+          local_, opts, apis, problem, describe);
     }
   }
 
  private:
-  std::vector<int> sizes_;        // empty: not given (the preset's)
-  std::vector<LocalSpec> specs_;  // empty: not given (the default list)
+  std::vector<int> sizes_;  // empty: not given (the preset's)
+  LocalOption local_{"bilinear", 2};
   LastProblem<int, Problem> problems_;
 };
 }  // namespace

@@ -119,23 +119,12 @@ class MmNaive : public Workload {
         "mmnaive matrix sides n (square, comma-separated multiples of 16 in 16..8192), "
         "overriding --size")
         ->type_name("N");
-    add_checked_list_option(
-        app, "--mmnaive-local",
-        [this](const std::vector<std::string>& items) {
-          specs_ = parse_local_specs(items, "--mmnaive-local", 2);
-        },
-        "mmnaive work-group shapes (comma-separated XxY, driver, query, study-x, study-y, tuner, "
-        "sweep; default 16x16,study-x,study-y,driver,tuner)")
-        ->type_name("LIST");
+    local_.add_to(app);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<int> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
-    std::vector<LocalSpec> specs = specs_;
-    if (specs.empty())
-      specs = parse_local_specs({"16x16", "study-x", "study-y", "driver", "tuner"},
-                                "--mmnaive-local", 2);
     for (int n : sizes) {
       const GlobalSize global = global_size(n);
       const std::function<Problem&()> problem = [this, n]() -> Problem& {
@@ -148,15 +137,14 @@ class MmNaive : public Workload {
         m.clear_output = [&p] { std::fill(p.c.begin(), p.c.end(), NAN); };
         m.validate = [&p] { return validate(p); };
       };
-      register_local_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global,
-                                            expand_local_specs(specs, global, "--mmnaive-local"),
+      register_local_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global, local_,
                                             opts, apis, problem, describe);
     }
   }
 
  private:
-  std::vector<int> sizes_;        // empty: not given (the preset's)
-  std::vector<LocalSpec> specs_;  // empty: not given (the default list)
+  std::vector<int> sizes_;  // empty: not given (the preset's)
+  LocalOption local_{"mmnaive", 2};
   LastProblem<int, Problem> problems_;
 };
 }  // namespace

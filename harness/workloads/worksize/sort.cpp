@@ -99,22 +99,6 @@ GlobalSize global_size(std::size_t n) { return GlobalSize{1, static_cast<long lo
 
 namespace {
 
-// One rule for every bad value (not a number, out of range, not a power of
-// two), so the line always states it whole.
-std::size_t parse_power_of_two(const std::string& text, const std::string& what) {
-  const long long lo = 1LL << kMinLog2N, hi = 1LL << kMaxLog2N;
-  long long v = 0;
-  try {
-    v = parse_int(text, what, {lo, hi});
-  } catch (const UsageError&) {
-    v = 0;
-  }
-  if (v == 0 || (v & (v - 1)) != 0)
-    throw UsageError(what + " " + text + ": must be a power of two in " + std::to_string(lo) +
-                     ".." + std::to_string(hi));
-  return std::size_t(v);
-}
-
 class Sort : public Workload {
  public:
   std::string name() const override { return "sort"; }
@@ -123,26 +107,18 @@ class Sort : public Workload {
     add_checked_list_option(
         app, "--sort-n",
         [this](const std::vector<std::string>& items) {
-          for (const auto& text : items) sizes_.push_back(parse_power_of_two(text, "--sort-n"));
+          for (const auto& text : items)
+            sizes_.push_back(
+                std::size_t(parse_power_of_two(text, "--sort-n", kMinLog2N, kMaxLog2N)));
         },
         "sort elements n (comma-separated powers of two in 1024..67108864), overriding --size")
         ->type_name("N");
-    add_checked_list_option(
-        app, "--sort-local",
-        [this](const std::vector<std::string>& items) {
-          specs_ = parse_local_specs(items, "--sort-local", 1);
-        },
-        "sort work-group sizes, dividing n/2 (comma-separated N, driver, study, tuner, sweep; "
-        "default 256,study,driver,tuner)")
-        ->type_name("LIST");
+    local_.add_to(app);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<std::size_t> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
-    std::vector<LocalSpec> specs = specs_;
-    if (specs.empty())
-      specs = parse_local_specs({"256", "study", "driver", "tuner"}, "--sort-local", 1);
     for (std::size_t n : sizes) {
       const GlobalSize global = global_size(n);
       const std::function<Problem&()> problem = [this, n]() -> Problem& {
@@ -155,15 +131,14 @@ class Sort : public Workload {
         m.clear_output = [&p] { std::fill(p.output.begin(), p.output.end(), NAN); };
         m.validate = [&p] { return validate(p); };
       };
-      register_local_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global,
-                                            expand_local_specs(specs, global, "--sort-local"), opts,
-                                            apis, problem, describe);
+      register_local_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global, local_,
+                                            opts, apis, problem, describe);
     }
   }
 
  private:
   std::vector<std::size_t> sizes_;  // empty: not given (the preset's)
-  std::vector<LocalSpec> specs_;    // empty: not given (the default list)
+  LocalOption local_{"sort", 1, "n/2"};
   LastProblem<std::size_t, Problem> problems_;
 };
 

@@ -143,22 +143,6 @@ GlobalSize global_size(std::size_t items) {
 
 namespace {
 
-// One rule for every bad value (not a number, out of range, not a power of
-// two), so the line always states it whole.
-std::size_t parse_power_of_two(const std::string& text, const std::string& what) {
-  const long long lo = 1LL << kMinLog2Items, hi = 1LL << kMaxLog2Items;
-  long long v = 0;
-  try {
-    v = parse_int(text, what, {lo, hi});
-  } catch (const UsageError&) {
-    v = 0;
-  }
-  if (v == 0 || (v & (v - 1)) != 0)
-    throw UsageError(what + " " + text + ": must be a power of two in " + std::to_string(lo) +
-                     ".." + std::to_string(hi));
-  return std::size_t(v);
-}
-
 class Trapezoid : public Workload {
  public:
   std::string name() const override { return "trapezoid"; }
@@ -168,27 +152,18 @@ class Trapezoid : public Workload {
         app, "--trapezoid-items",
         [this](const std::vector<std::string>& items) {
           for (const auto& text : items)
-            sizes_.push_back(parse_power_of_two(text, "--trapezoid-items"));
+            sizes_.push_back(std::size_t(
+                parse_power_of_two(text, "--trapezoid-items", kMinLog2Items, kMaxLog2Items)));
         },
         "trapezoid work-items, 64 steps each (comma-separated powers of two in 1024..16777216), "
         "overriding --size")
         ->type_name("N");
-    add_checked_list_option(
-        app, "--trapezoid-local",
-        [this](const std::vector<std::string>& items) {
-          specs_ = parse_local_specs(items, "--trapezoid-local", 1);
-        },
-        "trapezoid work-group sizes, dividing the items (comma-separated N, "
-        "driver, study, tuner, sweep; default 256,study,driver,tuner)")
-        ->type_name("LIST");
+    local_.add_to(app);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<std::size_t> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
-    std::vector<LocalSpec> specs = specs_;
-    if (specs.empty())
-      specs = parse_local_specs({"256", "study", "driver", "tuner"}, "--trapezoid-local", 1);
     for (std::size_t items : sizes) {
       const GlobalSize global = global_size(items);
       const std::function<Problem&()> problem = [this, items]() -> Problem& {
@@ -202,14 +177,13 @@ class Trapezoid : public Workload {
         m.validate = [&p] { return validate(p); };
       };
       register_local_rows<Problem, Variant>(runners(), {{"items", std::to_string(items)}}, global,
-                                            expand_local_specs(specs, global, "--trapezoid-local"),
-                                            opts, apis, problem, describe);
+                                            local_, opts, apis, problem, describe);
     }
   }
 
  private:
   std::vector<std::size_t> sizes_;  // empty: not given (the preset's)
-  std::vector<LocalSpec> specs_;    // empty: not given (the default list)
+  LocalOption local_{"trapezoid", 1, "the items"};
   LastProblem<std::size_t, Problem> problems_;
 };
 

@@ -11,6 +11,7 @@
 #include "nvml.h"
 #include "ptx_load.h"
 #include "runner_table.h"
+#include "split_group.h"
 
 namespace gpucmp::cuda {
 
@@ -63,7 +64,8 @@ class CudaApi : public Api {
                        std::to_string(count) + " found; see --list-devices)");
     device_ = std::max(opts.cuda_device, 0);
     check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
-    describe_device();
+    info_ = describe_device(device_);
+    if (!opts.split.specs.empty()) split_ = make_split_group(opts.split.cuda_devices, count);
   }
 
   double ptx_load_ms(const std::string& workload, const std::string& variant) override {
@@ -84,6 +86,7 @@ class CudaApi : public Api {
     return "";
   }
   DeviceInfo info() const override { return info_; }
+  const DeviceGroup* split_group() const override { return split_.get(); }
 
   // gpucmp's own kernels; cuBLAS loads its library kernels its own way.
   bool has_startup(const std::string&, const std::string& variant) const override {
@@ -125,49 +128,52 @@ class CudaApi : public Api {
   }
 
  private:
-  void describe_device() {
-    cudaDeviceProp p{};
-    check(cudaGetDeviceProperties(&p, device_), "cudaGetDeviceProperties", std::to_string(device_));
-    info_.api = "cuda";
-    info_.name = p.name;
-    info_.vendor = "NVIDIA";
-    info_.compute_units = p.multiProcessorCount;
-    info_.cc_major = p.major;
-    info_.cc_minor = p.minor;
-    info_.max_clock_mhz = attribute(cudaDevAttrClockRate, device_) * 1e-3;
-    info_.pci_bus_id = pci_id(p.pciDomainID, p.pciBusID, p.pciDeviceID);
-    info_.fp32_peak_gflops =
-        fp32_fma_peak_gflops(p.multiProcessorCount, p.major, p.minor, info_.max_clock_mhz);
-    const double mem_khz = attribute(cudaDevAttrMemoryClockRate, device_);
-    const double bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device_);
-    info_.dram_peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8.0 * 1e-9;
-    info_.l2_bytes = attribute(cudaDevAttrL2CacheSize, device_);
-    info_.max_group_size = p.maxThreadsPerBlock;
-    info_.max_group_x = p.maxThreadsDim[0];
-    info_.max_group_y = p.maxThreadsDim[1];
-    info_.lanes_per_cu = fp32_lanes_per_sm(p.major, p.minor);
-    char bus_id[32] = {};
-    cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_);
-    const NvmlFacts nvml = gpucmp::nvml_facts(bus_id);
-    info_.link_peak_gbps = pcie_peak_gbps(nvml.pcie_generation, nvml.pcie_width);
-    int driver = 0;
-    cudaDriverGetVersion(&driver);
-    info_.driver =
-        nvml.driver_version.empty() ? "CUDA " + version_string(driver) : nvml.driver_version;
-    info_.peak_note = "FP32: SMs x FP32 lanes/SM of sm_" + std::to_string(p.major) +
-                      std::to_string(p.minor) +
-                      " x 2 (FMA) x max SM clock; DRAM: 2 x memory clock x bus width; link: "
-                      "PCIe gen " +
-                      std::to_string(nvml.pcie_generation) + " x" +
-                      std::to_string(nvml.pcie_width) + " per direction (NVML; 0 unknown)";
-  }
-
   int device_ = 0;
   std::string why_;
   DeviceInfo info_;
+  std::unique_ptr<DeviceGroup> split_;
 };
 
 }  // namespace
+
+DeviceInfo describe_device(int device) {
+  DeviceInfo info;
+  cudaDeviceProp p{};
+  check(cudaGetDeviceProperties(&p, device), "cudaGetDeviceProperties", std::to_string(device));
+  info.api = "cuda";
+  info.name = p.name;
+  info.vendor = "NVIDIA";
+  info.compute_units = p.multiProcessorCount;
+  info.cc_major = p.major;
+  info.cc_minor = p.minor;
+  info.max_clock_mhz = attribute(cudaDevAttrClockRate, device) * 1e-3;
+  info.pci_bus_id = pci_id(p.pciDomainID, p.pciBusID, p.pciDeviceID);
+  info.fp32_peak_gflops =
+      fp32_fma_peak_gflops(p.multiProcessorCount, p.major, p.minor, info.max_clock_mhz);
+  const double mem_khz = attribute(cudaDevAttrMemoryClockRate, device);
+  const double bus_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, device);
+  info.dram_peak_gbps = 2.0 * mem_khz * 1e3 * bus_bits / 8.0 * 1e-9;
+  info.l2_bytes = attribute(cudaDevAttrL2CacheSize, device);
+  info.max_group_size = p.maxThreadsPerBlock;
+  info.max_group_x = p.maxThreadsDim[0];
+  info.max_group_y = p.maxThreadsDim[1];
+  info.lanes_per_cu = fp32_lanes_per_sm(p.major, p.minor);
+  char bus_id[32] = {};
+  cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device);
+  const NvmlFacts nvml = gpucmp::nvml_facts(bus_id);
+  info.link_peak_gbps = pcie_peak_gbps(nvml.pcie_generation, nvml.pcie_width);
+  int driver = 0;
+  cudaDriverGetVersion(&driver);
+  info.driver =
+      nvml.driver_version.empty() ? "CUDA " + version_string(driver) : nvml.driver_version;
+  info.peak_note = "FP32: SMs x FP32 lanes/SM of sm_" + std::to_string(p.major) +
+                   std::to_string(p.minor) +
+                   " x 2 (FMA) x max SM clock; DRAM: 2 x memory clock x bus width; link: "
+                   "PCIe gen " +
+                   std::to_string(nvml.pcie_generation) + " x" + std::to_string(nvml.pcie_width) +
+                   " per direction (NVML; 0 unknown)";
+  return info;
+}
 
 std::unique_ptr<Api> make_api() { return std::make_unique<CudaApi>(); }
 

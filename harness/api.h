@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "device_group.h"
 #include "device_info.h"
 #include "options.h"
 
@@ -31,6 +32,12 @@ class Api {
   // Takes the memory and link peaks of `same_gpu`, the same physical device seen
   // through another API (APIs that cannot query them themselves override this).
   virtual void adopt_peaks(const DeviceInfo& same_gpu) { (void)same_gpu; }
+
+  // The devices of the split rows (--split): those --cuda-split-devices /
+  // --cl-split-devices name, else every device of the API (OpenCL: of the
+  // selected platform), chosen in select(); null when the API has no device
+  // or --split was not given.
+  virtual const DeviceGroup* split_group() const { return nullptr; }
 
   // Startup benchmarks (harness/startup.h). Whether `variant` of `workload`
   // gets one: kernels the API itself compiles or loads (not vendor libraries).

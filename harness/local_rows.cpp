@@ -51,6 +51,12 @@ std::vector<LocalSpec> LocalOption::specs(const GlobalSize& global) const {
   return expand_local_specs(specs, global, flag_);
 }
 
+LocalShape LocalOption::split_shape(const GlobalSize& global) const {
+  for (const LocalSpec& spec : specs(global))
+    if (spec.rule == LocalRule::fixed) return spec.shape;
+  return dims_ == 2 ? LocalShape{16, 16} : LocalShape{256, 1};
+}
+
 void check_given_shape(const LocalSpec& spec, const GlobalSize& global, const ApiSet& apis,
                        const std::string& api, const std::string& what) {
   if (spec.rule != LocalRule::fixed || spec.from_sweep) return;

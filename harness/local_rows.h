@@ -40,6 +40,9 @@ class LocalOption {
   // The given specs, or the default list, expanded for `global` (a sweep
   // becomes every legal shape).
   std::vector<LocalSpec> specs(const GlobalSize& global) const;
+  // The shape of the split rows: the first fixed shape of the list (given or
+  // default).
+  LocalShape split_shape(const GlobalSize& global) const;
 
  private:
   std::string workload_;

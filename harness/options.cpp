@@ -89,6 +89,7 @@ void add_common_options(CLI::App& app, Options& opts) {
       },
       "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
       ->type_name("DIR");
+  add_split_options(app, opts.split);
   add_checked_option(app, "--batch-ms",
                      real_into(opts.batch_target_ms, "--batch-ms", {0, true, 60000}),
                      "Target duration of one timed batch of launches, in ms (> 0, <= 60000)")

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "split_options.h"
+
 namespace CLI {
 class App;
 class Option;
@@ -48,6 +50,7 @@ struct Options {
   bool startup = true;      // register the startup/ benchmarks (compile + first launch)
   int startup_samples = 5;  // fresh builds / context starts per startup benchmark
   bool progress = true;     // one progress line per benchmark on stderr
+  SplitOptions split;       // multi-device rows (split_options.h)
 };
 
 // Adds gpucmp's options to `app`, writing into `opts`.

@@ -103,4 +103,12 @@ std::vector<UnitBlock> split_units(long long units, const std::vector<double>& f
   return out;
 }
 
+std::string to_string(SplitAxis axis) { return axis == SplitAxis::x ? "x" : "y"; }
+
+Rect part_rect(const Part& part, long long width, long long height) {
+  if (part.whole()) return {0, 0, width, height};
+  if (part.axis == SplitAxis::x) return {part.first, 0, part.count, height};
+  return {0, part.first, width, part.count};
+}
+
 }  // namespace gpucmp

@@ -46,4 +46,30 @@ struct UnitBlock {
 std::vector<UnitBlock> split_units(long long units, const std::vector<double>& fractions,
                                    long long granule);
 
+// The dimension the work is cut along: y (blocks of rows, the study's) or x
+// (blocks of columns; 1-D kernels have only x).
+enum class SplitAxis { x, y };
+std::string to_string(SplitAxis axis);
+
+// The part of a kernel's global range one device runs: units [first,
+// first + count) along `axis`, everything along the other. count < 0: the
+// whole range (a row run on one device).
+struct Part {
+  SplitAxis axis = SplitAxis::y;
+  long long first = 0;
+  long long count = -1;
+  bool whole() const { return count < 0; }
+};
+
+// A rectangle of a row-major 2-D array, in elements: columns [x, x + w),
+// rows [y, y + h). 1-D arrays are one row.
+struct Rect {
+  long long x = 0, y = 0, w = 0, h = 0;
+  bool empty() const { return w <= 0 || h <= 0; }
+};
+
+// The rectangle of a width x height output grid that `part` covers (the
+// whole grid for a whole part).
+Rect part_rect(const Part& part, long long width, long long height);
+
 }  // namespace gpucmp

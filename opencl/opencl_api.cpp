@@ -5,6 +5,7 @@
 #include "ptx/pass_registry.h"
 #include "runner_table.h"
 #include "session.h"
+#include "split_group.h"
 
 namespace gpucmp::opencl {
 
@@ -57,10 +58,13 @@ class OpenClApi : public Api {
     set_session(std::make_unique<Session>(found[p], devs[d], opts.cl_kernel_dir));
     platform_index_ = p;
     device_index_ = d;
+    if (!opts.split.specs.empty())
+      split_ = make_split_group(opts.split.cl_devices, p, opts.cl_kernel_dir);
   }
 
   std::string unavailable() const override { return why_; }
   DeviceInfo info() const override { return session().info(); }
+  const DeviceGroup* split_group() const override { return split_.get(); }
 
   void adopt_peaks(const DeviceInfo& same) override {
     DeviceInfo& info = session().info();
@@ -129,6 +133,7 @@ class OpenClApi : public Api {
 
   std::string why_, hint_;
   int platform_index_ = -1, device_index_ = -1;
+  std::unique_ptr<DeviceGroup> split_;
 };
 
 }  // namespace

@@ -275,14 +275,18 @@ std::unique_ptr<Session>& current() {
   static std::unique_ptr<Session> s;
   return s;
 }
+thread_local Session* this_thread_session = nullptr;  // use_session_on_this_thread
 }  // namespace
 
 Session& session() {
+  if (this_thread_session) return *this_thread_session;
   if (!current()) throw Unavailable("no OpenCL device selected");
   return *current();
 }
 
 void set_session(std::unique_ptr<Session> s) { current() = std::move(s); }
+
+void use_session_on_this_thread(Session* s) { this_thread_session = s; }
 
 Kernel make_kernel(const BuiltProgram& p, const char* name) {
   cl_int err = CL_SUCCESS;

@@ -76,6 +76,9 @@ class Session {
 // Unavailable when there is none.
 Session& session();
 void set_session(std::unique_ptr<Session> s);
+// Makes session() return `s` on the calling thread (a split row's device
+// thread, opencl/split_group.h); null: the selected device's again.
+void use_session_on_this_thread(Session* s);
 
 // Creates a kernel `name` of a built program.
 Kernel make_kernel(const BuiltProgram& p, const char* name);

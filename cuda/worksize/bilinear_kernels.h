@@ -7,7 +7,8 @@ namespace gpucmp::cuda {
 // Scales the in_w x in_h image `in` into `out` (out_w wide) on `stream`;
 // grid x block covers the output exactly (x: columns, y: rows).
 void launch_bilinear(float* out, const float* in, int in_w, int in_h, int out_w, float scale_x,
-                     float scale_y, dim3 grid, dim3 block, cudaStream_t stream);
+                     float scale_y, int x_first, int y_first, dim3 grid, dim3 block,
+                     cudaStream_t stream);
 
 // The occupancy API's block size for the kernel (0 bytes of dynamic shared
 // memory): what the "driver" rows turn into a shape.

@@ -6,8 +6,8 @@ namespace gpucmp::cuda {
 
 // C = A x B for n x n row-major floats on `stream`; grid x block covers (n, n)
 // exactly (x: columns, y: rows).
-void launch_mmnaive(float* c, const float* a, const float* b, int n, dim3 grid, dim3 block,
-                    cudaStream_t stream);
+void launch_mmnaive(float* c, const float* a, const float* b, int n, int x0, int y0, dim3 grid,
+                    dim3 block, cudaStream_t stream);
 
 // The occupancy API's block size for the kernel (0 bytes of dynamic shared
 // memory): what the "driver" rows turn into a shape.

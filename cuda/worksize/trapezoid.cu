@@ -16,11 +16,11 @@ constexpr unsigned kMaxLocal = trapezoid::kMaxLocal;
 
 __device__ float integrand(float x) { return 4.0f / (1.0f + x * x); }
 
-__global__ void trapezoid_sum(float* partials, float h) {
+__global__ void trapezoid_sum(float* partials, float h, unsigned first_item) {
   __shared__ float sums[kMaxLocal];
   const unsigned lid = threadIdx.x;
   const unsigned size = blockDim.x;
-  const unsigned g = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned g = first_item + blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned first = g * kSteps;
   float sum = 0.5f * (integrand((float)first * h) + integrand((float)(first + kSteps) * h));
   for (unsigned s = 1; s < kSteps; ++s) sum += integrand((float)(first + s) * h);
@@ -40,12 +40,13 @@ __global__ void trapezoid_sum(float* partials, float h) {
     if (lid < stride && lid + stride < live) sums[lid] += sums[lid + stride];
     __syncthreads();
   }
-  if (lid == 0) partials[blockIdx.x * blockDim.x] = sums[0];
+  if (lid == 0) partials[first_item + blockIdx.x * blockDim.x] = sums[0];
 }
 }  // namespace
 
-void launch_trapezoid(float* partials, float h, dim3 grid, dim3 block, cudaStream_t stream) {
-  trapezoid_sum<<<grid, block, 0, stream>>>(partials, h);
+void launch_trapezoid(float* partials, float h, unsigned first_item, dim3 grid, dim3 block,
+                      cudaStream_t stream) {
+  trapezoid_sum<<<grid, block, 0, stream>>>(partials, h, first_item);
 }
 
 cudaError_t trapezoid_occupancy_block_size(int* block) {

@@ -7,7 +7,8 @@ namespace gpucmp::cuda {
 // Integrates 4 / (1 + x^2) with steps of width h, one sub-interval per
 // thread, each block's total to partials[its first global id], on `stream`;
 // grid x block covers the items exactly, block.x <= trapezoid::kMaxLocal.
-void launch_trapezoid(float* partials, float h, dim3 grid, dim3 block, cudaStream_t stream);
+void launch_trapezoid(float* partials, float h, unsigned first_item, dim3 grid, dim3 block,
+                      cudaStream_t stream);
 
 // The occupancy API's block size for the kernel (0 bytes of dynamic shared
 // memory; its 4 KiB static array counted): what the "driver" rows turn into

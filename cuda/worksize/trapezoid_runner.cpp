@@ -2,6 +2,7 @@
 // launch per launch with the row's block size (the occupancy API's, made a
 // divisor of the items, for the "driver" rows).
 #include "check.h"
+#include "rect_copy.h"
 #include "runner_table.h"
 #include "timed_runner.h"
 #include "trapezoid_kernels.h"
@@ -21,9 +22,11 @@ LocalShape block_shape(const trapezoid::Variant& v, const GlobalSize& global) {
 class TrapezoidRunner : public TimedRunner {
  public:
   TrapezoidRunner(trapezoid::Problem& p, const trapezoid::Variant& v)
-      : p_(p), shape_(block_shape(v, trapezoid::global_size(p.items))) {}
+      : p_(p), shape_(block_shape(v, trapezoid::global_size(p.items))), part_(v.part) {}
 
+  // Allocates and zeroes once (the kernel reads no input).
   void upload() override {
+    if (partials_.get()) return;
     const std::size_t bytes = p_.items * sizeof(float);
     partials_ = device_alloc(bytes, "trapezoid partials");
     // Only the blocks' first entries are ever written: the rest must read 0.
@@ -32,8 +35,9 @@ class TrapezoidRunner : public TimedRunner {
     check(cudaStreamSynchronize(stream()), "cudaStreamSynchronize", "trapezoid partials");
   }
   void download() override {
-    copy_and_wait(p_.partials.data(), partials_.get(), p_.items * sizeof(float),
-                  cudaMemcpyDeviceToHost, stream(), "trapezoid partials");
+    download_rect(p_.partials, static_cast<float*>(partials_.get()),
+                  static_cast<long long>(p_.items), trapezoid::items_rect(p_, part_), stream(),
+                  "trapezoid partials");
   }
 
   int suggested_group_size() const override {
@@ -45,15 +49,18 @@ class TrapezoidRunner : public TimedRunner {
 
  protected:
   void enqueue() override {
+    const Rect r = trapezoid::items_rect(p_, part_);
     const dim3 block(unsigned(shape_.x));
-    const dim3 grid(unsigned(p_.items / std::size_t(shape_.x)));
-    launch_trapezoid(static_cast<float*>(partials_.get()), p_.h, grid, block, stream());
+    const dim3 grid(unsigned(r.w / shape_.x));
+    launch_trapezoid(static_cast<float*>(partials_.get()), p_.h, unsigned(r.x), grid, block,
+                     stream());
     check(cudaGetLastError(), "trapezoid_sum<<<>>>", "trapezoid block " + to_string(shape_, 1));
   }
 
  private:
   trapezoid::Problem& p_;
   LocalShape shape_;
+  Part part_;
   DevicePtr partials_;
 };
 

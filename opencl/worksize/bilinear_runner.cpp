@@ -5,6 +5,7 @@
 #include "group_size.h"
 #include "kernel_args.h"
 #include "programs.h"
+#include "rect_copy.h"
 #include "runner_table.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -19,30 +20,31 @@ class BilinearRunner final : public TimedRunner {
   BilinearRunner(bilinear::Problem& p, const bilinear::Variant& v)
       : p_(p),
         local_(v.local),
+        part_(v.part),
         program_(session().program(program_spec("bilinear", v.name))),
         kernel_(make_kernel(program_, "bilinear")) {}
 
+  // Allocates once; uploads what the part reads (all of the input for a whole row).
   void upload() override {
-    const std::size_t in_bytes = p_.in.size() * sizeof(float);
-    in_ = make_buffer(CL_MEM_READ_ONLY, in_bytes, "bilinear in");
-    out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(float), "bilinear out");
-    check(clEnqueueWriteBuffer(session().queue(), in_, CL_TRUE, 0, in_bytes, p_.in.data(), 0,
-                               nullptr, nullptr),
-          "clEnqueueWriteBuffer", "bilinear in");
-    set_args(kernel_, "bilinear", out_, in_, cl_int(p_.in_w), cl_int(p_.in_h), cl_int(p_.out_w),
-             p_.scale_x, p_.scale_y);
+    if (!in_) {
+      in_ = make_buffer(CL_MEM_READ_ONLY, p_.in.size() * sizeof(float), "bilinear in");
+      out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(float), "bilinear out");
+      const Rect r = bilinear::out_rect(p_, part_);
+      set_args(kernel_, "bilinear", out_, in_, cl_int(p_.in_w), cl_int(p_.in_h), cl_int(p_.out_w),
+               p_.scale_x, p_.scale_y, cl_int(r.x), cl_int(r.y));
+    }
+    upload_rect(in_, p_.in, p_.in_w, bilinear::in_rect(p_, part_), "bilinear in");
   }
   void download() override {
-    check(clEnqueueReadBuffer(session().queue(), out_, CL_TRUE, 0, p_.out.size() * sizeof(float),
-                              p_.out.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer", "bilinear out");
+    download_rect(p_.out, out_, p_.out_w, bilinear::out_rect(p_, part_), "bilinear out");
   }
   double build_ms() const override { return program_.build_ms; }
   int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "bilinear"); }
 
  protected:
   void enqueue() override {
-    const std::size_t global[2] = {std::size_t(p_.out_w), std::size_t(p_.out_h)};
+    const Rect r = bilinear::out_rect(p_, part_);
+    const std::size_t global[2] = {std::size_t(r.w), std::size_t(r.h)};
     const std::size_t local[2] = {std::size_t(local_.x), std::size_t(local_.y)};
     check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global,
                                  local_.by_driver() ? nullptr : local, 0, nullptr, record()),
@@ -52,6 +54,7 @@ class BilinearRunner final : public TimedRunner {
  private:
   bilinear::Problem& p_;
   LocalShape local_;
+  Part part_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer in_, out_;

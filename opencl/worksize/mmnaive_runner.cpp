@@ -1,10 +1,12 @@
 // OpenCL runner of mmnaive: A and B uploaded once, one kernel launch per launch
-// with the row's work-group shape, or a NULL local size for the "driver" rows
+// with the row's work-group shape, or a NULL local size for the "driver" rows;
+// a split row's part moves and computes only its block (mmnaive::c_rect)
 // (mmnaive.cl, its program from programs.cpp).
 #include "check.h"
 #include "group_size.h"
 #include "kernel_args.h"
 #include "programs.h"
+#include "rect_copy.h"
 #include "runner_table.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -19,29 +21,33 @@ class MmNaiveRunner final : public TimedRunner {
   MmNaiveRunner(mmnaive::Problem& p, const mmnaive::Variant& v)
       : p_(p),
         local_(v.local),
+        part_(v.part),
         program_(session().program(program_spec("mmnaive", v.name))),
         kernel_(make_kernel(program_, "mmnaive")) {}
 
+  // Allocates once; uploads what the part reads (all of A and B for a whole row).
   void upload() override {
-    const std::size_t bytes = p_.a.size() * sizeof(float);
-    a_ = make_buffer(CL_MEM_READ_ONLY, bytes, "mmnaive A");
-    b_ = make_buffer(CL_MEM_READ_ONLY, bytes, "mmnaive B");
-    c_ = make_buffer(CL_MEM_WRITE_ONLY, bytes, "mmnaive C");
-    write(a_, p_.a, "mmnaive A");
-    write(b_, p_.b, "mmnaive B");
-    set_args(kernel_, "mmnaive", c_, a_, b_, cl_int(p_.n));
+    if (!a_) {
+      const std::size_t bytes = p_.a.size() * sizeof(float);
+      a_ = make_buffer(CL_MEM_READ_ONLY, bytes, "mmnaive A");
+      b_ = make_buffer(CL_MEM_READ_ONLY, bytes, "mmnaive B");
+      c_ = make_buffer(CL_MEM_WRITE_ONLY, bytes, "mmnaive C");
+      const Rect out = mmnaive::c_rect(p_.n, part_);
+      set_args(kernel_, "mmnaive", c_, a_, b_, cl_int(p_.n), cl_int(out.x), cl_int(out.y));
+    }
+    upload_rect(a_, p_.a, p_.n, mmnaive::a_rect(p_.n, part_), "mmnaive A");
+    upload_rect(b_, p_.b, p_.n, mmnaive::b_rect(p_.n, part_), "mmnaive B");
   }
   void download() override {
-    check(clEnqueueReadBuffer(session().queue(), c_, CL_TRUE, 0, p_.c.size() * sizeof(float),
-                              p_.c.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer", "mmnaive C");
+    download_rect(p_.c, c_, p_.n, mmnaive::c_rect(p_.n, part_), "mmnaive C");
   }
   double build_ms() const override { return program_.build_ms; }
   int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "mmnaive"); }
 
  protected:
   void enqueue() override {
-    const std::size_t global[2] = {std::size_t(p_.n), std::size_t(p_.n)};
+    const Rect out = mmnaive::c_rect(p_.n, part_);
+    const std::size_t global[2] = {std::size_t(out.w), std::size_t(out.h)};
     const std::size_t local[2] = {std::size_t(local_.x), std::size_t(local_.y)};
     check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global,
                                  local_.by_driver() ? nullptr : local, 0, nullptr, record()),
@@ -49,14 +55,9 @@ class MmNaiveRunner final : public TimedRunner {
   }
 
  private:
-  static void write(const Buffer& to, const std::vector<float>& from, const char* what) {
-    check(clEnqueueWriteBuffer(session().queue(), to, CL_TRUE, 0, from.size() * sizeof(float),
-                               from.data(), 0, nullptr, nullptr),
-          "clEnqueueWriteBuffer", what);
-  }
-
   mmnaive::Problem& p_;
   LocalShape local_;
+  Part part_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer a_, b_, c_;

@@ -7,6 +7,7 @@
 #include "group_size.h"
 #include "kernel_args.h"
 #include "programs.h"
+#include "rect_copy.h"
 #include "runner_table.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -21,10 +22,13 @@ class TrapezoidRunner : public TimedRunner {
   TrapezoidRunner(trapezoid::Problem& p, const trapezoid::Variant& v)
       : p_(p),
         local_(v.local),
+        part_(v.part),
         program_(session().program(program_spec("trapezoid", v.name))),
         kernel_(make_kernel(program_, "trapezoid_sum")) {}
 
+  // Allocates and zeroes once (the kernel reads no input).
   void upload() override {
+    if (partials_) return;
     const std::size_t bytes = p_.items * sizeof(float);
     partials_ = make_buffer(CL_MEM_READ_WRITE, bytes, "trapezoid partials");
     // Only the groups' first entries are ever written: the rest must read 0.
@@ -32,12 +36,12 @@ class TrapezoidRunner : public TimedRunner {
     check(clEnqueueWriteBuffer(session().queue(), partials_, CL_TRUE, 0, bytes, zeros.data(), 0,
                                nullptr, nullptr),
           "clEnqueueWriteBuffer", "trapezoid partials");
-    set_args(kernel_, "trapezoid_sum", partials_, cl_float(p_.h));
+    const Rect r = trapezoid::items_rect(p_, part_);
+    set_args(kernel_, "trapezoid_sum", partials_, cl_float(p_.h), cl_uint(r.x));
   }
   void download() override {
-    check(clEnqueueReadBuffer(session().queue(), partials_, CL_TRUE, 0, p_.items * sizeof(float),
-                              p_.partials.data(), 0, nullptr, nullptr),
-          "clEnqueueReadBuffer", "trapezoid partials");
+    download_rect(p_.partials, partials_, static_cast<long long>(p_.items),
+                  trapezoid::items_rect(p_, part_), "trapezoid partials");
   }
   double build_ms() const override { return program_.build_ms; }
   int suggested_group_size() const override {
@@ -46,7 +50,8 @@ class TrapezoidRunner : public TimedRunner {
 
  protected:
   void enqueue() override {
-    const std::size_t global = p_.items, local = std::size_t(local_.x);
+    const std::size_t global = std::size_t(trapezoid::items_rect(p_, part_).w);
+    const std::size_t local = std::size_t(local_.x);
     check(clEnqueueNDRangeKernel(session().queue(), kernel_, 1, nullptr, &global,
                                  local_.by_driver() ? nullptr : &local, 0, nullptr, record()),
           "clEnqueueNDRangeKernel", "trapezoid local " + to_string(local_, 1));
@@ -55,6 +60,7 @@ class TrapezoidRunner : public TimedRunner {
  private:
   trapezoid::Problem& p_;
   LocalShape local_;
+  Part part_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer partials_;

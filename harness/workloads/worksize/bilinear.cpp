@@ -7,11 +7,12 @@
 
 #include "../../local_rows.h"
 #include "../../rng.h"
+#include "../../split_rows.h"
 
 namespace gpucmp::bilinear {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base", LocalShape{}}};
+  static const std::vector<Variant> v = {{"base", LocalShape{}, Part{}}};
   return v;
 }
 
@@ -77,6 +78,32 @@ std::vector<int> preset_sizes(SizePreset size) {
 
 GlobalSize global_size(int out) { return GlobalSize{2, out, out}; }
 
+Rect out_rect(const Problem& p, const Part& part) { return part_rect(part, p.out_w, p.out_h); }
+
+Rect in_rect(const Problem& p, const Part& part) {
+  const Rect out = out_rect(p, part);
+  Rect in{0, 0, p.in_w, p.in_h};
+  if (part.whole() || out.empty()) return out.empty() ? Rect{} : in;
+  const bool rows = part.axis == SplitAxis::y;
+  const float scale = rows ? p.scale_y : p.scale_x;
+  const int extent = rows ? p.in_h : p.in_w;
+  const long long first = rows ? out.y : out.x;
+  const long long last = first + (rows ? out.h : out.w) - 1;
+  const auto floor_of = [&](long long i) {
+    return static_cast<long long>(std::floor(source_coord(int(i), scale, extent)));
+  };
+  const long long lo = floor_of(first);
+  const long long hi = std::min<long long>(extent - 1, floor_of(last) + 1);
+  if (rows) {
+    in.y = lo;
+    in.h = hi - lo + 1;
+  } else {
+    in.x = lo;
+    in.w = hi - lo + 1;
+  }
+  return in;
+}
+
 namespace {
 class Bilinear : public Workload {
  public:
@@ -110,9 +137,12 @@ class Bilinear : public Workload {
         m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), NAN); };
         m.validate = [&p] { return validate(p); };
       };
-      register_local_rows<Problem, Variant>(
-          runners(), {{"in", std::to_string(out / 2)}, {"out", std::to_string(out)}}, global,
-          local_, opts, apis, problem, describe);
+      const std::vector<Param> params{{"in", std::to_string(out / 2)},
+                                      {"out", std::to_string(out)}};
+      register_local_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
+                                            describe);
+      register_split_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
+                                            describe, kSplitLaunches);
     }
   }
 

@@ -20,6 +20,7 @@
 #include "../../options.h"
 #include "../../runner_table.h"
 #include "../../validation.h"
+#include "../../work_split.h"
 #include "../../workload.h"
 
 namespace gpucmp::bilinear {
@@ -72,7 +73,17 @@ GlobalSize global_size(int out);
 struct Variant {
   std::string name;  // "base"
   LocalShape local;  // set by the harness to the row's resolved shape
+  Part part;         // a split row's block of the output (harness/split_rows.h)
 };
+
+// What a part writes and reads: its block of the output, and the input rows
+// (or columns) its pixels interpolate from (source_coord of its first and
+// last pixel, and the neighbour after), all of the input along the other axis.
+Rect out_rect(const Problem& p, const Part& part);
+Rect in_rect(const Problem& p, const Part& part);
+
+// Launches per job of a split row: the study's 10000.
+constexpr int kSplitLaunches = 10000;
 const std::vector<Variant>& variants();
 
 using Runners = RunnerTable<Problem, Variant>;

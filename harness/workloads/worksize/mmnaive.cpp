@@ -7,11 +7,12 @@
 
 #include "../../local_rows.h"
 #include "../../rng.h"
+#include "../../split_rows.h"
 
 namespace gpucmp::mmnaive {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base", LocalShape{}}};
+  static const std::vector<Variant> v = {{"base", LocalShape{}, Part{}}};
   return v;
 }
 
@@ -104,6 +105,14 @@ std::vector<int> preset_sizes(SizePreset size) {
 
 GlobalSize global_size(int n) { return GlobalSize{2, n, n}; }
 
+Rect c_rect(int n, const Part& part) { return part_rect(part, n, n); }
+Rect a_rect(int n, const Part& part) {
+  return part.axis == SplitAxis::y ? c_rect(n, part) : Rect{0, 0, n, n};
+}
+Rect b_rect(int n, const Part& part) {
+  return part.axis == SplitAxis::x ? c_rect(n, part) : Rect{0, 0, n, n};
+}
+
 namespace {
 class MmNaive : public Workload {
  public:
@@ -139,6 +148,8 @@ class MmNaive : public Workload {
       };
       register_local_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global, local_,
                                             opts, apis, problem, describe);
+      register_split_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global, local_,
+                                            opts, apis, problem, describe, kSplitLaunches);
     }
   }
 

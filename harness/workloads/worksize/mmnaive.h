@@ -14,6 +14,7 @@
 #include "../../options.h"
 #include "../../runner_table.h"
 #include "../../validation.h"
+#include "../../work_split.h"
 #include "../../workload.h"
 
 namespace gpucmp::mmnaive {
@@ -63,7 +64,18 @@ GlobalSize global_size(int n);
 struct Variant {
   std::string name;  // "base"
   LocalShape local;  // set by the harness to the row's resolved shape
+  Part part;         // a split row's block of C (harness/split_rows.h); whole by default
 };
+
+// What a part reads and writes, as rectangles of the n x n arrays: a block of
+// rows of C needs the same rows of A and all of B; a block of columns of C
+// needs all of A and the same columns of B.
+Rect c_rect(int n, const Part& part);
+Rect a_rect(int n, const Part& part);
+Rect b_rect(int n, const Part& part);
+
+// Launches per job of a split row: the study's 10.
+constexpr int kSplitLaunches = 10;
 const std::vector<Variant>& variants();
 
 using Runners = RunnerTable<Problem, Variant>;

@@ -7,11 +7,12 @@
 
 #include "../../errors.h"
 #include "../../local_rows.h"
+#include "../../split_rows.h"
 
 namespace gpucmp::trapezoid {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base", LocalShape{}}};
+  static const std::vector<Variant> v = {{"base", LocalShape{}, Part{}}};
   return v;
 }
 
@@ -141,6 +142,10 @@ GlobalSize global_size(std::size_t items) {
   return GlobalSize{1, static_cast<long long>(items), 1};
 }
 
+Rect items_rect(const Problem& p, const Part& part) {
+  return part_rect(part, static_cast<long long>(p.items), 1);
+}
+
 namespace {
 
 class Trapezoid : public Workload {
@@ -176,8 +181,11 @@ class Trapezoid : public Workload {
         m.clear_output = [&p] { std::fill(p.partials.begin(), p.partials.end(), NAN); };
         m.validate = [&p] { return validate(p); };
       };
-      register_local_rows<Problem, Variant>(runners(), {{"items", std::to_string(items)}}, global,
-                                            local_, opts, apis, problem, describe);
+      const std::vector<Param> params{{"items", std::to_string(items)}};
+      register_local_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
+                                            describe);
+      register_split_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
+                                            describe, kSplitLaunches);
     }
   }
 

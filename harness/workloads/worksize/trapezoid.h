@@ -34,6 +34,7 @@
 #include "../../options.h"
 #include "../../runner_table.h"
 #include "../../validation.h"
+#include "../../work_split.h"
 #include "../../workload.h"
 
 namespace gpucmp::trapezoid {
@@ -99,7 +100,14 @@ GlobalSize global_size(std::size_t items);
 struct Variant {
   std::string name;  // "base"
   LocalShape local;  // set by the harness to the row's resolved shape
+  Part part;         // a split row's block of work-items (harness/split_rows.h)
 };
+
+// The work-items (and so the entries of partials) a part covers, as one row.
+Rect items_rect(const Problem& p, const Part& part);
+
+// Launches per job of a split row: the study's 10000.
+constexpr int kSplitLaunches = 10000;
 const std::vector<Variant>& variants();
 
 using Runners = RunnerTable<Problem, Variant>;

@@ -1,0 +1,49 @@
+// Options of the multi-device rows (issue 15 item 4): which split rules or
+// fixed shares to run, along which axis, how many launches one job makes,
+// and which devices of each API take part. No --split: no split rows.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "work_split.h"
+
+namespace CLI {
+class App;
+}
+
+namespace gpucmp {
+
+// One split row: a rule (work_split.h), or a fixed share of the first
+// device (the rest shared equally by the others), for curves against the
+// split ratio.
+struct SplitSpec {
+  bool fixed_share = false;
+  SplitRule rule = SplitRule::equal;
+  double share = 0;  // fixed_share: the first device's fraction, 0..1
+};
+// "equal", "pe", "study-k", "calibrated", "share:0.3".
+std::string to_string(const SplitSpec& spec);
+// The items of --split: the rules, share:F with F in 0..1, and sweep
+// (share:0, share:0.1, .., share:1). Throws UsageError naming `what`.
+std::vector<SplitSpec> parse_split_specs(const std::vector<std::string>& items,
+                                         const std::string& what);
+
+// An OpenCL device as platform and device index.
+struct ClDeviceIndex {
+  int platform = 0;
+  int device = 0;
+};
+
+struct SplitOptions {
+  std::vector<SplitSpec> specs;  // empty: no split rows
+  SplitAxis axis = SplitAxis::y;
+  int launches = 0;                       // kernel launches per job; 0: the workload's own
+  std::vector<int> cuda_devices;          // empty: every CUDA device
+  std::vector<ClDeviceIndex> cl_devices;  // empty: every device of the selected platform
+};
+
+// --split, --split-axis, --split-launches, --cuda-split-devices, --cl-split-devices.
+void add_split_options(CLI::App& app, SplitOptions& opts);
+
+}  // namespace gpucmp

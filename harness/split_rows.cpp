@@ -1,0 +1,87 @@
+#include "split_rows.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+
+#include "errors.h"
+
+namespace gpucmp {
+
+namespace {
+
+// The parts of `fractions` of `units` in whole granules along the axis.
+std::vector<Part> parts_of(const std::vector<double>& fractions, SplitAxis axis, long long units,
+                           long long granule) {
+  std::vector<Part> parts;
+  for (const UnitBlock& b : split_units(units, fractions, granule))
+    parts.push_back({axis, b.first, b.count});
+  return parts;
+}
+
+}  // namespace
+
+SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGroup& group,
+                          DeviceWorkers& workers, const PartFactory& make, long long units,
+                          long long granule, double ops, int launches) {
+  const int n = group.size();
+  SplitChoice choice;
+  std::vector<double> fractions;
+  if (spec.fixed_share) {
+    fractions.assign(n, n > 1 ? (1.0 - spec.share) / (n - 1) : 1.0);
+    fractions[0] = n > 1 ? spec.share : 1.0;
+  } else if (spec.rule == SplitRule::calibrated) {
+    const std::vector<double> equal(n, 1.0 / n);
+    const int probe_launches = std::max(1, launches / 10);
+    const ProbeResult probe = probe_devices(workers, make, parts_of(equal, axis, units, granule),
+                                            launches, probe_launches);
+    std::vector<double> throughput;
+    for (int i = 0; i < n; ++i) {
+      throughput.push_back(1.0 / probe.job_s[i]);
+      const std::string d = std::to_string(i);
+      choice.counters.emplace_back("probe_transfer_ms_" + d, probe.transfer_s[i] * 1e3);
+      choice.counters.emplace_back("probe_launch_ms_" + d, probe.launch_s[i] * 1e3);
+    }
+    choice.counters.emplace_back("probe_launches", probe_launches);
+    fractions = split_fractions(SplitRule::calibrated, {}, throughput, ops);
+  } else {
+    std::vector<double> pe;
+    for (int i = 0; i < n; ++i) pe.push_back(processing_elements(group.info(i)));
+    fractions = split_fractions(spec.rule, pe, {}, ops);
+    if (spec.rule == SplitRule::study_k) choice.counters.emplace_back("study_k", study_k(ops));
+  }
+  choice.parts = parts_of(fractions, axis, units, granule);
+  return choice;
+}
+
+DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api) {
+  static std::map<const DeviceGroup*, std::unique_ptr<DeviceWorkers>> workers;
+  const auto it = apis.find(api);
+  const DeviceGroup* group = it == apis.end() ? nullptr : it->second->split_group();
+  if (!group) throw Unavailable(api + " has no devices for split rows");
+  if (group->size() < 2)
+    throw Unavailable("split rows need 2 or more devices; " + api + " has " +
+                      std::to_string(group->size()) + " (name them with --" +
+                      (api == "cuda" ? "cuda" : "cl") +
+                      "-split-devices; a device may be named twice)");
+  auto& w = workers[group];
+  if (!w) w = std::make_unique<DeviceWorkers>(*group);
+  return *w;
+}
+
+int split_device_count(const ApiSet& apis, const std::string& api, const SplitOptions& opts) {
+  const auto it = apis.find(api);
+  if (it != apis.end() && it->second->split_group()) return it->second->split_group()->size();
+  return int(api == "cuda" ? opts.cuda_devices.size() : opts.cl_devices.size());
+}
+
+void add_split_counters(Measurement& m, const SplitChoice& choice, int launches, long long units) {
+  m.counters.emplace_back("devices", double(choice.parts.size()));
+  m.counters.emplace_back("launches_per_job", launches);
+  for (std::size_t i = 0; i < choice.parts.size(); ++i)
+    m.counters.emplace_back("share_" + std::to_string(i),
+                            double(choice.parts[i].count) / double(units));
+  for (const auto& c : choice.counters) m.counters.push_back(c);
+}
+
+}  // namespace gpucmp

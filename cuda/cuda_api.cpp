@@ -125,6 +125,7 @@ class CudaApi : public Api {
     ctx.emplace_back("cuda.max_sm_clock_mhz", std::to_string(int(info_.max_clock_mhz)));
     ctx.emplace_back("cuda.driver", info_.driver);
     ctx.emplace_back("cuda.pci_bus_id", info_.pci_bus_id);
+    if (split_) ctx.emplace_back("cuda.split_devices", describe_group(*split_));
   }
 
  private:

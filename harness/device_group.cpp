@@ -8,6 +8,16 @@ double processing_elements(const DeviceInfo& dev) {
   return double(std::max(1, dev.compute_units)) * double(std::max(1, dev.lanes_per_cu));
 }
 
+std::string describe_group(const DeviceGroup& group) {
+  std::string out;
+  for (int i = 0; i < group.size(); ++i) {
+    const DeviceInfo& d = group.info(i);
+    out += (i ? ", " : "") + group.id(i) + " " + d.name + " (" + std::to_string(d.compute_units) +
+           " CUs x " + std::to_string(d.lanes_per_cu) + " lanes)";
+  }
+  return out;
+}
+
 DeviceWorkers::DeviceWorkers(const DeviceGroup& group) : group_(group), workers_(group.size()) {
   for (int i = 0; i < size(); ++i) workers_[i].thread = std::thread([this, i] { loop(i); });
 }

@@ -28,6 +28,10 @@ class DeviceGroup {
   virtual void enter(int i) const = 0;
 };
 
+// "cuda:0 NVIDIA H200 (132 CUs x 128 lanes), cuda:1 ...": the group as the
+// JSON context records it.
+std::string describe_group(const DeviceGroup& group);
+
 // Processing elements of a device: compute units x lanes per unit (at least 1).
 double processing_elements(const DeviceInfo& dev);
 

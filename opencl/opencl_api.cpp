@@ -116,6 +116,7 @@ class OpenClApi : public Api {
     ctx.emplace_back("opencl.fast_build_options",
                      std::string(Session::common_build_options()) + " -cl-fast-relaxed-math");
     if (!s.info().pci_bus_id.empty()) ctx.emplace_back("opencl.pci_bus_id", s.info().pci_bus_id);
+    if (split_) ctx.emplace_back("opencl.split_devices", describe_group(*split_));
   }
 
  private:

@@ -60,7 +60,10 @@ source "$HERE/gpu_env.sh"
 "$BENCH" --list-devices 2>&1 | grep -q 'CUDA device 0:' ||
   die "no CUDA device visible to $BENCH (see $BENCH --list-devices)"
 
-mapfile -t ROWS < <("$BENCH" --size quick --startup off --benchmark_list_tests=true \
+# BENCH_EXTRA: more gpucmp-bench options for listing and running (e.g. the
+# split rows' --split ... --cuda-split-devices ...), split on spaces.
+read -r -a EXTRA_ARGS <<< "${BENCH_EXTRA:-}"
+mapfile -t ROWS < <("$BENCH" --size quick --startup off "${EXTRA_ARGS[@]}" --benchmark_list_tests=true \
   --benchmark_filter="$FILTER" 2>/dev/null)
 [ "${#ROWS[@]}" -gt 0 ] || die "no benchmark matches '$FILTER' (see $BENCH --benchmark_list_tests=true)"
 # Families in listing order: workload/api/variant, with its row count.
@@ -69,7 +72,8 @@ mapfile -t GROUPS_ < <(printf '%s\n' "${ROWS[@]}" | awk -F/ '{k=$1"/"$2"/"$3} !(
 
 version=$("$CS" --version 2>/dev/null | grep -iE 'version|[0-9]{4}\.[0-9]' | tail -1)
 gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | head -1)
-BENCH_ARGS=(--size quick --samples 1 --batch-ms 0.001 --benchmark_repetitions=1 --startup off --progress off)
+BENCH_ARGS=(--size quick --samples 1 --batch-ms 0.001 --benchmark_repetitions=1 --startup off --progress off
+            "${EXTRA_ARGS[@]}")
 echo "compute_sanitizer: ${#ROWS[@]} rows in ${#GROUPS_[@]} families; tools: $TOOLS;" \
      "${JOBS} at once; ${version:-compute-sanitizer}; ${gpu:-unknown GPU}"
 

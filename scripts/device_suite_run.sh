@@ -24,6 +24,8 @@
 #                                                          # trapezoid; the rules (study, driver, query,
 #                                                          # tuner), 3 repetitions; compute-sanitizer
 #   OUT=<dir> PART=worksize-tuner scripts/device_suite_run.sh # the rules alone (after a tuner change)
+#   OUT=<dir> PART=worksize-split scripts/device_suite_run.sh # split rows (SPLIT_CUDA, SPLIT_CL: devices)
+#   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -126,6 +128,28 @@ case "$part" in
       --mmnaive-local 16x16,study-x,study-y,driver,query,tuner \
       --bilinear-local 16x16,study-x,study-y,driver,query,tuner \
       --sort-local 256,study,driver,query,tuner --trapezoid-local 256,study,driver,query,tuner
+    ;;
+  worksize-split)
+    # Issue 15 item 4: one kernel split across devices. SPLIT_CUDA / SPLIT_CL
+    # name the devices (default: the first GPU twice, which prices the
+    # machinery and two streams sharing one GPU, not a second GPU). Along y:
+    # the rules and three fixed shares (all on device 0, half, all on device
+    # 1); along x: equal and calibrated; 3 repetitions.
+    run worksize-split-y 240 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' \
+      --split share:0,share:0.5,share:1,equal,pe,study-k,calibrated --split-axis y \
+      --cuda-split-devices "${SPLIT_CUDA:-0,0}" --cl-split-devices "${SPLIT_CL:-0:0,0:0}"
+    run worksize-split-x 120 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear)/.*/split' --split equal,calibrated --split-axis x \
+      --cuda-split-devices "${SPLIT_CUDA:-0,0}" --cl-split-devices "${SPLIT_CL:-0:0,0:0}"
+    ;;
+  split-sanitizer)
+    # compute-sanitizer over the CUDA split rows (quick size, 2 launches a job).
+    B="$B" OUT="$OUT/sanitizer-split" BUDGET=150 \
+      BENCH_EXTRA="--split equal,calibrated --split-launches 2 --cuda-split-devices ${SPLIT_CUDA:-0,0}" \
+      scripts/compute_sanitizer.sh '^(mmnaive|bilinear|trapezoid)/cuda/.*/split' \
+      > "$OUT/sanitizer-split.log" 2>&1
+    echo "compute-sanitizer split rc=$?"; tail -6 "$OUT/sanitizer-split.log"
     ;;
   worksize-rules)
     # The rules with 3 repetitions (the tuner decides anew in each); then

@@ -132,6 +132,7 @@ int bench_main(int argc, char** argv) {
   const std::string filter = benchmark::GetBenchmarkFilter();
   try {
     app.parse(argc, argv);
+    check_split_options(opts.split);
     check_filter(filter);
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());

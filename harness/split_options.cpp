@@ -103,4 +103,14 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
       ->type_name("LIST");
 }
 
+void check_split_options(const SplitOptions& opts) {
+  if (!opts.specs.empty()) return;
+  if (!opts.cuda_devices.empty())
+    throw UsageError("--cuda-split-devices: only with --split (there are no split rows)");
+  if (!opts.cl_devices.empty())
+    throw UsageError("--cl-split-devices: only with --split (there are no split rows)");
+  if (opts.launches > 0)
+    throw UsageError("--split-launches: only with --split (there are no split rows)");
+}
+
 }  // namespace gpucmp

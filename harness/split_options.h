@@ -45,5 +45,8 @@ struct SplitOptions {
 
 // --split, --split-axis, --split-launches, --cuda-split-devices, --cl-split-devices.
 void add_split_options(CLI::App& app, SplitOptions& opts);
+// After parsing: a split option given without --split is a UsageError (it
+// would do nothing).
+void check_split_options(const SplitOptions& opts);
 
 }  // namespace gpucmp

@@ -31,13 +31,20 @@ SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGro
     fractions.assign(n, n > 1 ? (1.0 - spec.share) / (n - 1) : 1.0);
     fractions[0] = n > 1 ? spec.share : 1.0;
   } else if (spec.rule == SplitRule::calibrated) {
+    // Each device is probed on its part of the equal split, which need not
+    // be equal in units (whole granules), so throughput is units per second.
     const std::vector<double> equal(n, 1.0 / n);
+    const std::vector<Part> probe_parts = parts_of(equal, axis, units, granule);
+    for (const Part& part : probe_parts)
+      if (part.count == 0)
+        throw UsageError("--split calibrated: " + std::to_string(units / granule) +
+                         " work-groups along " + to_string(axis) + " cannot give each of " +
+                         std::to_string(n) + " devices one to probe");
     const int probe_launches = std::max(1, launches / 10);
-    const ProbeResult probe = probe_devices(workers, make, parts_of(equal, axis, units, granule),
-                                            launches, probe_launches);
+    const ProbeResult probe = probe_devices(workers, make, probe_parts, launches, probe_launches);
     std::vector<double> throughput;
     for (int i = 0; i < n; ++i) {
-      throughput.push_back(1.0 / probe.job_s[i]);
+      throughput.push_back(double(probe_parts[i].count) / probe.job_s[i]);
       const std::string d = std::to_string(i);
       choice.counters.emplace_back("probe_transfer_ms_" + d, probe.transfer_s[i] * 1e3);
       choice.counters.emplace_back("probe_launch_ms_" + d, probe.launch_s[i] * 1e3);
@@ -67,6 +74,12 @@ DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api) {
   auto& w = workers[group];
   if (!w) w = std::make_unique<DeviceWorkers>(*group);
   return *w;
+}
+
+void check_split_spec(const SplitSpec& spec, int devices, const std::string& api) {
+  if (!spec.fixed_share && spec.rule == SplitRule::study_k && devices > 0 && devices != 2)
+    throw UsageError("--split study-k: the study's k model is for two devices; " + api + " has " +
+                     std::to_string(devices) + " split devices");
 }
 
 int split_device_count(const ApiSet& apis, const std::string& api, const SplitOptions& opts) {

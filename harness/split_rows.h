@@ -41,6 +41,10 @@ DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api);
 // size when the API is unavailable).
 int split_device_count(const ApiSet& apis, const std::string& api, const SplitOptions& opts);
 
+// UsageError for a spec that cannot apply to `devices` devices (study-k is
+// for two).
+void check_split_spec(const SplitSpec& spec, int devices, const std::string& api);
+
 // Adds the split counters: devices, launches_per_job and share_<i> of each device.
 void add_split_counters(Measurement& m, const SplitChoice& choice, int launches, long long units);
 
@@ -63,7 +67,9 @@ void register_split_rows(const RunnerTable<Problem, Variant>& table,
     for (const SplitSpec& spec : split.specs) {
       BenchName name{table.workload(), row.api, row.variant.name, params};
       name.params.push_back({"local", to_string(shape, global.dims)});
-      name.params.push_back({"devices", std::to_string(split_device_count(apis, row.api, split))});
+      const int devices = split_device_count(apis, row.api, split);
+      check_split_spec(spec, devices, row.api);
+      name.params.push_back({"devices", std::to_string(devices)});
       name.params.push_back({"split", to_string(spec)});
       name.params.push_back({"axis", to_string(axis)});
       const auto prepare = [row, spec, shape, axis, global, problem, describe, launches, apis,

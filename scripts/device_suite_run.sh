@@ -25,6 +25,7 @@
 #                                                          # tuner), 3 repetitions; compute-sanitizer
 #   OUT=<dir> PART=worksize-tuner scripts/device_suite_run.sh # the rules alone (after a tuner change)
 #   OUT=<dir> PART=worksize-split scripts/device_suite_run.sh # split rows (SPLIT_CUDA, SPLIT_CL: devices)
+#   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
@@ -51,6 +52,13 @@ case " $PART " in *" sass "*|*" crosssass "*) targets+=(gpucmp-ptx) ;; esac
 "$B/gpucmp-bench" --list-devices > "$OUT/devices.txt" 2>&1
 nvidia-smi -q -d CLOCK,PERFORMANCE,POWER,TEMPERATURE > "$OUT/nvidia-smi.txt" 2>&1
 common=(--size standard --min-samples 5 --time-limit 1)
+# OpenCL platform indices by name (the order differs between machines).
+cl_platform() {
+  "$B/gpucmp-bench" --list-devices 2>/dev/null |
+    awk -v pat="$1" '$1 == "OpenCL" && $2 == "platform" && index($0, pat) { sub(":", "", $3); print $3; exit }'
+}
+NV_CL=$(cl_platform "NVIDIA")
+POCL_CL=$(cl_platform "Portable Computing Language")
 run() {  # run <name> <timeout> <gpucmp-bench args...>
   local name=$1 limit=$2; shift 2
   local t0=$SECONDS
@@ -132,16 +140,22 @@ case "$part" in
   worksize-split)
     # Issue 15 item 4: one kernel split across devices. SPLIT_CUDA / SPLIT_CL
     # name the devices (default: the first GPU twice, which prices the
-    # machinery and two streams sharing one GPU, not a second GPU). Along y:
-    # the rules and three fixed shares (all on device 0, half, all on device
-    # 1); along x: equal and calibrated; 3 repetitions.
-    run worksize-split-y 240 --benchmark_repetitions=3 --startup off \
+    # machinery and two streams sharing one GPU, not a second GPU): all on
+    # one device, half each, equal, calibrated; along y; 3 repetitions.
+    run worksize-split-y 150 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' \
-      --split share:0,share:0.5,share:1,equal,pe,study-k,calibrated --split-axis y \
-      --cuda-split-devices "${SPLIT_CUDA:-0,0}" --cl-split-devices "${SPLIT_CL:-0:0,0:0}"
-    run worksize-split-x 120 --benchmark_repetitions=3 --startup off \
-      --benchmark_filter='^(mmnaive|bilinear)/.*/split' --split equal,calibrated --split-axis x \
-      --cuda-split-devices "${SPLIT_CUDA:-0,0}" --cl-split-devices "${SPLIT_CL:-0:0,0:0}"
+      --split share:0,share:0.5,equal,calibrated --split-axis y \
+      --cuda-split-devices "${SPLIT_CUDA:-0,0}" --cl-split-devices "${SPLIT_CL:-$NV_CL:0,$NV_CL:0}"
+    ;;
+  worksize-split-pair)
+    # The GPU and PoCL's CPU (OpenCL), where the ratio matters: the GPU's
+    # share from all to half, the PE-ratio and k rules, calibrated; 10
+    # launches a job (the CPU takes about 0.3 s a launch of mmnaive at n 1024).
+    [ -n "$POCL_CL" ] || { echo "worksize-split-pair: no PoCL platform"; continue; }
+    run worksize-split-pair 220 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/opencl/.*/split' \
+      --split share:1,share:0.99,share:0.98,share:0.95,share:0.9,share:0.75,share:0.5,pe,study-k,calibrated \
+      --split-launches 10 --cl-split-devices "$NV_CL:0,$POCL_CL:0"
     ;;
   split-sanitizer)
     # compute-sanitizer over the CUDA split rows (quick size, 2 launches a job).

@@ -77,7 +77,7 @@ DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api) {
 }
 
 void check_split_spec(const SplitSpec& spec, int devices, const std::string& api) {
-  if (!spec.fixed_share && spec.rule == SplitRule::study_k && devices > 0 && devices != 2)
+  if (!spec.fixed_share && spec.rule == SplitRule::study_k && devices > 2)
     throw UsageError("--split study-k: the study's k model is for two devices; " + api + " has " +
                      std::to_string(devices) + " split devices");
 }

@@ -41,8 +41,8 @@ DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api);
 // size when the API is unavailable).
 int split_device_count(const ApiSet& apis, const std::string& api, const SplitOptions& opts);
 
-// UsageError for a spec that cannot apply to `devices` devices (study-k is
-// for two).
+// UsageError for a spec that cannot apply to `devices` devices: study-k is
+// for two (with fewer the rows are skipped, as every split row).
 void check_split_spec(const SplitSpec& spec, int devices, const std::string& api);
 
 // Adds the split counters: devices, launches_per_job and share_<i> of each device.

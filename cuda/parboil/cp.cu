@@ -1,5 +1,6 @@
 // cp: Coulombic potential on a lattice plane (Parboil CP). Atoms are float4
-// (x, y, dz^2, q) in constant memory; 16 x 8 thread blocks. Pairs with
+// (x, y, dz^2, q) in constant memory; 16 x 8 thread blocks by default (the
+// kernels read blockDim: any block tiling the grid). Pairs with
 // opencl/parboil/cp.cl.
 #include "math_mode.h"
 #include "parboil_kernels.h"
@@ -74,20 +75,25 @@ cudaError_t set_atoms(const float* device_atoms, int count, cudaStream_t stream)
                                  cudaMemcpyDeviceToDevice, stream);
 }
 
-void launch(bool unrollx8, int count, float spacing, float* energy, int nx, int ny,
-            cudaStream_t stream) {
-  const dim3 block(cp::kBlockX, cp::kBlockY);
+void launch(bool unrollx8, int count, float spacing, float* energy, int nx, int ny, int block_x,
+            int block_y, cudaStream_t stream) {
+  const dim3 block(block_x, block_y);
   if (unrollx8) {
-    const dim3 grid(nx / (cp::kBlockX * cp::kUnrollX), ny / cp::kBlockY);
+    const dim3 grid(nx / (block_x * cp::kUnrollX), ny / block_y);
     cp_unrollx8<<<grid, block, 0, stream>>>(count, spacing, energy);
   } else {
-    const dim3 grid(nx / cp::kBlockX, ny / cp::kBlockY);
+    const dim3 grid(nx / block_x, ny / block_y);
     cp_base<<<grid, block, 0, stream>>>(count, spacing, energy);
   }
 }
 
+const void* kernel(bool unrollx8) {
+  return unrollx8 ? reinterpret_cast<const void*>(cp_unrollx8)
+                  : reinterpret_cast<const void*>(cp_base);
+}
+
 }  // namespace
 
-const CpKernels kCp = {set_atoms, launch};
+const CpKernels kCp = {set_atoms, launch, kernel};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

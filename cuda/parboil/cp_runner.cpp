@@ -2,6 +2,7 @@
 // copy it into constant memory and launch the kernel (cp.cu).
 #include <algorithm>
 
+#include "block_limit.h"
 #include "cp_buffers.h"
 #include "parboil_kernels.h"
 #include "runner_table.h"
@@ -32,7 +33,10 @@ class CpRunner : public CpBuffers {
   CpRunner(cp::Problem& p, const cp::Variant& v)
       : CpBuffers(p),
         unrollx8_(v.kernel == cp::Kernel::unrollx8),
-        k_(cp_kernels(v.math == cp::Math::fast)) {}
+        k_(cp_kernels(v.math == cp::Math::fast)),
+        block_(v.local) {
+    if (!cp::default_local(v)) check_block_limit(k_.kernel(unrollx8_), block_, 2, "cp/" + v.name);
+  }
 
  protected:
   void enqueue() override {
@@ -42,13 +46,14 @@ class CpRunner : public CpBuffers {
       const int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
       check(k_.set_atoms(atoms() + 4 * std::size_t(start), count, stream()),
             "cudaMemcpyToSymbolAsync", "cp atom chunk");
-      k_.launch(unrollx8_, count, c.spacing, energy(), c.nx, c.ny, stream());
+      k_.launch(unrollx8_, count, c.spacing, energy(), c.nx, c.ny, block_.x, block_.y, stream());
     }
   }
 
  private:
   bool unrollx8_;
   const CpKernels& k_;
+  LocalShape block_;
 };
 
 GPUCMP_RUNNERS("cuda") {

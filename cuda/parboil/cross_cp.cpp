@@ -2,15 +2,17 @@
 // compiler made it (`unrollx8[-ieee|-fast]-opencl-ptx`, each with its OpenCL
 // program's math options) and as nvcc made it (`unrollx8-ptx-jit`, the
 // precise build), JIT-compiled by the CUDA driver and launched as both APIs'
-// runners do: kBlockX x kBlockY blocks over an nx/kUnrollX x ny grid of
-// threads (OpenCL: global {nx/8, ny}, local {16, 8}), the grid cleared, then
-// per chunk of atoms the chunk copied into the module's constant array and one
-// launch. Argument lists are each compiler's own:
+// runners do: the row's blocks (kBlockX x kBlockY unless --cp-local gave
+// another) over an nx/kUnrollX x ny grid of threads (OpenCL: global
+// {nx/8, ny}, local {16, 8}), the grid cleared, then per chunk of atoms the
+// chunk copied into the module's constant array and one launch. Argument
+// lists are each compiler's own:
 //   OpenCL cp_unrollx8(numatoms, gridspacing, energygrid, __constant atominfo)
 //   nvcc   cp_unrollx8(numatoms, gridspacing, energygrid)   (atominfo a symbol)
 #include <algorithm>
 #include <vector>
 
+#include "block_limit.h"
 #include "cp_buffers.h"
 #include "cross_ptx_text.h"
 #include "cross_runners.h"
@@ -27,19 +29,23 @@ constexpr std::size_t kChunkBytes =
 
 class JitCp : public JitRunner<CpBuffers> {
  public:
-  JitCp(cp::Problem& p, const std::string& ptx, const std::string& kernel,
+  JitCp(cp::Problem& p, const cp::Variant& v, const std::string& ptx, const std::string& kernel,
         const std::string& constant, bool opencl_args, const std::string& what)
       : JitRunner(p, ptx, what),
         opencl_args_(opencl_args),
         kernel_(library().kernel(kernel)),
-        constant_(library().global(constant, kChunkBytes)) {}
+        constant_(library().global(constant, kChunkBytes)),
+        block_(v.local) {
+    if (!cp::default_local(v))
+      check_block_limit(reinterpret_cast<const void*>(kernel_), block_, 2, what);
+  }
 
  protected:
   void enqueue() override {
     const cp::Config& c = problem().config;
     clear_energy();
-    const dim3 block(cp::kBlockX, cp::kBlockY);
-    const dim3 grid(c.nx / (cp::kBlockX * cp::kUnrollX), c.ny / cp::kBlockY);
+    const dim3 block(block_.x, block_.y);
+    const dim3 grid(c.nx / (block_.x * cp::kUnrollX), c.ny / block_.y);
     for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
       const int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
       check(cudaMemcpyAsync(constant_, atoms() + 4 * std::size_t(start),
@@ -58,6 +64,7 @@ class JitCp : public JitRunner<CpBuffers> {
   bool opencl_args_;
   cudaKernel_t kernel_;
   void* constant_;
+  LocalShape block_;
 };
 
 bool ends_with(const std::string& s, const std::string& tail) {
@@ -81,10 +88,10 @@ std::unique_ptr<Runner> make_cp_cross_runner(cp::Problem& p, const cp::Variant& 
   if (ends_with(v.name, opencl)) {
     const std::string base = v.name.substr(0, v.name.size() - opencl.size());
     const std::string ptx = opencl_ptx_for_cuda("cp", base, kChunkBytes);
-    return std::make_unique<JitCp>(p, ptx, "cp_unrollx8", ptx::kConstantArgSymbol, true, what);
+    return std::make_unique<JitCp>(p, v, ptx, "cp_unrollx8", ptx::kConstantArgSymbol, true, what);
   }
   const std::string ptx = nvcc_ptx_for("cp", "unrollx8");
-  return std::make_unique<JitCp>(p, ptx, entry_named(ptx, {"11cp_unrollx8E"}, what),
+  return std::make_unique<JitCp>(p, v, ptx, entry_named(ptx, {"11cp_unrollx8E"}, what),
                                  variable_named(ptx, {"8atominfoE"}, what), false, what);
 }
 

@@ -2,8 +2,9 @@
 // launch (per-k factors, then the voxel kernel once per constant-memory tile
 // of k-values) as OpenCL's compiler made them (`<variant>-opencl-ptx`) and as
 // nvcc made them (`precise-ptx-jit`), JIT-compiled by the CUDA driver and
-// launched as both APIs' runners do: blocks of mri::kBlock threads, the grid
-// rounded up (OpenCL: global rounded up to the local size). Per tile the
+// launched as both APIs' runners do: blocks of mri::kBlock threads (the voxel
+// kernel: the row's block, --mriq-local / --mrifhd-local), the grid rounded
+// up (OpenCL: global rounded up to the local size). Per tile the
 // k-values are copied into the module's constant array: nvcc's __constant__
 // `ck`, or for OpenCL's PTX the array its `__constant` parameter now reads
 // (ptx/cuda_abi.h). Argument lists are each compiler's own:
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "block_limit.h"
 #include "cross_ptx_text.h"
 #include "cross_runners.h"
 #include "jit_runner.h"
@@ -64,13 +66,18 @@ const Shape& shape(mri::Kind kind) {
 
 class JitMri : public JitRunner<MriBuffers> {
  public:
-  JitMri(mri::Problem& p, const std::string& ptx, const KernelSet& k, const std::string& what)
+  JitMri(mri::Problem& p, const mri::Variant& v, const std::string& ptx, const KernelSet& k,
+         const std::string& what)
       : JitRunner(p, ptx, what),
         s_(shape(p.kind)),
         opencl_args_(k.opencl_args),
         prepare_(library().kernel(k.prepare)),
         compute_(library().kernel(k.compute)),
-        constant_(library().global(k.constant, tile_bytes())) {}
+        constant_(library().global(k.constant, tile_bytes())),
+        block_(v.local.x) {
+    if (!mri::default_local(v))
+      check_block_limit(reinterpret_cast<const void*>(compute_), v.local, 1, what);
+  }
 
  protected:
   void enqueue() override {
@@ -85,17 +92,18 @@ class JitMri : public JitRunner<MriBuffers> {
              f(dI_), f(kv_), numK);
     clear_outputs();
     const std::size_t kv_bytes = s_.kv_floats * sizeof(float);
+    const dim3 x_block(block_), x_grid((numX + block_ - 1) / block_);
     for (int start = 0; start < numK; start += s_.tile) {
       const int count = std::min(s_.tile, numK - start);
       check(cudaMemcpyAsync(constant_, f(kv_) + s_.kv_floats * start, kv_bytes * count,
                             cudaMemcpyDeviceToDevice, stream()),
             "cudaMemcpyAsync", what() + " k tile into constant memory");
       if (opencl_args_)  // the __constant pointer: unused once redirected, given the array
-        launch(compute_, dim3(blocks(numX)), block, stream(), what(), count, numX, f(x_), f(y_),
-               f(z_), f(out_r_), f(out_i_), static_cast<float*>(constant_));
+        launch(compute_, x_grid, x_block, stream(), what(), count, numX, f(x_), f(y_), f(z_),
+               f(out_r_), f(out_i_), static_cast<float*>(constant_));
       else
-        launch(compute_, dim3(blocks(numX)), block, stream(), what(), count, numX, f(x_), f(y_),
-               f(z_), f(out_r_), f(out_i_));
+        launch(compute_, x_grid, x_block, stream(), what(), count, numX, f(x_), f(y_), f(z_),
+               f(out_r_), f(out_i_));
     }
   }
 
@@ -107,6 +115,7 @@ class JitMri : public JitRunner<MriBuffers> {
   bool opencl_args_;
   cudaKernel_t prepare_, compute_;
   void* constant_;
+  int block_;  // threads per block of the voxel kernel
 };
 
 }  // namespace
@@ -125,13 +134,13 @@ std::unique_ptr<Runner> make_mri_cross_runner(mri::Problem& p, const mri::Varian
     const std::size_t tile_bytes = s.tile * s.kv_floats * sizeof(float);
     const std::string ptx = opencl_ptx_for_cuda(s.workload, base, tile_bytes);
     return std::make_unique<JitMri>(
-        p, ptx, KernelSet{true, s.prepare, s.compute, ptx::kConstantArgSymbol}, what);
+        p, v, ptx, KernelSet{true, s.prepare, s.compute, ptx::kConstantArgSymbol}, what);
   }
   const std::string ptx = nvcc_ptx_for(s.workload, "precise");
   const KernelSet k{false, entry_named(ptx, s.nvcc_prepare, what),
                     entry_named(ptx, s.nvcc_compute, what),
                     variable_named(ptx, s.nvcc_constant, what)};
-  return std::make_unique<JitMri>(p, ptx, k, what);
+  return std::make_unique<JitMri>(p, v, ptx, k, what);
 }
 
 namespace {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "block_limit.h"
 #include "mri_buffers.h"
 #include "parboil_kernels.h"
 #include "runner_table.h"
@@ -64,7 +65,12 @@ static_assert(sizeof(KValuesQ) == 4 * sizeof(float) && sizeof(KValuesFH) == 5 * 
 class MriRunner : public MriBuffers {
  public:
   MriRunner(mri::Problem& p, const mri::Variant& v)
-      : MriBuffers(p), fast_(v.fast_math), loop_(v.loop) {}
+      : MriBuffers(p), fast_(v.fast_math), loop_(v.loop), block_(v.local.x) {
+    if (mri::default_local(v)) return;
+    const void* kernel = p.kind == mri::Kind::q ? mriq_kernels(fast_).compute_kernel(loop_)
+                                                : mrifhd_kernels(fast_).compute_kernel(loop_);
+    check_block_limit(kernel, v.local, 1, std::string(mri::workload_name(p.kind)) + "/" + v.name);
+  }
 
  protected:
   void enqueue() override {
@@ -77,7 +83,8 @@ class MriRunner : public MriBuffers {
       for (int start = 0; start < d.numK; start += mri::kTileQ) {
         const int count = std::min(mri::kTileQ, d.numK - start);
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mriq k tile");
-        k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
+        k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), block_,
+                    stream());
       }
     } else {
       const MriFhdKernels& k = mrifhd_kernels(fast_);
@@ -87,7 +94,8 @@ class MriRunner : public MriBuffers {
       for (int start = 0; start < d.numK; start += mri::kTileFH) {
         const int count = std::min(mri::kTileFH, d.numK - start);
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mrifhd k tile");
-        k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), stream());
+        k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), block_,
+                     stream());
       }
     }
   }
@@ -95,6 +103,7 @@ class MriRunner : public MriBuffers {
  private:
   bool fast_;
   mri::KLoop loop_;
+  int block_;  // threads per block of the voxel kernel
 };
 
 }  // namespace

@@ -75,18 +75,22 @@ cudaError_t set_k(const KValuesFH* device_kv, int count, cudaStream_t s) {
 }
 
 void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
-                float* outR, float* outI, cudaStream_t s) {
-  const int blocks = (numX + mri::kBlock - 1) / mri::kBlock;
+                float* outR, float* outI, int block, cudaStream_t s) {
+  const int blocks = (numX + block - 1) / block;
   if (loop == mri::KLoop::tile_and_count)
-    ComputeFH<mri::KLoop::tile_and_count>
-        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR, outI);
+    ComputeFH<mri::KLoop::tile_and_count><<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI);
   else
-    ComputeFH<mri::KLoop::count_only>
-        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, outR, outI);
+    ComputeFH<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI);
+}
+
+const void* compute_kernel(mri::KLoop loop) {
+  return loop == mri::KLoop::tile_and_count
+             ? reinterpret_cast<const void*>(ComputeFH<mri::KLoop::tile_and_count>)
+             : reinterpret_cast<const void*>(ComputeFH<mri::KLoop::count_only>);
 }
 
 }  // namespace
 
-const MriFhdKernels kMriFhd = {rho_phi, set_k, compute_fh};
+const MriFhdKernels kMriFhd = {rho_phi, set_k, compute_fh, compute_kernel};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

@@ -63,17 +63,22 @@ cudaError_t set_k(const KValuesQ* device_kv, int count, cudaStream_t s) {
 }
 
 void compute_q(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
-               float* Qr, float* Qi, cudaStream_t s) {
-  const int blocks = (numX + mri::kBlock - 1) / mri::kBlock;
+               float* Qr, float* Qi, int block, cudaStream_t s) {
+  const int blocks = (numX + block - 1) / block;
   if (loop == mri::KLoop::tile_and_count)
-    ComputeQ<mri::KLoop::tile_and_count>
-        <<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
+    ComputeQ<mri::KLoop::tile_and_count><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
   else
-    ComputeQ<mri::KLoop::count_only><<<blocks, mri::kBlock, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
+    ComputeQ<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
+}
+
+const void* compute_kernel(mri::KLoop loop) {
+  return loop == mri::KLoop::tile_and_count
+             ? reinterpret_cast<const void*>(ComputeQ<mri::KLoop::tile_and_count>)
+             : reinterpret_cast<const void*>(ComputeQ<mri::KLoop::count_only>);
 }
 
 }  // namespace
 
-const MriQKernels kMriQ = {phi_mag, set_k, compute_q};
+const MriQKernels kMriQ = {phi_mag, set_k, compute_q, compute_kernel};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

@@ -7,12 +7,17 @@
 
 namespace gpucmp::cuda {
 
+// The block of a launch is the row's (cp::Variant::local, mri::Variant::local):
+// the kernels read it at run time, so every size runs the same code.
 struct CpKernels {
   // Copies `count` atoms (float4) from device memory into constant memory.
   cudaError_t (*set_atoms)(const float* device_atoms, int count, cudaStream_t stream);
-  // One launch over the nx x ny grid, accumulating the atoms in constant memory.
+  // One launch over the nx x ny grid in blocks of block_x x block_y threads
+  // (tiling it: cp::block_rule), accumulating the atoms in constant memory.
   void (*launch)(bool unrollx8, int count, float spacing, float* energy, int nx, int ny,
-                 cudaStream_t stream);
+                 int block_x, int block_y, cudaStream_t stream);
+  // The kernel, for cudaFuncGetAttributes.
+  const void* (*kernel)(bool unrollx8);
 };
 
 // {Kx, Ky, Kz, PhiMag} and {Kx, Ky, Kz, RhoPhiR, RhoPhiI} as in Parboil.
@@ -27,8 +32,10 @@ struct MriQKernels {
   // kv[k].PhiMag = phiR[k]^2 + phiI[k]^2
   void (*phi_mag)(const float* phiR, const float* phiI, KValuesQ* kv, int numK, cudaStream_t);
   cudaError_t (*set_k)(const KValuesQ* device_kv, int count, cudaStream_t);  // into constant memory
+  // The voxel kernel over numX voxels in blocks of `block` threads (grid rounded up).
   void (*compute_q)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
-                    const float* z, float* Qr, float* Qi, cudaStream_t);
+                    const float* z, float* Qr, float* Qi, int block, cudaStream_t);
+  const void* (*compute_kernel)(mri::KLoop loop);  // for cudaFuncGetAttributes
 };
 
 struct MriFhdKernels {
@@ -37,7 +44,8 @@ struct MriFhdKernels {
                   KValuesFH* kv, int numK, cudaStream_t);
   cudaError_t (*set_k)(const KValuesFH* device_kv, int count, cudaStream_t);
   void (*compute_fh)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
-                     const float* z, float* outR, float* outI, cudaStream_t);
+                     const float* z, float* outR, float* outI, int block, cudaStream_t);
+  const void* (*compute_kernel)(mri::KLoop loop);  // for cudaFuncGetAttributes
 };
 
 namespace precise {

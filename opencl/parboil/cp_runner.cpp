@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "check.h"
+#include "group_limit.h"
 #include "kernel_args.h"
 #include "programs.h"
 #include "runner_table.h"
@@ -20,7 +21,10 @@ class CpRunner : public TimedRunner {
       : p_(p),
         unrollx8_(v.kernel == cp::Kernel::unrollx8),
         program_(session().program(program_spec("cp", v.name))),
-        kernel_(make_kernel(program_, unrollx8_ ? "cp_unrollx8" : "cp_base")) {}
+        kernel_(make_kernel(program_, unrollx8_ ? "cp_unrollx8" : "cp_base")),
+        local_(v.local) {
+    if (!cp::default_local(v)) check_group_limit(kernel_.get(), local_, 2, "cp/" + v.name);
+  }
 
   void upload() override {
     const std::size_t atom_bytes = p_.atoms.size() * sizeof(float);
@@ -48,7 +52,7 @@ class CpRunner : public TimedRunner {
     check(clEnqueueFillBuffer(q, energy_, &zero, sizeof zero, 0, p_.energy.size() * sizeof(float),
                               0, nullptr, record()),
           "clEnqueueFillBuffer", "cp energy grid");
-    const std::size_t local[2] = {cp::kBlockX, cp::kBlockY};
+    const std::size_t local[2] = {std::size_t(local_.x), std::size_t(local_.y)};
     const std::size_t global[2] = {std::size_t(unrollx8_ ? c.nx / cp::kUnrollX : c.nx),
                                    std::size_t(c.ny)};
     for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
@@ -67,6 +71,7 @@ class CpRunner : public TimedRunner {
   bool unrollx8_;
   const BuiltProgram& program_;
   Kernel kernel_;
+  LocalShape local_;
   Buffer atoms_, chunk_, energy_;
 };
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "check.h"
+#include "group_limit.h"
 #include "kernel_args.h"
 #include "programs.h"
 #include "runner_table.h"
@@ -35,7 +36,12 @@ class MriRunner : public TimedRunner {
         n_(names(p.kind)),
         program_(session().program(program_spec(mri::workload_name(p.kind), v.name))),
         prepare_(make_kernel(program_, n_.prepare)),
-        compute_(make_kernel(program_, n_.compute)) {}
+        compute_(make_kernel(program_, n_.compute)),
+        x_local_(std::size_t(v.local.x)) {
+    if (!mri::default_local(v))
+      check_group_limit(compute_.get(), v.local, 1,
+                        std::string(mri::workload_name(p.kind)) + "/" + v.name);
+  }
 
   void upload() override {
     const mri::Dataset& d = p_.data;
@@ -85,7 +91,7 @@ class MriRunner : public TimedRunner {
       check(clEnqueueFillBuffer(q, *out, &zero, sizeof zero, 0, std::size_t(d.numX) * 4, 0, nullptr,
                                 record()),
             "clEnqueueFillBuffer", "mri output");
-    const std::size_t x_global = (std::size_t(d.numX) + block - 1) / block * block;
+    const std::size_t x_global = (std::size_t(d.numX) + x_local_ - 1) / x_local_ * x_local_;
     const std::size_t kv_bytes = n_.kv_floats * sizeof(float);
     for (int start = 0; start < d.numK; start += n_.tile) {
       const cl_int count = std::min(n_.tile, d.numK - start);
@@ -93,9 +99,9 @@ class MriRunner : public TimedRunner {
                                 record()),
             "clEnqueueCopyBuffer", "k tile");
       set_args(compute_, n_.compute, count, cl_int(d.numX), x_, y_, z_, out_r_, out_i_, tile_);
-      check(
-          clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &block, 0, nullptr, record()),
-          "clEnqueueNDRangeKernel", n_.compute);
+      check(clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &x_local_, 0, nullptr,
+                                   record()),
+            "clEnqueueNDRangeKernel", n_.compute);
     }
   }
 
@@ -112,6 +118,7 @@ class MriRunner : public TimedRunner {
   Names n_;
   const BuiltProgram& program_;
   Kernel prepare_, compute_;
+  std::size_t x_local_;  // work-group size of the voxel kernel
   Buffer x_, y_, z_, phiR_, phiI_, dR_, dI_, kv_, tile_, out_r_, out_i_;
 };
 

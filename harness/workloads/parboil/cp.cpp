@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../rng.h"
+#include "local_size.h"
 
 namespace gpucmp::cp {
 
@@ -33,6 +34,17 @@ const Variant& variant(const std::string& name) {
   for (const Variant& v : variants())
     if (v.name == name) return v;
   throw ApiError("cp has no variant '" + name + "'");
+}
+
+parboil::BlockRule block_rule(const Config& c, Kernel kernel) {
+  const bool x8 = kernel == Kernel::unrollx8;
+  parboil::BlockRule rule;
+  rule.kernel = x8 ? "cp unrollx8" : "cp base";
+  rule.dims = 2;
+  rule.points_x = c.nx;  // grid = (nx / (per_thread_x X), ny / Y): no bounds check
+  rule.points_y = c.ny;
+  rule.per_thread_x = x8 ? kUnrollX : 1;
+  return rule;
 }
 
 const std::vector<Variant>& variants() {
@@ -112,6 +124,7 @@ class Cp : public Workload {
         },
         "cp number of atoms (1..10000000)")
         ->type_name("N");
+    local_.add_to(app);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -120,19 +133,35 @@ class Cp : public Workload {
     if (grid_) c.nx = c.ny = *grid_;
     if (atoms_) c.atoms = *atoms_;
     for (const Runners::Row& row : runners().rows())
-      register_one(c, row.api, row.make, row.variant, opts, apis);
+      register_one(c, row, row.variant, std::nullopt, opts, apis);
+    if (!local_.given()) return;
+    for (const Runners::Row& row : runners().rows())
+      for (const parboil::LocalRow& l :
+           local_.rows(block_rule(c, row.variant.kernel), apis, row.api)) {
+        Variant v = row.variant;
+        v.local = l.spec.shape;
+        register_one(c, row, v, l, opts, apis);
+      }
   }
 
  private:
-  void register_one(const Config& c, const std::string& api, const Runners::Factory& make,
-                    const Variant& v, const Options& opts, const ApiSet& apis) {
-    const BenchName name{
-        "cp", api, v.name, {{"grid", std::to_string(c.nx)}, {"atoms", std::to_string(c.atoms)}}};
+  // `local`: the row's --cp-local shape; none for the default rows (their
+  // names, counters and startup rows as before the option existed).
+  void register_one(const Config& c, const Runners::Row& row, const Variant& v,
+                    const std::optional<parboil::LocalRow>& local, const Options& opts,
+                    const ApiSet& apis) {
+    BenchName name{"cp",
+                   row.api,
+                   v.name,
+                   {{"grid", std::to_string(c.nx)}, {"atoms", std::to_string(c.atoms)}}};
+    if (local) name.params.push_back(local->param());
+    const Runners::Factory make = row.make;
     const auto prepare = [=](const DeviceInfo& dev) {
-      Problem& p = problems_.get(c, [c] { return make_problem(c); });
       Prepared r;
-      r.runner = make(p, v);
       Measurement& m = r.m;
+      if (local) parboil::prepare_local_row(m, *local, dev, name.str());
+      Problem& p = problems_.get(c, [c] { return make_problem(c); });
+      r.runner = make(p, v);
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = kFlopPerInteraction * interactions(c);
@@ -143,13 +172,16 @@ class Cp : public Workload {
       m.validate = [&p] { return validate(p); };
       return r;
     };
-    register_measured(name, apis, opts, prepare, /*startup=*/true);
+    register_measured(name, apis, opts, prepare, /*startup=*/!local);
   }
 
   // A thread block of 16 threads, each 8 points along x: the grid's step.
   static constexpr int kGridStep = kBlockX * kUnrollX, kMaxGrid = 16384;
   static constexpr int kMaxAtoms = 10000000;
   std::optional<int> grid_, atoms_;  // empty: not given
+  parboil::LocalSizes local_{"cp", 2,
+                             "X and Y must divide the grid, 8X too for unrollx8; sweep: every "
+                             "such shape; the usual rows keep 16x8"};
   LastProblem<Config, Problem> problems_;
 };
 }  // namespace

@@ -7,16 +7,21 @@
 #include <string>
 #include <vector>
 
+#include "../../launch_shape.h"
 #include "../../runner.h"
 #include "../../runner_table.h"
 #include "../../validation.h"
 #include "../../workload.h"
 
+namespace gpucmp::parboil {
+struct BlockRule;  // local_size.h
+}  // namespace gpucmp::parboil
+
 namespace gpucmp::cp {
 
 constexpr int kAtomsPerChunk = 4000;      // 4000 x float4 = 64000 B of constant memory
-constexpr int kBlockX = 16, kBlockY = 8;  // thread block (work-group) shape
-constexpr int kUnrollX = 8;               // unrollx8: points per thread, 16 apart along x
+constexpr int kBlockX = 16, kBlockY = 8;  // thread block (work-group) shape of the default rows
+constexpr int kUnrollX = 8;               // unrollx8: points per thread, blockDim.x apart along x
 
 struct Config {
   int nx = 512, ny = 512;  // lattice points of the plane
@@ -60,15 +65,25 @@ enum class Kernel { base, unrollx8 };
 // --use_fast_math already implies -ftz=true (the CUDA kernels are those of
 // unrollx8-fast); OpenCL adds -cl-denorms-are-zero to -cl-fast-relaxed-math.
 enum class Math { precise, ieee, fast };
+// local: the block (work-group) shape the runners launch; --cp-local's rows
+// set it (local_size.h). Any shape that tiles the grid works: the kernels
+// read their block size at run time (blockDim / get_local_size).
 struct Variant {
   std::string name;  // "base", "unrollx8", "unrollx8-ieee", "unrollx8-fast"
   Kernel kernel;
   Math math;
+  LocalShape local{kBlockX, kBlockY};
 };
+inline bool default_local(const Variant& v) { return v.local == LocalShape{kBlockX, kBlockY}; }
 const std::vector<Variant>& variants();
 
 // One of variants() by name; throws ApiError for an unknown one.
 const Variant& variant(const std::string& name);
+
+// What `kernel` allows as its block on the grid of `c` (local_size.h): base,
+// X divides nx; unrollx8, 8 X divides nx (each thread 8 points, X apart); Y
+// divides ny.
+parboil::BlockRule block_rule(const Config& c, Kernel kernel);
 
 // cp's runners (runner_table.h): variants() are shared by both APIs; an API
 // may add its own (OpenCL's PTX variants, CUDA's cross-run rows).

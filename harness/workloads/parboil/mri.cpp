@@ -9,6 +9,7 @@
 
 #include "../../errors.h"
 #include "../../rng.h"
+#include "local_size.h"
 
 namespace gpucmp::mri {
 
@@ -40,6 +41,14 @@ std::pair<double, double> reference_voxel(const Problem& p, std::size_t i) {
 }  // namespace
 
 const char* workload_name(Kind k) { return k == Kind::q ? "mriq" : "mrifhd"; }
+
+parboil::BlockRule block_rule(Kind kind, int numX) {
+  parboil::BlockRule rule;
+  rule.kernel = std::string(workload_name(kind)) + (kind == Kind::q ? " ComputeQ" : " ComputeFH");
+  rule.points_x = numX;
+  rule.round_up = true;  // blocks = ceil(numX / block), `if (t >= numX) return`
+  return rule;
+}
 
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = {{"precise", false, KLoop::tile_and_count},
@@ -137,7 +146,11 @@ namespace {
 
 class Mri : public Workload {
  public:
-  explicit Mri(Kind kind) : kind_(kind) {}
+  explicit Mri(Kind kind)
+      : kind_(kind),
+        local_(workload_name(kind), 1,
+               "the voxel kernel's; any N up to the device limit, the grid rounds up; sweep: "
+               "the divisors of numX; the usual rows keep 256") {}
   std::string name() const override { return workload_name(kind_); }
 
   // Paths are checked when parsed (a given empty path is refused, not taken
@@ -173,6 +186,7 @@ class Mri : public Workload {
             "folder (" +
             w + "-numK<K>-numX<X>.bin), to run Parboil on it")
         ->type_name("DIR");
+    local_.add_to(app);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -194,22 +208,33 @@ class Mri : public Workload {
     for (auto& d : sets) {
       auto data = std::make_shared<const Dataset>(std::move(d));
       for (const Runners::Row& row : runners(kind_).rows())
-        register_one(data, row.api, row.make, row.variant, startup, opts, apis);
+        register_one(data, row, row.variant, std::nullopt, startup, opts, apis);
       startup = false;
+      if (!local_.given()) continue;
+      for (const Runners::Row& row : runners(kind_).rows())
+        for (const parboil::LocalRow& l :
+             local_.rows(block_rule(kind_, data->numX), apis, row.api)) {
+          Variant v = row.variant;
+          v.local = l.spec.shape;
+          register_one(data, row, v, l, false, opts, apis);
+        }
     }
   }
 
  private:
-  void register_one(const std::shared_ptr<const Dataset>& data, const std::string& api,
-                    const Runners::Factory& make, const Variant& v, bool startup,
+  // `local`: the row's --<workload>-local size; none for the default rows
+  // (their names, counters and startup rows as before the option existed).
+  void register_one(const std::shared_ptr<const Dataset>& data, const Runners::Row& row,
+                    const Variant& v, const std::optional<parboil::LocalRow>& local, bool startup,
                     const Options& opts, const ApiSet& apis) {
-    const BenchName name{
-        name_of(kind_),
-        api,
-        v.name,
-        {{"numK", std::to_string(data->numK)}, {"numX", std::to_string(data->numX)}}};
+    BenchName name{name_of(kind_),
+                   row.api,
+                   v.name,
+                   {{"numK", std::to_string(data->numK)}, {"numX", std::to_string(data->numX)}}};
+    if (local) name.params.push_back(local->param());
     const Kind kind = kind_;
     const std::string output = output_.value_or("");
+    const Runners::Factory make = row.make;
     const auto prepare = [=](const DeviceInfo& dev) {
       // Owned by the measurement's closures, which outlive the runner (Prepared).
       auto problem = std::make_shared<Problem>();
@@ -219,8 +244,9 @@ class Mri : public Workload {
       p.out_r.assign(std::size_t(data->numX), 0.0f);
       p.out_i.assign(std::size_t(data->numX), 0.0f);
       Prepared r;
-      r.runner = make(p, v);
       Measurement& m = r.m;
+      if (local) parboil::prepare_local_row(m, *local, dev, name.str());
+      r.runner = make(p, v);
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = flops(kind, data->numK, data->numX);
@@ -243,6 +269,7 @@ class Mri : public Workload {
   static std::string name_of(Kind k) { return workload_name(k); }
 
   Kind kind_;
+  parboil::LocalSizes local_;
   // Empty: not given.
   std::optional<Dataset> input_;
   std::optional<std::string> output_, save_dir_;

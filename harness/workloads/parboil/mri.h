@@ -4,24 +4,30 @@
 //   mrifhd: rR = phiR dR + phiI dI, rI = phiR dI - phiI dR;
 //           outR(x) = sum_k rR cos - rI sin,  outI(x) = sum_k rI cos + rR sin
 // k-values live in constant memory in tiles (1024 for Q, 512 for FHD), one
-// launch per tile; 256 threads per block, one voxel per thread.
+// launch per tile; one voxel per thread, 256 threads per block unless
+// --mriq-local / --mrifhd-local's rows give another size (local_size.h).
 #pragma once
 #include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "../../launch_shape.h"
 #include "../../runner.h"
 #include "../../runner_table.h"
 #include "../../validation.h"
 #include "../../workload.h"
+
+namespace gpucmp::parboil {
+struct BlockRule;  // local_size.h
+}  // namespace gpucmp::parboil
 
 namespace gpucmp::mri {
 
 enum class Kind { q, fhd };
 const char* workload_name(Kind k);  // "mriq" | "mrifhd"
 
-constexpr int kBlock = 256;                       // threads per block, one voxel each
+constexpr int kBlock = 256;                       // threads per block of the default rows
 constexpr int kTileQ = 1024;                      // k-values per constant-memory tile (Q)
 constexpr int kTileFH = 512;                      // (FHD)
 constexpr float kTwoPi = 6.2831853071795864769f;  // float on both APIs
@@ -79,15 +85,25 @@ double flops(Kind kind, int numK, int numX);
 //     counter in a uniform register and reads the tile with ULDC c[0x3][UR].
 enum class KLoop { tile_and_count, count_only };
 
+// local: the voxel kernel's block (work-group) size, x only; the per-k
+// kernel keeps kBlock. Any size works: the grid rounds up and the kernel
+// returns for t >= numX; it reads its block size at run time (blockDim /
+// get_global_id), the tiles of k-values do not depend on it.
 struct Variant {
   std::string name;  // "precise" | "fast" | "uniform-tile" | "uniform-tile-fast"
   bool fast_math;
   KLoop loop = KLoop::tile_and_count;
+  LocalShape local{kBlock, 1};
 };
+inline bool default_local(const Variant& v) { return v.local == LocalShape{kBlock, 1}; }
 const std::vector<Variant>& variants();
 
 // One of variants() by name; throws ApiError for an unknown one.
 const Variant& variant(const std::string& name);
+
+// What the voxel kernel allows as its block for `numX` voxels (local_size.h):
+// any size (the grid rounds up); sweep takes the divisors of numX.
+parboil::BlockRule block_rule(Kind kind, int numX);
 
 // The runners of mriq or mrifhd (runner_table.h): variants() are shared by
 // both APIs; an API may add its own (OpenCL's PTX variants, CUDA's cross-run rows).

@@ -27,6 +27,7 @@
 #   OUT=<dir> PART=worksize-split scripts/device_suite_run.sh # split rows (SPLIT_CUDA, SPLIT_CL: devices)
 #   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
+#   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
 # $OUT/results.tgz (the device tool returns at most 8 files).
 # (The committed matrixMul rows of 2026-11-22 come from an earlier "compute"
@@ -152,10 +153,24 @@ case "$part" in
     # share from all to half, the PE-ratio and k rules, calibrated; 10
     # launches a job (the CPU takes about 0.3 s a launch of mmnaive at n 1024).
     [ -n "$POCL_CL" ] || { echo "worksize-split-pair: no PoCL platform"; continue; }
-    run worksize-split-pair 220 --benchmark_repetitions=3 --startup off \
+    run worksize-split-pair 140 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/opencl/.*/split' \
       --split share:1,share:0.99,share:0.98,share:0.95,share:0.9,share:0.75,share:0.5,pe,study-k,calibrated \
       --split-launches 10 --cl-split-devices "$NV_CL:0,$POCL_CL:0"
+    ;;
+  parboil-local)
+    # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a
+    # parameter, every legal size (sweep), both APIs, 3 repetitions; then
+    # memcheck over the CUDA rows at one non-default size each (quick size:
+    # mriq 96 leaves a partial last block).
+    run parboil-local 230 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(cp/(cuda|opencl)/unrollx8|mriq/(cuda|opencl)/precise|mrifhd/(cuda|opencl)/precise)/.*/local:' \
+      --cp-local sweep --mriq-local sweep --mrifhd-local sweep
+    B="$B" OUT="$OUT/sanitizer-parboil-local" BUDGET=80 TOOLS=memcheck \
+      BENCH_EXTRA="--cp-local 8x8 --mriq-local 96 --mrifhd-local 96" \
+      scripts/compute_sanitizer.sh '^(cp/cuda/unrollx8|mriq/cuda/precise|mrifhd/cuda/precise)/' \
+      > "$OUT/sanitizer-parboil-local.log" 2>&1
+    echo "compute-sanitizer parboil-local rc=$?"; tail -4 "$OUT/sanitizer-parboil-local.log"
     ;;
   split-sanitizer)
     # compute-sanitizer over the CUDA split rows (quick size, 2 launches a job).

@@ -183,6 +183,10 @@ std::string skip_message(const std::string& why) { return "skipped: " + why; }
 // Not a result: a report shows no row for it (skip_log.h).
 void abandon(benchmark::State& state, const BenchName& name) {
   const std::string message = interrupt::Interrupted().what();
+  // A repetition abandoned before its one iteration started would report 0
+  // iterations beside its finished siblings' 1, and Google Benchmark's
+  // ComputeStats aborts on that (BM_CHECK: no report at all). Start it first.
+  if (state.iterations() == 0) (void)state.KeepRunning();
 #ifdef GPUCMP_HAVE_SKIP_MESSAGE
   state.SkipWithMessage(message);
 #else

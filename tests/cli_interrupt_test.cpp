@@ -142,6 +142,34 @@ TEST(Interrupt, SigintKeepsFinishedBenchmarksMarkedPartial) {
   expect_partial_report(SIGINT, "SIGINT", 130);
 }
 
+// A signal within the repetitions of one benchmark: the finished repetition
+// stays in a valid report, exit 143. (Whether the later repetitions are
+// abandoned before or after their iteration starts depends on timing here;
+// unit_interrupt_repetitions_test.cpp pins the "before" case.)
+TEST(Interrupt, SigtermDuringRepetitionsKeepsTheFinishedOnes) {
+  const std::string dir = temp_dir("interrupt-repetitions");
+  const std::string out = dir + "/out.json";
+  Child bench(
+      {"--size", "quick", "--mm-n", "64", "--samples", "300", "--batch-ms", "5", "--startup", "off",
+       "--benchmark_repetitions=3", "--benchmark_filter=^matrixMul/opencl/tile16/",
+       "--benchmark_out=" + out, "--benchmark_out_format=json"},
+      dir);
+  ASSERT_TRUE(bench.started());
+  // The progress line of the second repetition: the first is complete; the
+  // second is abandoned within a sample, the third before it starts.
+  ASSERT_TRUE(bench.wait_for("[2/3] matrixMul/opencl/tile16/n:64", std::chrono::seconds(30)))
+      << bench.output();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into its samples
+  bench.signal(SIGTERM);
+  EXPECT_EQ(bench.wait_exit(std::chrono::seconds(15)), 143) << bench.output();
+  const json report = json::parse(read_file(out), nullptr, /*allow_exceptions=*/false);
+  ASSERT_TRUE(report.is_object()) << "not valid JSON:\n" << read_file(out) << bench.output();
+  const json& rows = report["benchmarks"];
+  ASSERT_FALSE(rows.empty());
+  EXPECT_EQ(rows[0].value("repetition_index", -1), 0) << rows.dump(1);
+  EXPECT_EQ(rows[0].value("samples", 0.0), 300.0) << rows.dump(1);
+}
+
 // A run that ends by itself has no partial marker.
 TEST(Interrupt, CompleteRunIsNotMarkedPartial) {
   const std::string out = temp_dir("interrupt-none") + "/out.json";

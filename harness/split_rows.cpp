@@ -31,26 +31,37 @@ SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGro
     fractions.assign(n, n > 1 ? (1.0 - spec.share) / (n - 1) : 1.0);
     fractions[0] = n > 1 ? spec.share : 1.0;
   } else if (spec.rule == SplitRule::calibrated) {
-    // Each device is probed on its part of the equal split, which need not
-    // be equal in units (whole granules), so throughput is units per second.
-    const std::vector<double> equal(n, 1.0 / n);
-    const std::vector<Part> probe_parts = parts_of(equal, axis, units, granule);
-    for (const Part& part : probe_parts)
+    // Each device is probed on its part of the equal split and on the first
+    // work-group row (or column) of it; the two predicted jobs fix a line,
+    // fixed cost + cost per unit, and balanced_fractions picks the split
+    // (which may leave a device idle).
+    const std::vector<Part> equal = parts_of(std::vector<double>(n, 1.0 / n), axis, units, granule);
+    std::vector<Part> small = equal;
+    for (Part& part : small) {
       if (part.count == 0)
         throw UsageError("--split calibrated: " + std::to_string(units / granule) +
                          " work-groups along " + to_string(axis) + " cannot give each of " +
                          std::to_string(n) + " devices one to probe");
+      part.count = granule;
+    }
     const int probe_launches = std::max(1, launches / 10);
-    const ProbeResult probe = probe_devices(workers, make, probe_parts, launches, probe_launches);
-    std::vector<double> throughput;
+    const ProbeResult big = probe_devices(workers, make, equal, launches, probe_launches);
+    const ProbeResult one = probe_devices(workers, make, small, launches, probe_launches);
+    std::vector<DeviceCost> costs;
     for (int i = 0; i < n; ++i) {
-      throughput.push_back(double(probe_parts[i].count) / probe.job_s[i]);
+      const double du = double(equal[i].count - small[i].count);
+      double per_unit = du > 0 ? (big.job_s[i] - one.job_s[i]) / du : 0;
+      if (!(per_unit > 0))
+        per_unit = big.job_s[i] / double(equal[i].count);  // noise: no fixed part
+      const double fixed = std::max(0.0, one.job_s[i] - per_unit * double(small[i].count));
+      costs.push_back({fixed, std::max(per_unit * double(units), 1e-12)});
       const std::string d = std::to_string(i);
-      choice.counters.emplace_back("probe_transfer_ms_" + d, probe.transfer_s[i] * 1e3);
-      choice.counters.emplace_back("probe_launch_ms_" + d, probe.launch_s[i] * 1e3);
+      choice.counters.emplace_back("probe_fixed_ms_" + d, costs.back().fixed_s * 1e3);
+      choice.counters.emplace_back("probe_all_ms_" + d,
+                                   (costs.back().fixed_s + costs.back().per_share_s) * 1e3);
     }
     choice.counters.emplace_back("probe_launches", probe_launches);
-    fractions = split_fractions(SplitRule::calibrated, {}, throughput, ops);
+    fractions = balanced_fractions(costs);
   } else {
     std::vector<double> pe;
     for (int i = 0; i < n; ++i) pe.push_back(processing_elements(group.info(i)));

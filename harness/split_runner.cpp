@@ -59,20 +59,22 @@ void SplitRunner::flush_l2(std::size_t bytes) {
 }
 
 ProbeResult probe_devices(DeviceWorkers& workers, const PartFactory& make,
-                          const std::vector<Part>& equal_parts, int launches, int probe_launches) {
-  const std::size_t n = equal_parts.size();
+                          const std::vector<Part>& parts, int launches, int probe_launches) {
+  const std::size_t n = parts.size();
   ProbeResult r{std::vector<double>(n), std::vector<double>(n), std::vector<double>(n)};
   workers.run_all([&](int i) {
     if (i >= int(n)) return;
-    const std::unique_ptr<Runner> runner = make(i, equal_parts[i]);
+    const std::unique_ptr<Runner> runner = make(i, parts[i]);
     runner->upload();  // allocation and a first upload, not probed
     runner->time_batch(1);
     const auto t0 = std::chrono::steady_clock::now();
     runner->upload();
+    const double upload_s = seconds_since(t0);
     const BatchTiming batch = runner->time_batch(probe_launches);
+    const auto t1 = std::chrono::steady_clock::now();
     runner->download();
-    r.transfer_s[i] = seconds_since(t0) - batch.host_s;
-    r.launch_s[i] = batch.device_s / probe_launches;
+    r.transfer_s[i] = upload_s + seconds_since(t1);
+    r.launch_s[i] = batch.host_s / probe_launches;
     r.job_s[i] = r.transfer_s[i] + launches * r.launch_s[i];
   });
   return r;

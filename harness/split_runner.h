@@ -39,17 +39,19 @@ class SplitRunner final : public Runner {
   int launches_;
 };
 
-// The calibrated split's probe: each device runs one job of an equal part
-// with `probe_launches` launches (>= 1), its transfers and its launches
-// timed apart, and the time of a `launches` job of that part is predicted as
-// transfers + launches x (time of one launch). Short for heavy kernels,
-// where `launches` is large; the prediction is linear in the launches.
+// The calibrated split's probe: each device runs one job of its part with
+// `probe_launches` launches (>= 1), its transfers and its launches timed
+// apart, and the time of a `launches` job of that part is predicted as
+// transfers + launches x (time of one launch). A launch is timed by the
+// host's clock over the batch, waiting included: a CPU device's cost of
+// starting a launch counts, which its profiling clock leaves out. Short for
+// heavy kernels, where `launches` is large; linear in the launches.
 struct ProbeResult {
-  std::vector<double> transfer_s;  // upload + download of the equal part, per device
-  std::vector<double> launch_s;    // one launch on the equal part (device clock)
+  std::vector<double> transfer_s;  // upload + download of the part, per device
+  std::vector<double> launch_s;    // one launch on the part (host clock)
   std::vector<double> job_s;       // the prediction
 };
 ProbeResult probe_devices(DeviceWorkers& workers, const PartFactory& make,
-                          const std::vector<Part>& equal_parts, int launches, int probe_launches);
+                          const std::vector<Part>& parts, int launches, int probe_launches);
 
 }  // namespace gpucmp

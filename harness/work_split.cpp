@@ -103,6 +103,37 @@ std::vector<UnitBlock> split_units(long long units, const std::vector<double>& f
   return out;
 }
 
+std::vector<double> balanced_fractions(const std::vector<DeviceCost>& costs) {
+  const std::size_t n = costs.size();
+  if (n == 0 || n > 16) throw std::invalid_argument("split: 1 to 16 devices");
+  for (const DeviceCost& c : costs)
+    if (!(c.per_share_s > 0) || c.fixed_s < 0)
+      throw std::invalid_argument("split: a device cost without a positive per-share time");
+  std::vector<double> best;
+  double best_time = 0;
+  for (unsigned set = 1; set < (1u << n); ++set) {
+    double inverse_sum = 0, ratio_sum = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (set & (1u << i)) {
+        inverse_sum += 1.0 / costs[i].per_share_s;
+        ratio_sum += costs[i].fixed_s / costs[i].per_share_s;
+      }
+    const double time = (1.0 + ratio_sum) / inverse_sum;
+    std::vector<double> f(n, 0.0);
+    bool feasible = true;
+    for (std::size_t i = 0; i < n && feasible; ++i)
+      if (set & (1u << i)) {
+        f[i] = (time - costs[i].fixed_s) / costs[i].per_share_s;
+        feasible = f[i] >= 0;
+      }
+    if (feasible && (best.empty() || time < best_time)) {
+      best = f;
+      best_time = time;
+    }
+  }
+  return best;  // never empty: a single device is always feasible
+}
+
 std::string to_string(SplitAxis axis) { return axis == SplitAxis::x ? "x" : "y"; }
 
 Rect part_rect(const Part& part, long long width, long long height) {

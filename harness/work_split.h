@@ -46,6 +46,23 @@ struct UnitBlock {
 std::vector<UnitBlock> split_units(long long units, const std::vector<double>& fractions,
                                    long long granule);
 
+// A device's job time as a line in its share f of the work (0 < f <= 1):
+// fixed_s + f x per_share_s; a device given nothing costs nothing.
+struct DeviceCost {
+  double fixed_s = 0;
+  double per_share_s = 0;
+};
+
+// The fractions that minimise the slowest device's job time under `costs`:
+// for every non-empty set of devices, the times balanced (fixed_i + f_i
+// per_share_i = T for each, the f_i summing to 1, so T = (1 + sum fixed_i /
+// per_share_i) / sum 1 / per_share_i), kept where every f_i >= 0, the least T
+// chosen. With no fixed costs this is the split in proportion to
+// throughput; a device whose fixed cost exceeds what it saves is left idle
+// (the GPU + CPU pair's light kernels). At most 16 devices; throws
+// std::invalid_argument otherwise, for none, or a non-positive per_share_s.
+std::vector<double> balanced_fractions(const std::vector<DeviceCost>& costs);
+
 // The dimension the work is cut along: y (blocks of rows, the study's) or x
 // (blocks of columns; 1-D kernels have only x).
 enum class SplitAxis { x, y };

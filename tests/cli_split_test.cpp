@@ -157,13 +157,16 @@ void check_row(const json& row, const Kernel& k, const std::string& spec) {
     EXPECT_EQ(s0, named);
   }
   const bool calibrated = spec == "calibrated";
-  for (const char* probe : {"probe_launches", "probe_transfer_ms_0", "probe_transfer_ms_1",
-                            "probe_launch_ms_0", "probe_launch_ms_1"})
+  for (const char* probe : {"probe_launches", "probe_fixed_ms_0", "probe_fixed_ms_1",
+                            "probe_all_ms_0", "probe_all_ms_1"})
     EXPECT_EQ(row.contains(probe), calibrated) << probe;
   if (calibrated) {
     EXPECT_EQ(row.value("probe_launches", 0.0), 1.0) << "max(1, 2 launches / 10)";
-    EXPECT_GT(row.value("probe_launch_ms_0", 0.0), 0.0);
-    EXPECT_GT(row.value("probe_launch_ms_1", 0.0), 0.0);
+    for (const char* d : {"0", "1"}) {  // a whole job costs more than its fixed part
+      EXPECT_GE(row.value(std::string("probe_fixed_ms_") + d, -1.0), 0.0);
+      EXPECT_GT(row.value(std::string("probe_all_ms_") + d, 0.0),
+                row.value(std::string("probe_fixed_ms_") + d, 0.0));
+    }
   }
 }
 

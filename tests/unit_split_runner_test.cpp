@@ -132,12 +132,12 @@ struct RunnerLog {
   std::thread::id made_on, destroyed_on;
 };
 
-// A batch reports launch_s a launch on the "device" clock and no host time;
-// upload and download each take transfer_ms.
+// A batch reports launch_s a launch on the "device" clock and launch_s +
+// overhead_s on the host's; upload and download each take transfer_ms.
 class FakeRunner final : public Runner {
  public:
-  FakeRunner(RunnerLog& log, double launch_s, int transfer_ms)
-      : log_(log), launch_s_(launch_s), transfer_ms_(transfer_ms) {}
+  FakeRunner(RunnerLog& log, double launch_s, double overhead_s, int transfer_ms)
+      : log_(log), launch_s_(launch_s), overhead_s_(overhead_s), transfer_ms_(transfer_ms) {}
   ~FakeRunner() override {
     log_.events.emplace_back("destroyed");
     log_.destroyed_on = std::this_thread::get_id();
@@ -145,7 +145,7 @@ class FakeRunner final : public Runner {
   void upload() override { transfer("upload"); }
   BatchTiming time_batch(int n) override {
     log_.events.push_back("batch:" + std::to_string(n));
-    return {n * launch_s_, 0, n};
+    return {n * launch_s_, n * (launch_s_ + overhead_s_), n};
   }
   void download() override { transfer("download"); }
   void flush_l2(std::size_t bytes) override {
@@ -158,14 +158,15 @@ class FakeRunner final : public Runner {
     std::this_thread::sleep_for(milliseconds(transfer_ms_));
   }
   RunnerLog& log_;
-  double launch_s_;
+  double launch_s_, overhead_s_;
   int transfer_ms_;
 };
 
 // Device i's runners log to logs[i] (written only on device i's thread).
 struct FakeRunners {
   std::vector<RunnerLog> logs;
-  std::vector<double> launch_s;  // seconds a launch and unit of the part (row, column, item)
+  std::vector<double> launch_s;    // seconds a launch and unit of the part (row, column, item)
+  std::vector<double> overhead_s;  // host seconds a launch, whatever the part (0 by default)
   int transfer_ms = 0;
   explicit FakeRunners(std::vector<double> seconds)
       : logs(seconds.size()), launch_s(std::move(seconds)) {}
@@ -176,6 +177,7 @@ struct FakeRunners {
       log.part = part;
       log.made_on = std::this_thread::get_id();
       return std::make_unique<FakeRunner>(log, launch_s.at(device) * double(part.count),
+                                          overhead_s.empty() ? 0.0 : overhead_s.at(device),
                                           transfer_ms);
     };
   }
@@ -308,25 +310,45 @@ TEST(ResolveSplit, CalibratedSharesByProbedThroughput) {
       resolve({false, SplitRule::calibrated, 0}, FakeGroup(2), SplitAxis::y, 0, &fakes);
   EXPECT_EQ(firsts_and_counts(c.parts), (Box{0, 192, 192, 64}));
   ASSERT_EQ(c.counters.size(), 5u);
-  const std::vector<std::string> names{"probe_transfer_ms_0", "probe_launch_ms_0",
-                                       "probe_transfer_ms_1", "probe_launch_ms_1",
-                                       "probe_launches"};
+  const std::vector<std::string> names{"probe_fixed_ms_0", "probe_all_ms_0", "probe_fixed_ms_1",
+                                       "probe_all_ms_1", "probe_launches"};
   for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(c.counters[i].first, names[i]);
-  EXPECT_EQ(c.counters[1].second, 1000.0);
-  EXPECT_EQ(c.counters[3].second, 3000.0);
+  // No fixed cost; a 10-launch job of all 256 rows: 10 x 2 s and 10 x 6 s.
+  EXPECT_NEAR(c.counters[0].second, 0.0, 0.05);  // ms: real (tiny) transfers
+  EXPECT_NEAR(c.counters[1].second, 20000.0, 0.05);
+  EXPECT_NEAR(c.counters[3].second, 60000.0, 0.05);
   EXPECT_EQ(c.counters[4].second, 1.0) << "10 launches / 10";
-  EXPECT_EQ(first_count(fakes.logs[1].part), (Box{128, 128})) << "probed on the equal part";
+  // Probed on the equal part, then on its first granule.
+  EXPECT_EQ(fakes.logs[1].made, 2);
+  EXPECT_EQ(first_count(fakes.logs[1].part), (Box{128, 16}));
 }
 
 // Devices of one speed (1 ms a launch and unit) get the equal split, also
 // when the "equal" parts are not: 4 granules over 3 devices are 1, 2, 1, and
-// throughput counts units probed per second (64 units: 1, 2, 1 granules).
+// the cost is per unit (64 units: 1, 2, 1 granules).
 TEST(ResolveSplit, CalibratedGivesDevicesOfOneSpeedTheEqualSplit) {
   FakeRunners fakes({1e-3, 1e-3, 1e-3});
   const SplitChoice c =
       resolve({false, SplitRule::calibrated, 0}, FakeGroup(3), SplitAxis::y, 0, &fakes, 64);
   EXPECT_EQ(firsts_and_counts(c.parts), (Box{0, 16, 16, 32, 48, 16}));
   for (int i = 0; i < 3; ++i) EXPECT_GT(fakes.logs[i].part.count, 0) << "device " << i;
+}
+
+// A device with a fixed cost a launch (a CPU's start of a launch) larger
+// than the whole job on the other: it gets nothing, where a split by
+// throughput alone would give it a share (the GPU + PoCL pair, 2026-11-23).
+TEST(ResolveSplit, CalibratedLeavesADeviceIdleWhenItsFixedCostExceedsTheGain) {
+  FakeRunners fakes({1e-6, 1e-4});  // device 1: 100x slower a unit
+  fakes.overhead_s = {0.0, 0.05};   // and 50 ms to start a launch
+  const SplitChoice c =
+      resolve({false, SplitRule::calibrated, 0}, FakeGroup(2), SplitAxis::x, 0, &fakes);
+  EXPECT_EQ(firsts_and_counts(c.parts), (Box{0, 256, 256, 0}));
+  EXPECT_NEAR(c.counters[2].second, 10 * 50.0, 0.05) << "device 1's fixed ms: 10 launches";
+  // Without the fixed cost the same speeds share 100:1 (in whole granules).
+  FakeRunners plain({1e-6, 1e-4});
+  const SplitChoice p =
+      resolve({false, SplitRule::calibrated, 0}, FakeGroup(2), SplitAxis::x, 0, &plain, 4096);
+  EXPECT_EQ(firsts_and_counts(p.parts), (Box{0, 4048, 4048, 48}));
 }
 
 // Fewer work-groups than devices: a device would be probed on nothing (and

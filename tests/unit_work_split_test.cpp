@@ -89,5 +89,37 @@ TEST(WorkSplit, BlocksAreWholeGranulesCoveringEveryRowOnce) {
   EXPECT_EQ(b[1].count, 64);
 }
 
+// ---- balanced_fractions: the calibrated split's choice ----
+
+TEST(BalancedFractions, NoFixedCostIsTheSplitByThroughput) {
+  const std::vector<double> f = balanced_fractions({{0, 1.0}, {0, 3.0}});
+  ASSERT_EQ(f.size(), 2u);
+  EXPECT_DOUBLE_EQ(f[0], 0.75);
+  EXPECT_DOUBLE_EQ(f[1], 0.25);
+}
+
+TEST(BalancedFractions, FixedCostsShiftWorkToTheDeviceWithout) {
+  // T = (1 + 0.5 / 1) / (1 / 1 + 1 / 1) = 0.75: f0 = 0.75, f1 = 0.25.
+  const std::vector<double> f = balanced_fractions({{0, 1.0}, {0.5, 1.0}});
+  EXPECT_DOUBLE_EQ(f[0], 0.75);
+  EXPECT_DOUBLE_EQ(f[1], 0.25);
+}
+
+TEST(BalancedFractions, ADeviceWhoseFixedCostExceedsTheWholeJobElsewhereIsIdle) {
+  // Device 0 does everything in 1 s; device 1 needs 2 s just to start.
+  EXPECT_EQ(balanced_fractions({{0, 1.0}, {2.0, 0.1}}), (std::vector<double>{1.0, 0.0}));
+  // Three devices, the third too costly to start: the first two share.
+  const std::vector<double> f = balanced_fractions({{0, 1.0}, {0, 1.0}, {5.0, 1.0}});
+  EXPECT_DOUBLE_EQ(f[0], 0.5);
+  EXPECT_DOUBLE_EQ(f[1], 0.5);
+  EXPECT_DOUBLE_EQ(f[2], 0.0);
+}
+
+TEST(BalancedFractions, RefusesNoDevicesAndNonPositiveCosts) {
+  EXPECT_THROW(balanced_fractions({}), std::invalid_argument);
+  EXPECT_THROW(balanced_fractions({{0, 0.0}}), std::invalid_argument);
+  EXPECT_THROW(balanced_fractions({{-1, 1.0}}), std::invalid_argument);
+}
+
 }  // namespace
 }  // namespace gpucmp

@@ -153,19 +153,21 @@ case "$part" in
     # share from all to half, the PE-ratio and k rules, calibrated; 10
     # launches a job (the CPU takes about 0.3 s a launch of mmnaive at n 1024).
     [ -n "$POCL_CL" ] || { echo "worksize-split-pair: no PoCL platform"; continue; }
-    run worksize-split-pair 140 --benchmark_repetitions=3 --startup off \
+    run worksize-split-pair 170 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/opencl/.*/split' \
       --split share:1,share:0.99,share:0.98,share:0.95,share:0.9,share:0.75,share:0.5,pe,study-k,calibrated \
       --split-launches 10 --cl-split-devices "$NV_CL:0,$POCL_CL:0"
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a
-    # parameter, every legal size (sweep), both APIs, 3 repetitions; then
+    # parameter, every legal shape of cp (sweep) and the power-of-two sizes
+    # from 32 of MRI (smaller ones take long at numX 262144), both APIs,
+    # 3 repetitions; then
     # memcheck over the CUDA rows at one non-default size each (quick size:
     # mriq 96 leaves a partial last block).
-    run parboil-local 230 --benchmark_repetitions=3 --startup off \
+    run parboil-local 220 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(cp/(cuda|opencl)/unrollx8|mriq/(cuda|opencl)/precise|mrifhd/(cuda|opencl)/precise)/.*/local:' \
-      --cp-local sweep --mriq-local sweep --mrifhd-local sweep
+      --cp-local sweep --mriq-local 32,64,128,256,512,1024 --mrifhd-local 32,64,128,256,512,1024
     B="$B" OUT="$OUT/sanitizer-parboil-local" BUDGET=80 TOOLS=memcheck \
       BENCH_EXTRA="--cp-local 8x8 --mriq-local 96 --mrifhd-local 96" \
       scripts/compute_sanitizer.sh '^(cp/cuda/unrollx8|mriq/cuda/precise|mrifhd/cuda/precise)/' \

@@ -3,13 +3,15 @@ by (workload, api, variant, params)), pairs and the ones shown, PTX chains and
 controls, the best OpenCL variant, vendor libraries, bandwidth series, peaks."""
 from .fmt import fmt_params, label_of
 from .names import (CHAINS, MAX_SIZES_PER_VARIANT, PTX_CONTROLS, STARTUP, STEPS, VENDOR, is_cold,
-                    is_local, size_key, workload_rank)
+                    is_local, is_split, size_key, workload_rank)
 
 
 class Data:
     """The measured benchmarks, indexed for the report: by_id holds the kernel and
-    transfer times (hot); startup, cold and local rows (the work-size study's
-    local:<spec>, read by worksize.py) are apart and enter no pair.
+    transfer times (hot); startup, cold, local rows (the work-size study's
+    local:<spec>, read by worksize.py) and split rows (split:<spec>, one kernel
+    across devices, read by split.py; they carry local:<shape> too, but are no
+    local row) are apart and enter no pair.
 
     A row's base, kind, chain and step are its Bench's facts (variant_facts: from
     its label, else its name); derived() finds a PTX variant or cross-run row by
@@ -19,13 +21,15 @@ class Data:
         self.by_id = {}  # (workload, api, variant, params) -> Bench
         self.by_facts = {}  # (workload, api, base, kind, params) -> Bench of a derived variant
         self.labelled = {}  # (workload, api, variant) -> Facts of a labelled row
-        self.startup, self.cold, self.local = [], [], []
+        self.startup, self.cold, self.local, self.split = [], [], [], []
         self.all = [benches[k] for k in sorted(benches)]
         for b in self.all:
             if b.facts.labelled:
                 self.labelled[(b.workload, b.api, b.variant)] = b.facts
             if b.workload == STARTUP:
                 self.startup.append(b)
+            elif is_split(b):
+                self.split.append(b)
             elif is_cold(b):
                 self.cold.append(b)
             elif is_local(b):

@@ -9,8 +9,9 @@ from .names import (APIS, API_LABEL, BEST_MARGIN, CHAINS, STEPS, STUDY_2010_STEP
 RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
 FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
            "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
-# Kinds that write one figure per kernel (and API): their files' pattern (worksize_figures).
-FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png"}
+# Kinds that write one figure per kernel (and API): their files' pattern (worksize_figures,
+# split_figures).
+FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png"}
 
 
 class Plotter:
@@ -228,6 +229,11 @@ class Plotter:
         """The work-size heat maps (2-D) and curves (1-D): [path] (worksize_figures)."""
         from .worksize_figures import worksize_figures
         return worksize_figures(self, kernels)
+
+    def fig_split(self, kernels):
+        """Job time against device 0's share, per split kernel and API: [path] (split_figures)."""
+        from .split_figures import split_figures
+        return split_figures(self, kernels)
 
     def fig_peak(self, entries):
         """entries: [(label, {api: pct})]"""

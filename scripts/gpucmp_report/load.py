@@ -1,15 +1,17 @@
 """Loading and merging result files: one Bench per benchmark (median time, spread,
 counters per repetition), the later file winning, cold rows named with cache:cold,
-the CUDA startup rows of CUDA_FORCE_PTX_JIT=1 files kept apart, and the rows that
-were not measured (errors, skips) with their reason. Each Bench keeps its row's
-label and the variant's facts (variant_facts: from the label, else the name)."""
+the CUDA startup rows of CUDA_FORCE_PTX_JIT=1 files kept apart, the split rows of
+files naming other split devices kept apart, and the rows that were not measured
+(errors, skips) with their reason. Each Bench keeps its row's label and the
+variant's facts (variant_facts: from the label, else the name)."""
 import math
 import statistics
 
 import gbench_json
 
 from . import variant_facts
-from .names import COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, STARTUP, parse_name, size_key
+from .names import (COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, SPLIT_DEVICES, SPLIT_PARAM,
+                    STARTUP, parse_name, size_key)
 
 NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
@@ -29,13 +31,15 @@ class Bench:
     startup row of a file run with CUDA_FORCE_PTX_JIT=1; label: the row's label
     (how gpucmp-bench built the variant) or None; facts: variant_facts.Facts of
     the variant (from the label, else from the name); order: the place of its
-    file among the inputs."""
+    file among the inputs; split_devices: a split row's devices as its file's
+    context names them (<api>.split_devices), else None."""
 
     def __init__(self, key, parts, path, times, counters, cv=None, reps=None, jit=False,
                  label=None):
         self.key = key
         self.label = label
         self.order = 0
+        self.split_devices = None
         self.reps = reps if reps is not None else [counters]
         self.jit = jit
         self.workload, self.api, self.variant, self.params = parts
@@ -116,6 +120,15 @@ def cold_key(key, entry):
     return "/".join(parts[: last + 1] + [":".join(COLD_PARAM)] + parts[last + 1:])
 
 
+def split_devices(key, context):
+    """The context's <api>.split_devices of a split row (split:<spec>), else None."""
+    parsed = parse_name(key)
+    if parsed is None or not any(name == SPLIT_PARAM for name, _ in parsed[3]):
+        return None
+    devices = context.get(SPLIT_DEVICES.format(api=parsed[1]))
+    return (devices.strip() or None) if isinstance(devices, str) else None
+
+
 def load_all(paths):
     """(contexts [(path, context, rows)], {key: Bench}, not measured [(key, reason, path)])."""
     contexts = []
@@ -134,10 +147,13 @@ def load_all(paths):
             forced = jit and key.startswith(f"{STARTUP}/cuda/")
             if forced:  # kept beside the same row of a file without it
                 key = f"{key}/{JIT_PART}"
-            latest[key] = (path, entry, forced)
+            devices = split_devices(key, context)
+            if devices:  # kept beside the same row run on other devices (no ":" or "/")
+                key = f"{key}/on " + devices.replace(":", ".").replace("/", "|")
+            latest[key] = (path, entry, forced, devices)
     benches, missing = {}, []
     for key in sorted(latest):
-        path, entry, jit = latest[key]
+        path, entry, jit, devices = latest[key]
         if parse_name(key) is None:
             continue  # not a gpucmp benchmark name
         if entry["skipped"]:
@@ -154,6 +170,7 @@ def load_all(paths):
             missing.append((key, "no real_time in its rows", path))
         else:
             bench.order = rank[path]
+            bench.split_devices = devices
             benches[key] = bench
     return contexts, benches, missing
 

@@ -34,6 +34,8 @@ API_LABEL = {"cuda": "CUDA", "opencl": "OpenCL"}
 STARTUP = "startup"  # the workload part of startup/<api>/<workload>-<variant>/<params>
 COLD_PARAM = ("cache", "cold")
 LOCAL_PARAM = "local"  # local:<spec>: a row of the work-size study (sections/worksize.py)
+SPLIT_PARAM = "split"  # split:<spec>: one kernel's work split across devices (sections/split.py)
+SPLIT_DEVICES = "{api}.split_devices"  # the context key naming a split row's devices
 JIT_ENV = "env.CUDA_FORCE_PTX_JIT"
 JIT_PART = "CUDA_FORCE_PTX_JIT=1"  # appended to the key of such a file's CUDA startup rows
 QUALITY_FLAGS = [("clock_flag", "SM clock below 90% of max"),
@@ -97,6 +99,10 @@ def is_cold(bench):
 
 def is_local(bench):
     return any(k == LOCAL_PARAM for k, _ in bench.params)
+
+
+def is_split(bench):
+    return any(k == SPLIT_PARAM for k, _ in bench.params)
 
 
 def without_cache(params):

@@ -6,7 +6,7 @@ the analyses over them (data, all_pairs, shown, analyses, best_rows, bw, peaks)
 and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds a
 module here and one line to SECTIONS."""
 from . import (bandwidth, best, changed, cold, gaps, header, not_measured, one_api, peak,
-               ptx_steps, quality, ratio, startup, vendor, worksize)
+               ptx_steps, quality, ratio, split, startup, vendor, worksize)
 
 SECTIONS = [
     header,        # title, input files, device and software, how to read it
@@ -21,6 +21,7 @@ SECTIONS = [
     startup,       # startup: build, module load and first launch
     cold,          # hot vs cold caches
     worksize,      # work-size tuning: shapes, rules, heat maps (local:<spec> rows)
+    split,         # one kernel's work split across devices (split:<spec> rows)
     quality,       # measurement quality
     one_api,       # measured on one API only
     not_measured,  # errors, skips

@@ -13,10 +13,11 @@ MAX_LISTED = 10  # flagged benchmarks listed by name up to this many, else count
 
 def quality_groups(data):
     """[(name, [Bench])] of the rows with measurement counters: hot, cold, work-size
-    (local:<spec>), startup."""
+    (local:<spec>), work split (split:<spec>), startup."""
     groups = [("kernels and transfers", [data.by_id[k] for k in data.ids()]),
               ("cold caches", [b for b, _ in cold_rows(data)]),
               ("work-size tuning", data.local),
+              ("work split", data.split),
               ("startup", data.startup)]
     return [(name, benches) for name, benches in groups if benches]
 

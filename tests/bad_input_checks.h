@@ -31,6 +31,11 @@ inline void expect_one_error_line(const ProcessResult& r, const std::string& nee
   EXPECT_NE(lines[0].find(needle), std::string::npos) << "want '" << needle << "' in\n" << lines[0];
 }
 
+// gpucmp-bench with `args` at the quick size and one sample: as above.
+inline void expect_quick_usage_error(const std::string& args, const std::string& needle) {
+  expect_one_error_line(run_bench(args + " --size quick --samples 1"), needle, args);
+}
+
 inline void expect_no_file(const std::string& path) {
   EXPECT_FALSE(std::filesystem::exists(path)) << path << " was left behind";
 }

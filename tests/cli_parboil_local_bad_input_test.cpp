@@ -9,46 +9,45 @@
 namespace gpucmp::test {
 namespace {
 
-void expect_usage_error(const std::string& args, const std::string& needle) {
-  expect_one_error_line(run_bench(args + " --size quick --samples 1"), needle, args);
-}
-
 // Quick cp: a 128 x 128 lattice.
 TEST(ParboilLocalBadInput, CpShapeNotDividingTheLattice) {
-  expect_usage_error("--cp-local 48x8 --benchmark_filter=^cp/opencl/base/",
-                     "--cp-local 48x8: cp base runs one thread per point: 48 does not divide the "
-                     "grid's 128 points along x");
+  expect_quick_usage_error(
+      "--cp-local 48x8 --benchmark_filter=^cp/opencl/base/",
+      "--cp-local 48x8: cp base runs one thread per point: 48 does not divide the "
+      "grid's 128 points along x");
 }
 
 // unrollx8: 8 points per thread, blockDim.x apart: 8 x 32 covers 256 > 128.
 TEST(ParboilLocalBadInput, CpShapeBreakingTheUnrolling) {
-  expect_usage_error("--cp-local 32x8 --benchmark_filter=^cp/opencl/unrollx8/",
-                     "--cp-local 32x8: cp unrollx8 runs 8 points per thread");
+  expect_quick_usage_error("--cp-local 32x8 --benchmark_filter=^cp/opencl/unrollx8/",
+                           "--cp-local 32x8: cp unrollx8 runs 8 points per thread");
 }
 
 TEST(ParboilLocalBadInput, CpOneDimensionalSize) {
-  expect_usage_error("--cp-local 256 --benchmark_filter=^cp/opencl/base/",
-                     "--cp-local 256: cp's kernels are 2-D");
+  expect_quick_usage_error("--cp-local 256 --benchmark_filter=^cp/opencl/base/",
+                           "--cp-local 256: cp's kernels are 2-D");
 }
 
 TEST(ParboilLocalBadInput, MriTwoDimensionalShape) {
-  expect_usage_error("--mriq-local 16x16 --benchmark_filter=^mriq/opencl/precise/",
-                     "--mriq-local 16x16: the kernel is 1-D");
+  expect_quick_usage_error("--mriq-local 16x16 --benchmark_filter=^mriq/opencl/precise/",
+                           "--mriq-local 16x16: the kernel is 1-D");
 }
 
 TEST(ParboilLocalBadInput, WorkSizeRuleNotOffered) {
-  expect_usage_error("--mrifhd-local tuner --benchmark_filter=^mrifhd/opencl/precise/",
-                     "--mrifhd-local tuner: mrifhd takes N or sweep");
+  expect_quick_usage_error("--mrifhd-local tuner --benchmark_filter=^mrifhd/opencl/precise/",
+                           "--mrifhd-local tuner: mrifhd takes N or sweep");
 }
 
 TEST(ParboilLocalBadInput, ZeroSize) {
-  expect_usage_error("--mriq-local 0 --benchmark_filter=^mriq/opencl/precise/", "--mriq-local 0");
+  expect_quick_usage_error("--mriq-local 0 --benchmark_filter=^mriq/opencl/precise/",
+                           "--mriq-local 0");
 }
 
 // Above every device's work-group limit (NVIDIA 1024, PoCL 4096).
 TEST(ParboilLocalBadInput, SizeOverTheDeviceLimit) {
-  expect_usage_error("--mrifhd-local 8192 --benchmark_filter=^mrifhd/opencl/precise/",
-                     "--mrifhd-local 8192 on opencl: local size 8192 exceeds the device limit of");
+  expect_quick_usage_error(
+      "--mrifhd-local 8192 --benchmark_filter=^mrifhd/opencl/precise/",
+      "--mrifhd-local 8192 on opencl: local size 8192 exceeds the device limit of");
 }
 
 }  // namespace

@@ -9,7 +9,7 @@ void copy_rect(float* dst, const float* src, long long width, const Rect& r, cud
                cudaStream_t stream, const std::string& what) {
   if (r.empty()) return;
   const std::size_t pitch = std::size_t(width) * sizeof(float);
-  const std::size_t offset = std::size_t(r.y * width + r.x);
+  const auto offset = std::size_t(r.y * width + r.x);
   check(cudaMemcpy2DAsync(dst + offset, pitch, src + offset, pitch,
                           std::size_t(r.w) * sizeof(float), std::size_t(r.h), kind, stream),
         "cudaMemcpy2DAsync", what);

@@ -48,8 +48,9 @@ SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGro
     const ProbeResult big = probe_devices(workers, make, equal, launches, probe_launches);
     const ProbeResult one = probe_devices(workers, make, small, launches, probe_launches);
     std::vector<DeviceCost> costs;
+    costs.reserve(n);
     for (int i = 0; i < n; ++i) {
-      const double du = double(equal[i].count - small[i].count);
+      const auto du = double(equal[i].count - small[i].count);
       double per_unit = du > 0 ? (big.job_s[i] - one.job_s[i]) / du : 0;
       if (!(per_unit > 0))
         per_unit = big.job_s[i] / double(equal[i].count);  // noise: no fixed part
@@ -64,6 +65,7 @@ SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGro
     fractions = balanced_fractions(costs);
   } else {
     std::vector<double> pe;
+    pe.reserve(n);
     for (int i = 0; i < n; ++i) pe.push_back(processing_elements(group.info(i)));
     fractions = split_fractions(spec.rule, pe, {}, ops);
     if (spec.rule == SplitRule::study_k) choice.counters.emplace_back("study_k", study_k(ops));

@@ -50,8 +50,8 @@ class TrapezoidRunner : public TimedRunner {
 
  protected:
   void enqueue() override {
-    const std::size_t global = std::size_t(trapezoid::items_rect(p_, part_).w);
-    const std::size_t local = std::size_t(local_.x);
+    const auto global = std::size_t(trapezoid::items_rect(p_, part_).w);
+    const auto local = std::size_t(local_.x);
     check(clEnqueueNDRangeKernel(session().queue(), kernel_, 1, nullptr, &global,
                                  local_.by_driver() ? nullptr : &local, 0, nullptr, record()),
           "clEnqueueNDRangeKernel", "trapezoid local " + to_string(local_, 1));

@@ -64,8 +64,9 @@ TEST(ParboilLocalRun, OptionsOnlyAddRows) {
   EXPECT_EQ(without_local, plain);
   // Cross-run rows get local rows too, where this build has a CUDA side (the
   // sanitizer pass builds OpenCL only).
-  if (plain.count("cp/cuda/unrollx8-ptx-jit/grid:128/atoms:2000") != 0)
+  if (plain.count("cp/cuda/unrollx8-ptx-jit/grid:128/atoms:2000") != 0) {
     EXPECT_EQ(with.count("cp/cuda/unrollx8-ptx-jit/grid:128/atoms:2000/local:2x16"), 1u);
+  }
   EXPECT_EQ(with.count("mrifhd/opencl/uniform-tile/numK:512/numX:4096/local:1000"), 1u);
   EXPECT_GT(local_rows, 0);
 }

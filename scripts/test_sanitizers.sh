@@ -43,12 +43,6 @@ mkdir -p "$icd_dir" || die "cannot create $icd_dir"
 rm -f "$icd_dir"/*.icd
 cp "$pocl_icd" "$icd_dir/" || die "cannot copy $pocl_icd"
 export OCL_ICD_VENDORS="$icd_dir"
-# A kernel cache of its own, empty at each run: with the user's PoCL cache
-# (~/.cache/pocl) holding a failed build's leftovers, LeakSanitizer's tracer
-# crashed (signal 11) at the exit of BadInput.OpenClKernelThatFailsToBuildShowsItsLog
-# (2026-11-23), and a fresh cache made it pass.
-export POCL_CACHE_DIR="$build/pocl-cache"
-rm -rf "$POCL_CACHE_DIR"
 
 t0=$SECONDS
 python=()

@@ -314,9 +314,9 @@ TEST(ResolveSplit, CalibratedSharesByProbedThroughput) {
                                        "probe_all_ms_1", "probe_launches"};
   for (std::size_t i = 0; i < names.size(); ++i) EXPECT_EQ(c.counters[i].first, names[i]);
   // No fixed cost; a 10-launch job of all 256 rows: 10 x 2 s and 10 x 6 s.
-  EXPECT_NEAR(c.counters[0].second, 0.0, 5.0);  // ms: real (tiny) transfers; ASan: slower
-  EXPECT_NEAR(c.counters[1].second, 20000.0, 5.0);
-  EXPECT_NEAR(c.counters[3].second, 60000.0, 5.0);
+  EXPECT_NEAR(c.counters[0].second, 0.0, 20.0);      // ms: real transfers (ASan: slower)
+  EXPECT_NEAR(c.counters[1].second, 20000.0, 20.0);  // 0.1%
+  EXPECT_NEAR(c.counters[3].second, 60000.0, 60.0);  // 0.1%
   EXPECT_EQ(c.counters[4].second, 1.0) << "10 launches / 10";
   // Probed on the equal part, then on its first granule.
   EXPECT_EQ(fakes.logs[1].made, 2);
@@ -343,7 +343,7 @@ TEST(ResolveSplit, CalibratedLeavesADeviceIdleWhenItsFixedCostExceedsTheGain) {
   const SplitChoice c =
       resolve({false, SplitRule::calibrated, 0}, FakeGroup(2), SplitAxis::x, 0, &fakes);
   EXPECT_EQ(firsts_and_counts(c.parts), (Box{0, 256, 256, 0}));
-  EXPECT_NEAR(c.counters[2].second, 10 * 50.0, 5.0) << "device 1's fixed ms: 10 launches";
+  EXPECT_NEAR(c.counters[2].second, 10 * 50.0, 10.0) << "device 1's fixed ms: 10 launches";
   // Without the fixed cost the same speeds share 100:1 (in whole granules).
   FakeRunners plain({1e-6, 1e-4});
   const SplitChoice p =

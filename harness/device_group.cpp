@@ -60,13 +60,22 @@ void DeviceWorkers::loop(int i) {
 }
 
 void DeviceWorkers::run_all(const std::function<void(int)>& task) {
-  std::unique_lock<std::mutex> lock(mutex_);
+  start_all(task);
+  wait_all();
+}
+
+void DeviceWorkers::start_all(const std::function<void(int)>& task) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   for (int i = 0; i < size(); ++i) {
     workers_[i].error = nullptr;
-    workers_[i].task = [&task, i] { task(i); };
+    workers_[i].task = [task, i] { task(i); };
   }
   busy_ = size();
   wake_.notify_all();
+}
+
+void DeviceWorkers::wait_all() {
+  std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [&] { return busy_ == 0; });
   for (Worker& w : workers_)
     if (w.error) std::rethrow_exception(w.error);

@@ -46,6 +46,10 @@ class DeviceWorkers {
   // Runs task(i) on every device's thread at once and waits for all; then
   // rethrows the first exception one of them threw (by device order).
   void run_all(const std::function<void(int)>& task);
+  // run_all in two steps, so that the calling thread works meanwhile (the
+  // MPI split's rank 0 sends and receives while its device computes).
+  void start_all(const std::function<void(int)>& task);
+  void wait_all();
 
  private:
   struct Worker {

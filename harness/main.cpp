@@ -18,6 +18,7 @@
 #include "errors.h"
 #include "gbench_flags.h"
 #include "interrupt.h"
+#include "mpi_split.h"
 #include "outcome.h"
 #include "progress.h"
 #include "result_reporter.h"
@@ -40,8 +41,9 @@ namespace {
 
 using namespace gpucmp;
 
+// Under mpirun every rank parses the same options: rank 0 alone says what was wrong.
 int usage_error(const std::string& line) {
-  std::cerr << "gpucmp-bench: error: " << line << "\n";
+  if (mpi::rank() == 0) std::cerr << "gpucmp-bench: error: " << line << "\n";
   return kExitUsage;
 }
 
@@ -134,6 +136,7 @@ int bench_main(int argc, char** argv) {
     app.parse(argc, argv);
     check_split_options(opts.split);
     check_filter(filter);
+    mpi::start(opts.split);
   } catch (const CLI::ParseError& e) {
     return usage_error(e.what());
   } catch (const UsageError& e) {
@@ -153,6 +156,7 @@ int bench_main(int argc, char** argv) {
       throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
                        " (this build has no CUDA side)");
     for (auto& api : owned) api->select(opts);
+    mpi::install_executors(apis);
     share_device_peaks(apis);
     for (const auto& [key, value] : collect_context(opts, apis))
       benchmark::AddCustomContext(key, value);
@@ -178,6 +182,10 @@ int bench_main(int argc, char** argv) {
   } catch (const UsageError& e) {
     return usage_error(e.what());
   }
+  // --split-over mpi: every rank got this far, or all stop; then rank 0 runs
+  // the benchmarks and the other ranks serve its split rows.
+  if (const int code = mpi::agree(kExitOk); code != kExitOk) return code;
+  if (mpi::rank() > 0) return mpi::serve();
   for (auto& api : owned)  // the first usable API's device
     if (api->unavailable().empty()) {
       spdlog::info("{}: {}", api->name(), api->info().name);
@@ -218,19 +226,20 @@ int bench_main(int argc, char** argv) {
 // stderr, the build log below it for a BuildError, and the exit code of
 // harness/errors.h (2 for bad input, 1 for anything else).
 int main(int argc, char** argv) {
+  int code = kExitFailed;
   try {
-    return bench_main(argc, argv);
+    code = bench_main(argc, argv);
   } catch (const BuildError& e) {
     std::cerr << "gpucmp-bench: error: " << e.what() << "\n--- build log ---\n"
               << e.log << "\n--- end of build log ---\n";
-    return kExitUsage;
+    code = kExitUsage;
   } catch (const UsageError& e) {
-    return usage_error(e.what());
+    code = usage_error(e.what());
   } catch (const std::exception& e) {
     std::cerr << "gpucmp-bench: error: " << e.what() << "\n";
-    return kExitFailed;
   } catch (...) {
     std::cerr << "gpucmp-bench: error: unknown exception\n";
-    return kExitFailed;
   }
+  mpi::finish(code);  // --split-over mpi: stops the other ranks, ends MPI
+  return code;
 }

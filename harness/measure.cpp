@@ -131,6 +131,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   runner.download();
   const Validation v = require_valid(m, "after timing");
   if (m.after_timing) m.after_timing();
+  if (m.output_digest) state.counters["output_digest"] = m.output_digest();
 
   const Summary s = summarize(samples.values);
   const double scale = 1e-9;  // GB/s = 1e9 B/s, GFLOP/s = 1e9 flop/s

@@ -33,6 +33,9 @@ struct Measurement {
   std::function<void()> clear_output;    // poisons the host output before each download
   std::function<Validation()> validate;  // checks the downloaded output
   std::function<void()> after_timing;    // optional: runs on the output validated after timing
+  // Optional: a digest of the output validated after timing, reported as
+  // output_digest (split rows, harness/split_io.h: runs compared bit for bit).
+  std::function<double()> output_digest;
   // Optional counters reported as given (e.g. local_x, local_y of a row whose
   // launch geometry is a parameter, harness/local_rows.h).
   std::vector<std::pair<std::string, double>> counters;

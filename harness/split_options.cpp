@@ -81,6 +81,17 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
       "Kernel launches in one job of a split row (1..1000000; default the workload's, the "
       "study's counts)")
       ->type_name("N");
+  add_checked_option(
+      app, "--split-over",
+      [&opts](const std::string& text) {
+        if (text != "threads" && text != "mpi")
+          throw UsageError("--split-over " + text + ": must be threads or mpi");
+        opts.over = text == "mpi" ? SplitOver::mpi : SplitOver::threads;
+      },
+      "Drive the split devices from threads of this process (default) or from one MPI rank "
+      "each: mpirun -np N gpucmp-bench --split-over mpi ... (rank 0 scatters each part's input "
+      "and gathers its output, timed)")
+      ->type_name("threads|mpi");
   add_checked_list_option(
       app, "--cuda-split-devices",
       [&opts](const std::vector<std::string>& items) {
@@ -89,7 +100,7 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
           opts.cuda_devices.push_back(int(parse_int(text, "--cuda-split-devices", {0, 1 << 16})));
       },
       "CUDA devices of the split rows (comma-separated indices, a device may repeat; default "
-      "every CUDA device)")
+      "every CUDA device; with --split-over mpi one per rank, default the node-local rank's)")
       ->type_name("LIST");
   add_checked_list_option(
       app, "--cl-split-devices",
@@ -99,7 +110,8 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
           opts.cl_devices.push_back(parse_cl_device(text, "--cl-split-devices"));
       },
       "OpenCL devices of the split rows (comma-separated PLATFORM:DEVICE, e.g. 0:0,1:0 for a GPU "
-      "and PoCL's CPU; default every device of the selected platform)")
+      "and PoCL's CPU; default every device of the selected platform; with --split-over mpi one "
+      "per rank)")
       ->type_name("LIST");
 }
 
@@ -111,6 +123,8 @@ void check_split_options(const SplitOptions& opts) {
     throw UsageError("--cl-split-devices: only with --split (there are no split rows)");
   if (opts.launches > 0)
     throw UsageError("--split-launches: only with --split (there are no split rows)");
+  if (opts.over == SplitOver::mpi)
+    throw UsageError("--split-over mpi: only with --split (there are no split rows)");
 }
 
 }  // namespace gpucmp

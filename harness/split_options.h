@@ -35,15 +35,24 @@ struct ClDeviceIndex {
   int device = 0;
 };
 
+// Where the devices of a split row are driven from: threads of this process,
+// or one MPI rank per device (mpirun -np N, harness/mpi_split.h).
+enum class SplitOver { threads, mpi };
+
 struct SplitOptions {
   std::vector<SplitSpec> specs;  // empty: no split rows
   SplitAxis axis = SplitAxis::y;
-  int launches = 0;                       // kernel launches per job; 0: the workload's own
-  std::vector<int> cuda_devices;          // empty: every CUDA device
-  std::vector<ClDeviceIndex> cl_devices;  // empty: every device of the selected platform
+  int launches = 0;  // kernel launches per job; 0: the workload's own
+  SplitOver over = SplitOver::threads;
+  // Threads: the group's devices (empty: every CUDA device / every device of
+  // the selected platform). MPI: rank i's device is entry i (empty: the
+  // node-local rank modulo the devices of the API / selected platform).
+  std::vector<int> cuda_devices;
+  std::vector<ClDeviceIndex> cl_devices;
 };
 
-// --split, --split-axis, --split-launches, --cuda-split-devices, --cl-split-devices.
+// --split, --split-axis, --split-launches, --split-over, --cuda-split-devices,
+// --cl-split-devices.
 void add_split_options(CLI::App& app, SplitOptions& opts);
 // After parsing: a split option given without --split is a UsageError (it
 // would do nothing).

@@ -21,9 +21,10 @@ std::vector<Part> parts_of(const std::vector<double>& fractions, SplitAxis axis,
 
 }  // namespace
 
-SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGroup& group,
-                          DeviceWorkers& workers, const PartFactory& make, long long units,
-                          long long granule, double ops, int launches) {
+SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, SplitExecutor& executor,
+                          const SplitRow& row, long long units, long long granule, double ops,
+                          int launches) {
+  const DeviceGroup& group = executor.group();
   const int n = group.size();
   SplitChoice choice;
   std::vector<double> fractions;
@@ -45,8 +46,8 @@ SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGro
       part.count = granule;
     }
     const int probe_launches = std::max(1, launches / 10);
-    const ProbeResult big = probe_devices(workers, make, equal, launches, probe_launches);
-    const ProbeResult one = probe_devices(workers, make, small, launches, probe_launches);
+    const ProbeResult big = executor.probe(row, equal, launches, probe_launches);
+    const ProbeResult one = executor.probe(row, small, launches, probe_launches);
     std::vector<DeviceCost> costs;
     costs.reserve(n);
     for (int i = 0; i < n; ++i) {
@@ -74,21 +75,6 @@ SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGro
   return choice;
 }
 
-DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api) {
-  static std::map<const DeviceGroup*, std::unique_ptr<DeviceWorkers>> workers;
-  const auto it = apis.find(api);
-  const DeviceGroup* group = it == apis.end() ? nullptr : it->second->split_group();
-  if (!group) throw Unavailable(api + " has no devices for split rows");
-  if (group->size() < 2)
-    throw Unavailable("split rows need 2 or more devices; " + api + " has " +
-                      std::to_string(group->size()) + " (name them with --" +
-                      (api == "cuda" ? "cuda" : "cl") +
-                      "-split-devices; a device may be named twice)");
-  auto& w = workers[group];
-  if (!w) w = std::make_unique<DeviceWorkers>(*group);
-  return *w;
-}
-
 void check_split_spec(const SplitSpec& spec, int devices, const std::string& api) {
   if (!spec.fixed_share && spec.rule == SplitRule::study_k && devices > 2)
     throw UsageError("--split study-k: the study's k model is for two devices; " + api + " has " +
@@ -96,6 +82,7 @@ void check_split_spec(const SplitSpec& spec, int devices, const std::string& api
 }
 
 int split_device_count(const ApiSet& apis, const std::string& api, const SplitOptions& opts) {
+  if (const int ranks = mpi_split_ranks(); ranks > 0) return ranks;
   const auto it = apis.find(api);
   if (it != apis.end() && it->second->split_group()) return it->second->split_group()->size();
   return int(api == "cuda" ? opts.cuda_devices.size() : opts.cl_devices.size());

@@ -3,7 +3,9 @@
 // runner row and every --split spec, the benchmark
 // <workload>/<api>/<variant>/<params>/local:<shape>/devices:<N>/split:<spec>/axis:<y|x>,
 // one "launch" of which is one whole job on all devices at once, transfers
-// included (split_runner.h). Rows exist only with --split.
+// included (split_runner.h), and with --split-over mpi the same name ending
+// /over:mpi, one device per MPI rank (harness/mpi_split.h). Rows exist only
+// with --split.
 #pragma once
 #include <functional>
 #include <string>
@@ -14,6 +16,7 @@
 #include "launch_shape.h"
 #include "local_rows.h"
 #include "runner_table.h"
+#include "split_executor.h"
 #include "split_options.h"
 #include "split_runner.h"
 #include "startup.h"
@@ -29,16 +32,14 @@ struct SplitChoice {
 
 // `units` along the axis in granules of `granule`; `ops`: the job's
 // operation count (the study's k classes). Calibrated: probes the devices
-// (split_runner.h) with equal parts through `make`.
-SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, const DeviceGroup& group,
-                          DeviceWorkers& workers, const PartFactory& make, long long units,
-                          long long granule, double ops, int launches);
+// (split_runner.h) with equal parts of `row` through `executor`.
+SplitChoice resolve_split(const SplitSpec& spec, SplitAxis axis, SplitExecutor& executor,
+                          const SplitRow& row, long long units, long long granule, double ops,
+                          int launches);
 
-// The device group of `api` for split rows and its worker threads (made once
-// per group); Unavailable when the API has no group or fewer than 2 devices.
-DeviceWorkers& split_workers(const ApiSet& apis, const std::string& api);
-// Devices the rows of `api` will use, for their names (the option's list
-// size when the API is unavailable).
+// Devices the rows of `api` will use, for their names: the MPI ranks with
+// --split-over mpi, else the API's split group (the option's list size when
+// the API is unavailable).
 int split_device_count(const ApiSet& apis, const std::string& api, const SplitOptions& opts);
 
 // UsageError for a spec that cannot apply to `devices` devices: study-k is
@@ -52,12 +53,15 @@ void add_split_counters(Measurement& m, const SplitChoice& choice, int launches,
 // first fixed shape of the workload's --<w>-local list (its default shape
 // when none is fixed). `launches`: the workload's launches per job (the
 // study's counts), unless --split-launches says otherwise. Variant needs
-// `local` and `part`. `problem`: Problem&(); `describe` as register_local_rows.
-template <class Problem, class Variant, class MakeProblem, class Describe>
+// `local` and `part`. `problem`: Problem&(); `describe` as register_local_rows;
+// `io`: std::vector<PartTransfer>(Problem&, const Part&), what a part reads
+// and writes (split_io.h). Each row reports output_digest, the digest of its
+// whole output after timing.
+template <class Problem, class Variant, class MakeProblem, class Describe, class Io>
 void register_split_rows(const RunnerTable<Problem, Variant>& table,
                          const std::vector<Param>& params, const GlobalSize& global,
                          const LocalOption& local, const Options& opts, const ApiSet& apis,
-                         MakeProblem problem, Describe describe, int launches) {
+                         MakeProblem problem, Describe describe, Io io, int launches) {
   const SplitOptions& split = opts.split;
   if (split.specs.empty()) return;
   if (split.launches > 0) launches = split.launches;
@@ -72,26 +76,35 @@ void register_split_rows(const RunnerTable<Problem, Variant>& table,
       name.params.push_back({"devices", std::to_string(devices)});
       name.params.push_back({"split", to_string(spec)});
       name.params.push_back({"axis", to_string(axis)});
-      const auto prepare = [row, spec, shape, axis, global, problem, describe, launches, apis,
-                            name](const DeviceInfo& dev) {
-        DeviceWorkers& workers = split_workers(apis, row.api);
+      if (split.over == SplitOver::mpi) name.params.push_back({"over", "mpi"});
+      const SplitRowMaker make_row = [row, shape, problem, io, id = name.str()] {
         Problem& p = problem();
-        const PartFactory make = [&p, &row, shape](int, const Part& part) {
+        SplitRow r;
+        r.name = id;
+        r.make = [&p, row, shape](int, const Part& part) {
           Variant v = row.variant;
           v.local = shape;
           v.part = part;
           return row.make(p, v);
         };
+        r.io = [&p, io](const Part& part) { return io(p, part); };
+        return r;
+      };
+      add_split_row(name.str(), make_row);
+      const auto prepare = [row, spec, axis, global, shape, problem, describe, launches, apis, name,
+                            make_row](const DeviceInfo& dev) {
+        SplitExecutor& executor = split_executor(apis, row.api);
+        const SplitRow split_row = make_row();
         Prepared r;
         r.m.name = name;
-        describe(r.m, p, dev);
+        describe(r.m, problem(), dev);
         const long long units = axis == SplitAxis::y ? global.y : global.x;
         const long long granule = axis == SplitAxis::y ? shape.y : shape.x;
-        const SplitChoice choice =
-            resolve_split(spec, axis, *apis.at(row.api)->split_group(), workers, make, units,
-                          granule, r.m.work_per_launch * launches, launches);
-        r.runner = std::make_unique<SplitRunner>(workers, make, choice.parts, launches);
+        const SplitChoice choice = resolve_split(spec, axis, executor, split_row, units, granule,
+                                                 r.m.work_per_launch * launches, launches);
+        r.runner = executor.runner(split_row, choice.parts, launches);
         add_split_counters(r.m, choice, launches, units);
+        r.m.output_digest = [io = split_row.io, axis] { return output_digest(io(Part{axis})); };
         return r;
       };
       register_measured(name, apis, opts, prepare, /*startup=*/false);

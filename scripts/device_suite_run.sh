@@ -26,6 +26,7 @@
 #   OUT=<dir> PART=worksize-tuner scripts/device_suite_run.sh # the rules alone (after a tuner change)
 #   OUT=<dir> PART=worksize-split scripts/device_suite_run.sh # split rows (SPLIT_CUDA, SPLIT_CL: devices)
 #   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
+#   OUT=<dir> PART=worksize-split-mpi scripts/device_suite_run.sh # split rows over MPI ranks (mpirun)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -63,7 +64,7 @@ POCL_CL=$(cl_platform "Portable Computing Language")
 run() {  # run <name> <timeout> <gpucmp-bench args...>
   local name=$1 limit=$2; shift 2
   local t0=$SECONDS
-  timeout "$limit" "$B/gpucmp-bench" "${common[@]}" \
+  timeout "$limit" ${LAUNCH[@]+"${LAUNCH[@]}"} "$B/gpucmp-bench" "${common[@]}" \
     --benchmark_out="$OUT/$name.json" --benchmark_out_format=json "$@" > "$OUT/$name.log" 2>&1
   echo "$name rc=$? $((SECONDS - t0)) s"
 }
@@ -157,6 +158,38 @@ case "$part" in
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/opencl/.*/split' \
       --split share:1,share:0.99,share:0.98,share:0.95,share:0.9,share:0.75,share:0.5,pe,study-k,calibrated \
       --split-launches 10 --cl-split-devices "$NV_CL:0,$POCL_CL:0"
+    ;;
+  worksize-split-mpi)
+    # Issue 15 item 5: split rows with one MPI rank per device (OpenMPI's
+    # mpirun; ranks not bound to cores, so that PoCL's rank has every core).
+    # A 2-rank preflight on the GPU first: where shared memory's single-copy
+    # transfer (CMA) is not permitted, the vader BTL is told to copy twice,
+    # and mpi-env.txt says so.
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    LAUNCH=(mpirun --bind-to none -np 2)
+    pre=(--benchmark_filter='^mmnaive/opencl/.*/split' --size quick --samples 1 --split equal
+         --split-launches 1 --split-over mpi --cl-split-devices "$NV_CL:0,$NV_CL:0")
+    if ! "${LAUNCH[@]}" "$B/gpucmp-bench" "${pre[@]}" > "$OUT/mpi-preflight.log" 2>&1; then
+      export OMPI_MCA_btl_vader_single_copy_mechanism=none
+      "${LAUNCH[@]}" "$B/gpucmp-bench" "${pre[@]}" >> "$OUT/mpi-preflight.log" 2>&1
+    fi
+    { ompi_info --version; env | grep '^OMPI_MCA' || echo "no OMPI_MCA settings"; } > "$OUT/mpi-env.txt" 2>&1
+    # The GPU and PoCL's CPU (OpenCL), as worksize-split-pair in-process.
+    run worksize-split-mpi-pair 220 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/opencl/.*/split' \
+      --split share:1,share:0.95,share:0.5,pe,study-k,calibrated --split-launches 10 \
+      --split-over mpi --cl-split-devices "$NV_CL:0,$POCL_CL:0"
+    # The GPU twice (two processes, two contexts), both APIs, as worksize-split.
+    run worksize-split-mpi-gpu 150 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' \
+      --split share:0,share:0.5,equal,calibrated --split-over mpi \
+      --cuda-split-devices 0,0 --cl-split-devices "$NV_CL:0,$NV_CL:0"
+    # One rank: the whole job on the GPU through the same path, no transfer.
+    LAUNCH=(mpirun --bind-to none -np 1)
+    run worksize-split-mpi-one 90 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' --split equal \
+      --split-over mpi --cl-split-devices "$NV_CL:0"
+    unset LAUNCH
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a

@@ -17,6 +17,7 @@ packages=(
   ocl-icd-opencl-dev opencl-headers clinfo
   pocl-opencl-icd          # an OpenCL device (the CPU) where no GPU is present
   libclblast-dev           # matrixMul/opencl/clblast reference rows
+  libopenmpi-dev openmpi-bin  # --split-over mpi: split rows over MPI ranks (mpirun)
   python3
   python3-venv             # python3 -m venv for .venv (Debian's python3; requirements.txt)
   clang-format             # scripts/check_format.sh (CTest: format)

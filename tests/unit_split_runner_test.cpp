@@ -250,9 +250,9 @@ TEST(SplitRunner, ProbePredictsJobsFromTransfersAndOneLaunch) {
 SplitChoice resolve(const SplitSpec& spec, const FakeGroup& group, SplitAxis axis = SplitAxis::y,
                     double ops = 0, FakeRunners* fakes = nullptr, long long units = 256) {
   FakeRunners own(std::vector<double>(group.size(), 1.0));
-  DeviceWorkers workers(group);
-  SplitChoice c = resolve_split(spec, axis, group, workers, (fakes ? *fakes : own).factory(), units,
-                                16, ops, 10);
+  ThreadSplitExecutor executor(group);
+  const SplitRow row{"fake", (fakes ? *fakes : own).factory(), {}};
+  SplitChoice c = resolve_split(spec, axis, executor, row, units, 16, ops, 10);
   long long next = 0;
   for (const Part& part : c.parts) {
     EXPECT_EQ(part.axis, axis);

@@ -104,6 +104,11 @@ Rect in_rect(const Problem& p, const Part& part) {
   return in;
 }
 
+std::vector<PartTransfer> part_io(Problem& p, const Part& part) {
+  return {{host_array(p.in, p.in_w), in_rect(p, part), false},
+          {host_array(p.out, p.out_w), out_rect(p, part), true}};
+}
+
 namespace {
 class Bilinear : public Workload {
  public:
@@ -142,7 +147,7 @@ class Bilinear : public Workload {
       register_local_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
                                             describe);
       register_split_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
-                                            describe, kSplitLaunches);
+                                            describe, part_io, kSplitLaunches);
     }
   }
 

@@ -19,6 +19,7 @@
 #include "../../launch_shape.h"
 #include "../../options.h"
 #include "../../runner_table.h"
+#include "../../split_io.h"
 #include "../../validation.h"
 #include "../../work_split.h"
 #include "../../workload.h"
@@ -81,6 +82,8 @@ struct Variant {
 // last pixel, and the neighbour after), all of the input along the other axis.
 Rect out_rect(const Problem& p, const Part& part);
 Rect in_rect(const Problem& p, const Part& part);
+// The same as host transfers (split_io.h): the input in, the output out.
+std::vector<PartTransfer> part_io(Problem& p, const Part& part);
 
 // Launches per job of a split row: the study's 10000.
 constexpr int kSplitLaunches = 10000;

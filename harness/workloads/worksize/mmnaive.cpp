@@ -113,6 +113,12 @@ Rect b_rect(int n, const Part& part) {
   return part.axis == SplitAxis::x ? c_rect(n, part) : Rect{0, 0, n, n};
 }
 
+std::vector<PartTransfer> part_io(Problem& p, const Part& part) {
+  return {{host_array(p.a, p.n), a_rect(p.n, part), false},
+          {host_array(p.b, p.n), b_rect(p.n, part), false},
+          {host_array(p.c, p.n), c_rect(p.n, part), true}};
+}
+
 namespace {
 class MmNaive : public Workload {
  public:
@@ -149,7 +155,7 @@ class MmNaive : public Workload {
       register_local_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global, local_,
                                             opts, apis, problem, describe);
       register_split_rows<Problem, Variant>(runners(), {{"n", std::to_string(n)}}, global, local_,
-                                            opts, apis, problem, describe, kSplitLaunches);
+                                            opts, apis, problem, describe, part_io, kSplitLaunches);
     }
   }
 

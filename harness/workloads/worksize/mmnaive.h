@@ -13,6 +13,7 @@
 #include "../../launch_shape.h"
 #include "../../options.h"
 #include "../../runner_table.h"
+#include "../../split_io.h"
 #include "../../validation.h"
 #include "../../work_split.h"
 #include "../../workload.h"
@@ -73,6 +74,8 @@ struct Variant {
 Rect c_rect(int n, const Part& part);
 Rect a_rect(int n, const Part& part);
 Rect b_rect(int n, const Part& part);
+// The same as host transfers (split_io.h): A and B in, C out.
+std::vector<PartTransfer> part_io(Problem& p, const Part& part);
 
 // Launches per job of a split row: the study's 10.
 constexpr int kSplitLaunches = 10;

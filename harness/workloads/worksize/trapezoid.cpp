@@ -146,6 +146,10 @@ Rect items_rect(const Problem& p, const Part& part) {
   return part_rect(part, static_cast<long long>(p.items), 1);
 }
 
+std::vector<PartTransfer> part_io(Problem& p, const Part& part) {
+  return {{host_array(p.partials, static_cast<long long>(p.items)), items_rect(p, part), true}};
+}
+
 namespace {
 
 class Trapezoid : public Workload {
@@ -185,7 +189,7 @@ class Trapezoid : public Workload {
       register_local_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
                                             describe);
       register_split_rows<Problem, Variant>(runners(), params, global, local_, opts, apis, problem,
-                                            describe, kSplitLaunches);
+                                            describe, part_io, kSplitLaunches);
     }
   }
 

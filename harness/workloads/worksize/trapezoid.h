@@ -33,6 +33,7 @@
 #include "../../launch_shape.h"
 #include "../../options.h"
 #include "../../runner_table.h"
+#include "../../split_io.h"
 #include "../../validation.h"
 #include "../../work_split.h"
 #include "../../workload.h"
@@ -105,6 +106,8 @@ struct Variant {
 
 // The work-items (and so the entries of partials) a part covers, as one row.
 Rect items_rect(const Problem& p, const Part& part);
+// The same as host transfers (split_io.h): nothing in, the partials out.
+std::vector<PartTransfer> part_io(Problem& p, const Part& part);
 
 // Launches per job of a split row: the study's 10000.
 constexpr int kSplitLaunches = 10000;

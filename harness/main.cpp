@@ -151,11 +151,25 @@ int bench_main(int argc, char** argv) {
     return kExitOk;
   }
 
+  // Device choice may fail on one MPI rank alone: every rank learns it here,
+  // before the ranks gather their devices, and rank 0 says what failed.
+  mpi::Agreement chosen;
   try {
     if (opts.cuda_device >= 0 && !apis.count("cuda"))
       throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
                        " (this build has no CUDA side)");
     for (auto& api : owned) api->select(opts);
+  } catch (const UsageError& e) {
+    chosen = {kExitUsage, e.what()};
+  } catch (const std::exception& e) {
+    chosen = {kExitFailed, e.what()};
+  }
+  if (chosen = mpi::checkpoint(chosen); chosen.code == kExitUsage) return usage_error(chosen.error);
+  if (chosen.code != kExitOk) {
+    if (mpi::rank() == 0) std::cerr << "gpucmp-bench: error: " << chosen.error << "\n";
+    return chosen.code;
+  }
+  try {
     mpi::install_executors(apis);
     share_device_peaks(apis);
     for (const auto& [key, value] : collect_context(opts, apis))

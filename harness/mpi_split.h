@@ -11,6 +11,8 @@
 // poisoned before each validated download, so a lost scatter or gather fails
 // validation. Only rank 0 writes reports. Rows end /over:mpi.
 #pragma once
+#include <string>
+
 #include "api.h"
 #include "split_options.h"
 
@@ -29,6 +31,17 @@ void start(SplitOptions& split);
 // Whether MPI was started; this process's rank (0 when not).
 bool active();
 int rank();
+
+// An exit code and the error line that goes with it (empty for none).
+struct Agreement {
+  int code = 0;
+  std::string error;
+};
+// Collective (where MPI was started): every rank's outcome of choosing its
+// devices; returns the largest code on every rank, with the error of the
+// first rank that failed ("rank N: " before another rank's) on rank 0.
+// Without MPI: `mine`.
+Agreement checkpoint(const Agreement& mine);
 
 // Collective, after the APIs chose their devices: every rank's split device
 // of every API is gathered and the executors are installed

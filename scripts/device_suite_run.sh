@@ -162,17 +162,11 @@ case "$part" in
   worksize-split-mpi)
     # Issue 15 item 5: split rows with one MPI rank per device (OpenMPI's
     # mpirun; ranks not bound to cores, so that PoCL's rank has every core).
-    # A 2-rank preflight on the GPU first: where shared memory's single-copy
-    # transfer (CMA) is not permitted, the vader BTL is told to copy twice,
-    # and mpi-env.txt says so.
+    # mpirun's processes get OCL_ICD_FILENAMES=libpocl.so.2 on the lent
+    # machine, which hides NVIDIA's OpenCL from the ICD loader: env -u.
+    # mpi-env.txt records OpenMPI's version and the OMPI_MCA settings.
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    LAUNCH=(mpirun --bind-to none -np 2)
-    pre=(--benchmark_filter='^mmnaive/opencl/.*/split' --size quick --samples 1 --split equal
-         --split-launches 1 --split-over mpi --cl-split-devices "$NV_CL:0,$NV_CL:0")
-    if ! "${LAUNCH[@]}" "$B/gpucmp-bench" "${pre[@]}" > "$OUT/mpi-preflight.log" 2>&1; then
-      export OMPI_MCA_btl_vader_single_copy_mechanism=none
-      "${LAUNCH[@]}" "$B/gpucmp-bench" "${pre[@]}" >> "$OUT/mpi-preflight.log" 2>&1
-    fi
+    LAUNCH=(mpirun --bind-to none -np 2 env -u OCL_ICD_FILENAMES)
     { ompi_info --version; env | grep '^OMPI_MCA' || echo "no OMPI_MCA settings"; } > "$OUT/mpi-env.txt" 2>&1
     # The GPU and PoCL's CPU (OpenCL), as worksize-split-pair in-process.
     run worksize-split-mpi-pair 220 --benchmark_repetitions=3 --startup off \
@@ -185,7 +179,7 @@ case "$part" in
       --split share:0,share:0.5,equal,calibrated --split-over mpi \
       --cuda-split-devices 0,0 --cl-split-devices "$NV_CL:0,$NV_CL:0"
     # One rank: the whole job on the GPU through the same path, no transfer.
-    LAUNCH=(mpirun --bind-to none -np 1)
+    LAUNCH=(mpirun --bind-to none -np 1 env -u OCL_ICD_FILENAMES)
     run worksize-split-mpi-one 90 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' --split equal \
       --split-over mpi --cl-split-devices "$NV_CL:0"

@@ -118,6 +118,14 @@ TEST(MpiSplitBadInput, OneDeviceListedForTwoRanks) {
                "--cl-split-devices names 1 device for 2 MPI ranks");
 }
 
+// Only rank 1 fails to choose its device: every rank stops (no hang), rank 0
+// says which rank failed and why.
+TEST(MpiSplitBadInput, OneRanksDeviceMissing) {
+  skip_without_mpi();
+  expect_error(run_command(mpirun(2) + kRows + " --split-over mpi --cl-split-devices 0:0,0:9"),
+               "rank 1: --cl-split-devices 0:9: no such device on platform 0");
+}
+
 TEST(MpiSplitBadInput, TwoRanksWithoutSplitOverMpi) {
   skip_without_mpi();
   expect_error(run_command(mpirun(2) + kRows),

@@ -128,6 +128,18 @@ bool active() { return session().started; }
 
 int rank() { return session().started ? world_rank() : launcher_rank(); }
 
+Agreement checkpoint(const Agreement& mine) {
+  if (!session().started) return mine;
+  const std::vector<Status> all = gather_status({mine.code, mine.error});
+  Agreement out;
+  for (std::size_t r = 0; r < all.size(); ++r) {
+    out.code = std::max(out.code, all[r].code);
+    if (out.error.empty() && all[r].code != 0)
+      out.error = r == 0 ? all[r].message : "rank " + std::to_string(r) + ": " + all[r].message;
+  }
+  return out;
+}
+
 void install_executors(const ApiSet& apis) {
   Session& s = session();
   if (!s.started) return;

@@ -43,7 +43,7 @@ class RectExchange {
   std::vector<MPI_Request> requests_;
 };
 
-// One rank's outcome of a command.
+// One rank's outcome of a command (or, for checkpoint(), its exit code).
 struct Status {
   enum Code { ok = 0, failed = 1, unavailable = 2 };
   int code = ok;

@@ -162,11 +162,14 @@ case "$part" in
   worksize-split-mpi)
     # Issue 15 item 5: split rows with one MPI rank per device (OpenMPI's
     # mpirun; ranks not bound to cores, so that PoCL's rank has every core).
-    # mpirun's processes get OCL_ICD_FILENAMES=libpocl.so.2 on the lent
-    # machine, which hides NVIDIA's OpenCL from the ICD loader: env -u.
+    # On the lent machine mpirun's processes got only the first entry of
+    # OCL_ICD_FILENAMES (gpu_env.sh's libpocl.so.2:libnvidia-opencl.so.1),
+    # which hid NVIDIA's OpenCL from the ICD loader: env sets it whole.
     # mpi-env.txt records OpenMPI's version and the OMPI_MCA settings.
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-    LAUNCH=(mpirun --bind-to none -np 2 env -u OCL_ICD_FILENAMES)
+    icd=(env "OCL_ICD_FILENAMES=${OCL_ICD_FILENAMES:-}")
+    [ -n "${OCL_ICD_FILENAMES:-}" ] || icd=()
+    LAUNCH=(mpirun --bind-to none -np 2 ${icd[@]+"${icd[@]}"})
     { ompi_info --version; env | grep '^OMPI_MCA' || echo "no OMPI_MCA settings"; } > "$OUT/mpi-env.txt" 2>&1
     # The GPU and PoCL's CPU (OpenCL), as worksize-split-pair in-process.
     run worksize-split-mpi-pair 220 --benchmark_repetitions=3 --startup off \
@@ -179,7 +182,7 @@ case "$part" in
       --split share:0,share:0.5,equal,calibrated --split-over mpi \
       --cuda-split-devices 0,0 --cl-split-devices "$NV_CL:0,$NV_CL:0"
     # One rank: the whole job on the GPU through the same path, no transfer.
-    LAUNCH=(mpirun --bind-to none -np 1 env -u OCL_ICD_FILENAMES)
+    LAUNCH=(mpirun --bind-to none -np 1 ${icd[@]+"${icd[@]}"})
     run worksize-split-mpi-one 90 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' --split equal \
       --split-over mpi --cl-split-devices "$NV_CL:0"

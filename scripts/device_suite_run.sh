@@ -163,7 +163,7 @@ case "$part" in
     # Issue 15 item 5: split rows with one MPI rank per device (OpenMPI's
     # mpirun; ranks not bound to cores, so that PoCL's rank has every core).
     # On the lent machine mpirun's processes got only the first entry of
-    # OCL_ICD_FILENAMES (gpu_env.sh's libpocl.so.2:libnvidia-opencl.so.1),
+    # OCL_ICD_FILENAMES (the machine's libpocl.so.2:libnvidia-opencl.so.1),
     # which hid NVIDIA's OpenCL from the ICD loader: env sets it whole.
     # mpi-env.txt records OpenMPI's version and the OMPI_MCA settings.
     export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1

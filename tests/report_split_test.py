@@ -180,6 +180,23 @@ class Analysis(Work):
         self.assertEqual((pair.best.spec, pair.best.time / 1e6), ("share:1", 9.0))
         self.assertEqual(pair.files, [self.path, later])
 
+    def test_rows_over_mpi_take_the_ranks_devices_and_stay_apart(self):
+        ranks = f"rank0:opencl:1:0 {GPU}, rank1:opencl:0:0 {CPU}"
+        mpi = self.write("mpi.json", {"context": dict(CONTEXT, **{
+            "opencl.split_devices": f"opencl:1:0 {GPU}", "opencl.split_ranks": ranks}),
+            "benchmarks": rows(MM.format(spec="share:1") + "/over:mpi", 10.5, **shares(1.0))
+            + rows(MM.format(spec="share:0.5") + "/over:mpi", 120.0, **shares(0.5))})
+        self.assertEqual(split.parse_devices(ranks),
+                         [f"rank0:opencl:1:0 {GPU}", f"rank1:opencl:0:0 {CPU}"])
+        ks = [k for k in self.kernels(self.path, mpi) if k.api == "opencl"]
+        self.assertEqual(len(ks), 2)  # the in-process rows and the MPI rows, apart
+        over = [k for k in ks if ("over", "mpi") in k.params]
+        self.assertEqual(len(over), 1)
+        self.assertEqual(over[0].devices, [f"rank0:opencl:1:0 {GPU}", f"rank1:opencl:0:0 {CPU}"])
+        self.assertEqual({r.spec: r.time / 1e6 for r in over[0].rows},
+                         {"share:1": 10.5, "share:0.5": 120.0})
+        self.assertIn(f"- device 1: rank1:opencl:0:0 {CPU}", self.report_md(self.path, mpi))
+
     def test_no_split_rows_no_section(self):
         plain = self.write("plain.json", {"context": CONTEXT, "benchmarks": rows(
             "matrixMul/cuda/tile16/n:64", 1.0) + rows("matrixMul/opencl/tile16/n:64", 1.5)})

@@ -10,7 +10,7 @@ import statistics
 import gbench_json
 
 from . import variant_facts
-from .names import (COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, SPLIT_DEVICES, SPLIT_PARAM,
+from .names import (COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, SPLIT_DEVICES, SPLIT_RANKS, SPLIT_PARAM,
                     STARTUP, parse_name, size_key)
 
 NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
@@ -121,11 +121,13 @@ def cold_key(key, entry):
 
 
 def split_devices(key, context):
-    """The context's <api>.split_devices of a split row (split:<spec>), else None."""
+    """The context's <api>.split_devices of a split row (split:<spec>), else None; for a
+    row split over MPI ranks (over:mpi), <api>.split_ranks: every rank's device."""
     parsed = parse_name(key)
     if parsed is None or not any(name == SPLIT_PARAM for name, _ in parsed[3]):
         return None
-    devices = context.get(SPLIT_DEVICES.format(api=parsed[1]))
+    over_mpi = ("over", "mpi") in parsed[3]
+    devices = context.get((SPLIT_RANKS if over_mpi else SPLIT_DEVICES).format(api=parsed[1]))
     return (devices.strip() or None) if isinstance(devices, str) else None
 
 

@@ -36,6 +36,7 @@ COLD_PARAM = ("cache", "cold")
 LOCAL_PARAM = "local"  # local:<spec>: a row of the work-size study (sections/worksize.py)
 SPLIT_PARAM = "split"  # split:<spec>: one kernel's work split across devices (sections/split.py)
 SPLIT_DEVICES = "{api}.split_devices"  # the context key naming a split row's devices
+SPLIT_RANKS = "{api}.split_ranks"  # the same over MPI ranks (over:mpi): rank<i>:<device> each
 JIT_ENV = "env.CUDA_FORCE_PTX_JIT"
 JIT_PART = "CUDA_FORCE_PTX_JIT=1"  # appended to the key of such a file's CUDA startup rows
 QUALITY_FLAGS = [("clock_flag", "SM clock below 90% of max"),

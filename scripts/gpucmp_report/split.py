@@ -19,8 +19,9 @@ from .names import API_LABEL, APIS, SPLIT_PARAM, size_key, workload_rank
 RULE_ORDER = ["equal", "pe", "study-k", "calibrated"]
 SHARE = "share:"
 ALONE = 1 - 1e-9  # a share at least this: the device ran the whole job
-# Where a device's entry in <api>.split_devices starts: "opencl:1:0 NVIDIA H200 (...)".
-DEVICE_START = re.compile(r", (?=(?:cuda|opencl):\d)")
+# Where a device's entry in <api>.split_devices starts: "opencl:1:0 NVIDIA H200 (...)",
+# or in <api>.split_ranks: "rank1:opencl:1:0 NVIDIA H200 (...)".
+DEVICE_START = re.compile(r", (?=(?:rank\d+:)?(?:cuda|opencl):\d)")
 
 
 def parse_devices(text):

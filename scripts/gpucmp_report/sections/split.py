@@ -32,6 +32,10 @@ INTRO = (
     "Speedup: the time of the single-device row (`share:1`, or `share:0` of two devices: "
     "all the work on one device; the faster where both ran; a rule's row that gave one "
     "device everything where neither ran) / the row's time; above 1, the split is faster. "
+    "Rows ending `over:mpi` (issue 15 item 5) ran one device per MPI rank (`mpirun -np N "
+    "gpucmp-bench --split-over mpi`; their devices are the context's `<api>.split_ranks`, "
+    "rank 0 first): their job also includes rank 0 sending each other rank its part's input "
+    "and receiving its output through MPI. "
     "These rows enter this section and the measurement quality only.")
 
 

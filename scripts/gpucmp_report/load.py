@@ -10,8 +10,8 @@ import statistics
 import gbench_json
 
 from . import variant_facts
-from .names import (COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, SPLIT_DEVICES, SPLIT_RANKS, SPLIT_PARAM,
-                    STARTUP, parse_name, size_key)
+from .names import (COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, SPLIT_DEVICES, SPLIT_PARAM,
+                    SPLIT_RANKS, STARTUP, parse_name, size_key)
 
 NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",

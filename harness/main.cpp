@@ -24,6 +24,7 @@
 #include "result_reporter.h"
 #include "runner_table.h"
 #include "skip_log.h"
+#include "workloads/layout/lavamd.h"
 #include "workloads/parboil/cp.h"
 #include "workloads/parboil/mri.h"
 #include "workloads/sdk/bandwidth.h"
@@ -59,6 +60,7 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(bilinear::make_workload());
   w.push_back(sort::make_workload());
   w.push_back(trapezoid::make_workload());
+  w.push_back(lavamd::make_workload());
   return w;
 }
 

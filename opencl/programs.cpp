@@ -136,6 +136,10 @@ std::vector<ProgramSpec> make_specs() {
       source("bilinear", "base", "bilinear.cl", ""),
       source("sort", "bitonic", "sort.cl", ""),
       source("trapezoid", "base", "trapezoid.cl", ""),
+      // LavaMD once per particle layout (the data-layout study; lavamd_runner.cpp).
+      source("lavamd", "base", "lavamd.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
+      source("lavamd", "base-soa", "lavamd.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
+      source("lavamd", "base-aosoa", "lavamd.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),
   };
   // ptx-ftz: cp's fast PTX with CUDA's fast-math denormal semantics (pass ftz).
   ProgramSpec cp_fast_ftz = derived(program_spec_of(specs, "cp", "unrollx8-fast"), "ptx-ftz",

@@ -157,7 +157,21 @@ Session::Session(cl_platform_id platform, cl_device_id device, std::string kerne
 const char* Session::common_build_options() { return "-cl-std=CL1.2"; }
 
 std::string Session::source(const std::string& file) const {
-  if (!kernel_dir_.empty()) {
+  // A line #include "NAME" takes NAME's text (the embedded copies have no
+  // include path; e.g. the layout accessors, gpucmp_layouts.h).
+  std::string text = file_text(file), out;
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    const auto open = line.rfind("#include \"", 0) == 0 ? line.find('"') : std::string::npos;
+    const auto close = open == std::string::npos ? open : line.find('"', open + 1);
+    out += close == std::string::npos ? line : file_text(line.substr(open + 1, close - open - 1));
+    out += "\n";
+  }
+  return out;
+}
+
+std::string Session::file_text(const std::string& file) const {
+  if (!kernel_dir_.empty() && file.find(".cl") != std::string::npos) {
     // DIR/file, else DIR/<study>/file: --cl-kernel-dir opencl reads the tree.
     std::string path = kernel_dir_ + "/" + file;
     std::error_code ec;

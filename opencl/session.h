@@ -61,6 +61,8 @@ class Session {
 
  private:
   std::string source(const std::string& file) const;
+  // One file's text as it is stored (--cl-kernel-dir for .cl files, else embedded).
+  std::string file_text(const std::string& file) const;
 
   cl_platform_id platform_;
   cl_device_id device_;

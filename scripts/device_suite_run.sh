@@ -27,6 +27,7 @@
 #   OUT=<dir> PART=worksize-split scripts/device_suite_run.sh # split rows (SPLIT_CUDA, SPLIT_CL: devices)
 #   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
 #   OUT=<dir> PART=worksize-split-mpi scripts/device_suite_run.sh # split rows over MPI ranks (mpirun)
+#   OUT=<dir> PART=layout scripts/device_suite_run.sh     # LavaMD per layout, boxes1d 10..70 (issue 16)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -187,6 +188,16 @@ case "$part" in
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' --split equal \
       --split-over mpi --cl-split-devices "$NV_CL:0"
     unset LAUNCH
+    ;;
+  layout)
+    # Issue 16: LavaMD with its particles in AoS, SoA and AoSoA, both APIs,
+    # boxes1d 10 to 70 (the study's sizes), 3 repetitions; then memcheck
+    # over the CUDA rows at the quick size.
+    run layout-lavamd 420 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^lavamd/' --lavamd-boxes 10,20,30,40,50,60,70
+    B="$B" OUT="$OUT/sanitizer-layout" BUDGET=60 TOOLS=memcheck BENCH_EXTRA="--lavamd-boxes 4" \
+      scripts/compute_sanitizer.sh '^lavamd/cuda/' > "$OUT/sanitizer-layout.log" 2>&1
+    echo "compute-sanitizer layout rc=$?"; tail -4 "$OUT/sanitizer-layout.log"
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a

@@ -1,0 +1,48 @@
+#include "layouts.h"
+
+#include <gpucmp_layouts.h>
+
+#include "../../errors.h"
+
+namespace gpucmp::layout {
+
+std::string to_string(Layout layout) {
+  switch (layout) {
+    case Layout::aos:
+      return "aos";
+    case Layout::soa:
+      return "soa";
+    case Layout::aosoa:
+      return "aosoa";
+  }
+  return "?";
+}
+
+Layout parse_layout(const std::string& text, const std::string& what) {
+  for (Layout l : {Layout::aos, Layout::soa, Layout::aosoa})
+    if (text == to_string(l)) return l;
+  throw UsageError(what + " " + text + ": not a layout (aos, soa, aosoa)");
+}
+
+void check_tile(Layout layout, int tile, std::size_t records, const std::string& what) {
+  if (tile < 1) throw UsageError(what + ": the AoSoA tile must be at least 1");
+  if (layout == Layout::aosoa && records % std::size_t(tile) != 0)
+    throw UsageError(what + ": the AoSoA tile of " + std::to_string(tile) +
+                     " records does not divide the " + std::to_string(records) + " records");
+}
+
+std::size_t index(Layout layout, int tile, std::size_t n, int words, std::size_t i, int w) {
+  const int l = int(layout);
+  return GPUCMP_LAYOUT_INDEX(l, tile, n, words, i, w);
+}
+
+void convert(const float* src, Layout from, float* dst, Layout to, std::size_t n, int words,
+             int tile) {
+  // Record by record, word by word: the destination's order for AoS and
+  // AoSoA writes, which the host's caches favour; SoA reads stride n.
+  for (std::size_t i = 0; i < n; ++i)
+    for (int w = 0; w < words; ++w)
+      dst[index(to, tile, n, words, i, w)] = src[index(from, tile, n, words, i, w)];
+}
+
+}  // namespace gpucmp::layout

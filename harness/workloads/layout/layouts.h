@@ -1,0 +1,37 @@
+// Data layout as a benchmark axis (issue 16, after Yamanaka 2014): a record
+// type is described once (records.json); scripts/gen_layouts.py generates
+// its accessors for AoS, SoA and AoSoA (gpucmp_layouts.h, shared by CUDA,
+// OpenCL C and this file), and kernels written against them are compiled
+// once per layout. Here: the host side, the layout of a row and the
+// conversion between layouts, with the same index the kernels use.
+#pragma once
+#include <cstddef>
+#include <string>
+
+namespace gpucmp::layout {
+
+// Array of structures (record i's words together), structure of arrays (word
+// w of every record together), and AoSoA: tiles of `tile` records, each tile
+// a small SoA.
+enum class Layout { aos = 0, soa = 1, aosoa = 2 };
+
+std::string to_string(Layout layout);
+// "aos", "soa", "aosoa"; throws UsageError naming `what` otherwise.
+Layout parse_layout(const std::string& text, const std::string& what);
+
+constexpr int kDefaultTile = 32;  // AoSoA records per tile (a warp)
+
+// UsageError unless `tile` divides `records` (AoSoA only: the other layouts
+// take any count), naming `what`.
+void check_tile(Layout layout, int tile, std::size_t records, const std::string& what);
+
+// Where word w of record i of n records of `words` words lies: the generated
+// GPUCMP_LAYOUT_INDEX, the kernels' own index.
+std::size_t index(Layout layout, int tile, std::size_t n, int words, std::size_t i, int w);
+
+// Copies n records of `words` words from `src` in layout `from` to `dst` in
+// layout `to` (the study's host conversion); src and dst must not overlap.
+void convert(const float* src, Layout from, float* dst, Layout to, std::size_t n, int words,
+             int tile);
+
+}  // namespace gpucmp::layout

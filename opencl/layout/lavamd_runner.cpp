@@ -1,0 +1,88 @@
+// OpenCL runner of lavamd: the particles converted on the host into the
+// row's layout and uploaded once, one kernel launch per launch (lavamd.cl,
+// built once per layout: programs.cpp), the forces downloaded and converted
+// back to AoS.
+#include "check.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/layout/lavamd.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+// The program of `v`: "base" (AoS), "base-soa", "base-aosoa".
+const ProgramSpec& spec_of(const lavamd::Variant& v) {
+  if (v.layout == layout::Layout::aos) return program_spec("lavamd", v.name);
+  return program_spec("lavamd", v.name + "-" + layout::to_string(v.layout));
+}
+
+class LavaMdRunner : public TimedRunner {
+ public:
+  LavaMdRunner(lavamd::Problem& p, const lavamd::Variant& v)
+      : p_(p),
+        layout_(v.layout),
+        program_(session().program(spec_of(v))),
+        kernel_(make_kernel(program_, "lavamd")) {}
+
+  void upload() override {
+    const std::size_t words = p_.particles * 4;
+    std::vector<float> rv(words);
+    layout::convert(p_.rv.data(), layout::Layout::aos, rv.data(), layout_, p_.particles, 4,
+                    lavamd::kTile);
+    fv_ = make_buffer(CL_MEM_WRITE_ONLY, words * sizeof(float), "lavamd fv");
+    rv_ = make_buffer(CL_MEM_READ_ONLY, words * sizeof(float), "lavamd rv");
+    qv_ = make_buffer(CL_MEM_READ_ONLY, p_.particles * sizeof(float), "lavamd qv");
+    neighbours_ = make_buffer(CL_MEM_READ_ONLY, p_.neighbours.size() * sizeof(int), "lavamd boxes");
+    counts_ = make_buffer(CL_MEM_READ_ONLY, p_.counts.size() * sizeof(int), "lavamd counts");
+    write(rv_, rv.data(), words * sizeof(float), "lavamd rv");
+    write(qv_, p_.qv.data(), p_.particles * sizeof(float), "lavamd qv");
+    write(neighbours_, p_.neighbours.data(), p_.neighbours.size() * sizeof(int), "lavamd boxes");
+    write(counts_, p_.counts.data(), p_.counts.size() * sizeof(int), "lavamd counts");
+  }
+  void download() override {
+    std::vector<float> fv(p_.particles * 4);
+    check(clEnqueueReadBuffer(session().queue(), fv_, CL_TRUE, 0, fv.size() * sizeof(float),
+                              fv.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer", "lavamd fv");
+    layout::convert(fv.data(), layout_, p_.fv.data(), layout::Layout::aos, p_.particles, 4,
+                    lavamd::kTile);
+  }
+  double build_ms() const override { return program_.build_ms; }
+
+ protected:
+  void enqueue() override {
+    set_args(kernel_, "lavamd", fv_, rv_, qv_, neighbours_, counts_, cl_ulong(p_.particles),
+             lavamd::kA2);
+    const std::size_t local = lavamd::kThreads, global = p_.boxes * local;
+    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 1, nullptr, &global, &local, 0,
+                                 nullptr, record()),
+          "clEnqueueNDRangeKernel", "lavamd");
+  }
+
+ private:
+  static void write(const Buffer& to, const void* from, std::size_t bytes, const char* what) {
+    check(clEnqueueWriteBuffer(session().queue(), to, CL_TRUE, 0, bytes, from, 0, nullptr, nullptr),
+          "clEnqueueWriteBuffer", what);
+  }
+
+  lavamd::Problem& p_;
+  layout::Layout layout_;
+  const BuiltProgram& program_;
+  Kernel kernel_;
+  Buffer fv_, rv_, qv_, neighbours_, counts_;
+};
+
+GPUCMP_RUNNERS("opencl") {
+  lavamd::runners().add("opencl", lavamd::variants(),
+                        [](lavamd::Problem& p, const lavamd::Variant& v) {
+                          return std::make_unique<LavaMdRunner>(p, v);
+                        });
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

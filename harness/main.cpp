@@ -24,7 +24,9 @@
 #include "result_reporter.h"
 #include "runner_table.h"
 #include "skip_log.h"
+#include "workloads/layout/bodies.h"
 #include "workloads/layout/lavamd.h"
+#include "workloads/layout/layoutconv.h"
 #include "workloads/parboil/cp.h"
 #include "workloads/parboil/mri.h"
 #include "workloads/sdk/bandwidth.h"
@@ -61,6 +63,8 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(sort::make_workload());
   w.push_back(trapezoid::make_workload());
   w.push_back(lavamd::make_workload());
+  w.push_back(layoutconv::make_workload());
+  w.push_back(bodies::make_workload());
   return w;
 }
 

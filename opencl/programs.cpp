@@ -140,6 +140,10 @@ std::vector<ProgramSpec> make_specs() {
       source("lavamd", "base", "lavamd.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
       source("lavamd", "base-soa", "lavamd.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
       source("lavamd", "base-aosoa", "lavamd.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),
+      source("layoutconv", "base", "layoutconv.cl", ""),
+      source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
+      source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
+      source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),
   };
   // ptx-ftz: cp's fast PTX with CUDA's fast-math denormal semantics (pass ftz).
   ProgramSpec cp_fast_ftz = derived(program_spec_of(specs, "cp", "unrollx8-fast"), "ptx-ftz",

@@ -28,6 +28,7 @@
 #   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
 #   OUT=<dir> PART=worksize-split-mpi scripts/device_suite_run.sh # split rows over MPI ranks (mpirun)
 #   OUT=<dir> PART=layout scripts/device_suite_run.sh     # LavaMD per layout, boxes1d 10..70 (issue 16)
+#   OUT=<dir> PART=layout-more scripts/device_suite_run.sh # bodies per layout, conversions, ncu (issue 16)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -198,6 +199,20 @@ case "$part" in
     B="$B" OUT="$OUT/sanitizer-layout" BUDGET=60 TOOLS=memcheck BENCH_EXTRA="--lavamd-boxes 4" \
       scripts/compute_sanitizer.sh '^lavamd/cuda/' > "$OUT/sanitizer-layout.log" 2>&1
     echo "compute-sanitizer layout rc=$?"; tail -4 "$OUT/sanitizer-layout.log"
+    ;;
+  layout-more)
+    # Issue 16: bodies (3 of 12 words read) per layout, and the conversion
+    # between layouts on the device (host time as a counter) at LavaMD's
+    # particle counts for boxes1d 10, 30, 50, 70, both APIs, 3 repetitions;
+    # then Nsight Compute over the CUDA bodies rows (sectors per request,
+    # DRAM bytes) and LavaMD's at boxes1d 30.
+    run layout-bodies 150 --benchmark_repetitions=3 --startup off --benchmark_filter='^bodies/'
+    run layout-conv 300 --benchmark_repetitions=3 --startup off --benchmark_filter='^layoutconv/' \
+      --layoutconv-boxes 10,30,50,70
+    B="$B" OUT="$OUT/ncu" BUDGET=120 LAUNCHES=2 CLOCKS=none \
+      EXTRA_METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^bodies/cuda/base/n:16777216/' > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a

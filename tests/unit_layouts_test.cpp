@@ -43,6 +43,18 @@ TEST(Layouts, GeneratedAccessorsAreTheHostIndex) {
   EXPECT_EQ(BODY12_RADIUS, 11);
 }
 
+TEST(Layouts, RecordAndWordInvertTheIndex) {
+  const std::size_t n = 96;
+  for (const Layout l : {Layout::aos, Layout::soa, Layout::aosoa})
+    for (const int words : {4, 12})
+      for (std::size_t d = 0; d < n * std::size_t(words); ++d) {
+        const int layout = int(l);
+        const std::size_t i = GPUCMP_LAYOUT_RECORD(layout, 32, n, words, d);
+        const std::size_t w = GPUCMP_LAYOUT_WORD(layout, 32, n, words, d);
+        ASSERT_EQ(index(l, 32, n, words, i, int(w)), d) << to_string(l) << " " << words;
+      }
+}
+
 TEST(Layouts, ConversionsRoundTripAndPlaceEveryWord) {
   const std::size_t n = 128;
   const int words = 12;

@@ -18,9 +18,7 @@ class LavaMdRunner : public TimedRunner {
 
   void upload() override {
     const std::size_t words = p_.particles * 4;
-    std::vector<float> rv(words);
-    layout::convert(p_.rv.data(), layout::Layout::aos, rv.data(), layout_, p_.particles, 4,
-                    lavamd::kTile);
+    const std::vector<float> rv = layout::from_aos(p_.rv, layout_, p_.particles, 4);
     fv_ = device_alloc(words * sizeof(float), "lavamd fv");
     rv_ = device_alloc(words * sizeof(float), "lavamd rv");
     qv_ = device_alloc(p_.particles * sizeof(float), "lavamd qv");
@@ -39,8 +37,7 @@ class LavaMdRunner : public TimedRunner {
     std::vector<float> fv(p_.particles * 4);
     copy_and_wait(fv.data(), fv_.get(), fv.size() * sizeof(float), cudaMemcpyDeviceToHost, stream(),
                   "lavamd fv");
-    layout::convert(fv.data(), layout_, p_.fv.data(), layout::Layout::aos, p_.particles, 4,
-                    lavamd::kTile);
+    layout::to_aos(fv, layout_, p_.fv, p_.particles, 4);
   }
 
  protected:

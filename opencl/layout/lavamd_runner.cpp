@@ -30,9 +30,7 @@ class LavaMdRunner : public TimedRunner {
 
   void upload() override {
     const std::size_t words = p_.particles * 4;
-    std::vector<float> rv(words);
-    layout::convert(p_.rv.data(), layout::Layout::aos, rv.data(), layout_, p_.particles, 4,
-                    lavamd::kTile);
+    const std::vector<float> rv = layout::from_aos(p_.rv, layout_, p_.particles, 4);
     fv_ = make_buffer(CL_MEM_WRITE_ONLY, words * sizeof(float), "lavamd fv");
     rv_ = make_buffer(CL_MEM_READ_ONLY, words * sizeof(float), "lavamd rv");
     qv_ = make_buffer(CL_MEM_READ_ONLY, p_.particles * sizeof(float), "lavamd qv");
@@ -48,8 +46,7 @@ class LavaMdRunner : public TimedRunner {
     check(clEnqueueReadBuffer(session().queue(), fv_, CL_TRUE, 0, fv.size() * sizeof(float),
                               fv.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer", "lavamd fv");
-    layout::convert(fv.data(), layout_, p_.fv.data(), layout::Layout::aos, p_.particles, 4,
-                    lavamd::kTile);
+    layout::to_aos(fv, layout_, p_.fv, p_.particles, 4);
   }
   double build_ms() const override { return program_.build_ms; }
 

@@ -45,4 +45,16 @@ void convert(const float* src, Layout from, float* dst, Layout to, std::size_t n
       dst[index(to, tile, n, words, i, w)] = src[index(from, tile, n, words, i, w)];
 }
 
+std::vector<float> from_aos(const std::vector<float>& aos, Layout to, std::size_t n, int words) {
+  std::vector<float> out(aos.size());
+  convert(aos.data(), Layout::aos, out.data(), to, n, words, kDefaultTile);
+  return out;
+}
+
+void to_aos(const std::vector<float>& data, Layout from, std::vector<float>& aos, std::size_t n,
+            int words) {
+  aos.resize(data.size());
+  convert(data.data(), from, aos.data(), Layout::aos, n, words, kDefaultTile);
+}
+
 }  // namespace gpucmp::layout

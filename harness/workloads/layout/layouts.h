@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace gpucmp::layout {
 
@@ -33,5 +34,11 @@ std::size_t index(Layout layout, int tile, std::size_t n, int words, std::size_t
 // layout `to` (the study's host conversion); src and dst must not overlap.
 void convert(const float* src, Layout from, float* dst, Layout to, std::size_t n, int words,
              int tile);
+
+// The runners' side of the study's host conversion: n records of `words`
+// words kept in AoS on the host, `to` on the device (tiles of kDefaultTile).
+std::vector<float> from_aos(const std::vector<float>& aos, Layout to, std::size_t n, int words);
+void to_aos(const std::vector<float>& data, Layout from, std::vector<float>& aos, std::size_t n,
+            int words);
 
 }  // namespace gpucmp::layout

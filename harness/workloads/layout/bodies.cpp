@@ -1,0 +1,127 @@
+#include "bodies.h"
+
+#include <gpucmp_layouts.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "../../rng.h"
+
+namespace gpucmp::bodies {
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"base"}};
+  return v;
+}
+
+Runners& runners() {
+  static Runners table("bodies", variants());
+  return table;
+}
+
+Problem make_problem(std::size_t n) {
+  Problem p;
+  p.n = n;
+  p.aos.resize(n * kWords);
+  Rng rng(0x626f6479ULL ^ n);
+  for (float& x : p.aos) x = rng.uniform(-1, 1);
+  p.r2.assign(n, NAN);
+  return p;
+}
+
+double counted_bytes(std::size_t n) { return 4.0 * sizeof(float) * double(n); }
+
+std::vector<std::size_t> preset_sizes(SizePreset size) {
+  if (size == SizePreset::quick) return {std::size_t(1) << 16};
+  return {std::size_t(1) << 24, std::size_t(1) << 26};
+}
+
+Validation validate(const Problem& p) {
+  const auto ref = [&p](std::size_t i) {
+    const float* pos = &p.aos[i * kWords + BODY12_POS];
+    return double(pos[0]) * pos[0] + double(pos[1]) * pos[1] + double(pos[2]) * pos[2];
+  };
+  return check_elements(
+      p.n, 3 * std::ldexp(1.0, -24) / (1 - 3 * std::ldexp(1.0, -24)),
+      [&](std::size_t i) {
+        const double want = ref(i);
+        return want > 0 ? std::fabs(p.r2[i] - want) / want : std::fabs(double(p.r2[i]));
+      },
+      [&](std::size_t i) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "r2[%zu]: got %.9g, want %.9g", i, double(p.r2[i]), ref(i));
+        return std::string(buf);
+      });
+}
+
+namespace {
+
+class Bodies : public Workload {
+ public:
+  std::string name() const override { return "bodies"; }
+
+  void add_options(CLI::App& app) override {
+    add_checked_list_option(
+        app, "--bodies-n",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            sizes_.push_back(
+                std::size_t(parse_int(text, "--bodies-n", {kBlock, kMaxBodies, kBlock})));
+        },
+        "bodies: records (comma-separated multiples of 256, at most 2^27), overriding --size")
+        ->type_name("N");
+    add_checked_list_option(
+        app, "--bodies-layout",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            layouts_.push_back(layout::parse_layout(text, "--bodies-layout"));
+        },
+        "bodies: record layouts (comma-separated aos, soa, aosoa; default all three)")
+        ->type_name("LIST");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<std::size_t> sizes = sizes_;
+    if (sizes.empty()) sizes = preset_sizes(opts.size);
+    std::vector<layout::Layout> layouts = layouts_;
+    if (layouts.empty())
+      layouts = {layout::Layout::aos, layout::Layout::soa, layout::Layout::aosoa};
+    for (std::size_t n : sizes)
+      for (layout::Layout l : layouts)
+        for (const Runners::Row& row : runners().rows()) {
+          const BenchName name{"bodies",
+                               row.api,
+                               row.variant.name,
+                               {{"n", std::to_string(n)}, {"layout", to_string(l)}}};
+          const auto prepare = [this, n, l, row, name](const DeviceInfo& dev) {
+            Problem& p = problems_.get(n, [n] { return make_problem(n); });
+            Variant v = row.variant;
+            v.layout = l;
+            Prepared r;
+            r.runner = row.make(p, v);
+            Measurement& m = r.m;
+            m.name = name;
+            m.unit = RateUnit::GBps;
+            m.work_per_launch = counted_bytes(n);
+            m.peak = dev.dram_peak_gbps;
+            m.clear_output = [&p] { std::fill(p.r2.begin(), p.r2.end(), NAN); };
+            m.validate = [&p] { return validate(p); };
+            return r;
+          };
+          register_measured(name, apis, opts, prepare, /*startup=*/false);
+        }
+  }
+
+ private:
+  std::vector<std::size_t> sizes_;
+  std::vector<layout::Layout> layouts_;
+  LastProblem<std::size_t, Problem> problems_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Bodies>(); }
+
+}  // namespace gpucmp::bodies

@@ -27,6 +27,7 @@
 #   OUT=<dir> PART=worksize-split scripts/device_suite_run.sh # split rows (SPLIT_CUDA, SPLIT_CL: devices)
 #   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
 #   OUT=<dir> PART=worksize-split-mpi scripts/device_suite_run.sh # split rows over MPI ranks (mpirun)
+#   OUT=<dir> PART=worksize-split-2gpu scripts/device_suite_run.sh # two GPUs: threads, axes, MPI (issue 15)
 #   OUT=<dir> PART=layout scripts/device_suite_run.sh     # LavaMD per layout, boxes1d 10..70 (issue 16)
 #   OUT=<dir> PART=layout-more scripts/device_suite_run.sh # bodies per layout, conversions, ncu (issue 16)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
@@ -188,6 +189,31 @@ case "$part" in
     run worksize-split-mpi-one 90 --benchmark_repetitions=3 --startup off \
       --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' --split equal \
       --split-over mpi --cl-split-devices "$NV_CL:0"
+    unset LAUNCH
+    ;;
+  worksize-split-2gpu)
+    # Issue 15 items 4 and 5 on two GPUs (nvidia-h200-x2): the split rows on
+    # GPUs 0 and 1 in-process, both APIs, along y; bilinear with the study's
+    # y-major work-group (1x128) split along y and along x; then one rank per
+    # GPU under mpirun. 3 repetitions.
+    run worksize-split-2gpu-y 200 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' \
+      --split share:0,share:0.5,equal,pe,calibrated --split-axis y \
+      --cuda-split-devices 0,1 --cl-split-devices "$NV_CL:0,$NV_CL:1"
+    for axis in y x; do
+      run "worksize-split-2gpu-bilinear-ymajor-$axis" 40 --benchmark_repetitions=3 --startup off \
+        --benchmark_filter='^bilinear/.*/split' --bilinear-local 1x128 \
+        --split share:0,equal,calibrated --split-axis "$axis" \
+        --cuda-split-devices 0,1 --cl-split-devices "$NV_CL:0,$NV_CL:1"
+    done
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    icd=(env "OCL_ICD_FILENAMES=${OCL_ICD_FILENAMES:-}")
+    [ -n "${OCL_ICD_FILENAMES:-}" ] || icd=()
+    LAUNCH=(mpirun --bind-to none -np 2 ${icd[@]+"${icd[@]}"})
+    run worksize-split-2gpu-mpi 150 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^(mmnaive|bilinear|trapezoid)/.*/split' \
+      --split share:0,equal,calibrated --split-over mpi \
+      --cuda-split-devices 0,1 --cl-split-devices "$NV_CL:0,$NV_CL:1"
     unset LAUNCH
     ;;
   layout)

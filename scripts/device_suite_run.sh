@@ -28,6 +28,7 @@
 #   OUT=<dir> PART=worksize-split-pair scripts/device_suite_run.sh # OpenCL split, GPU + PoCL's CPU
 #   OUT=<dir> PART=worksize-split-mpi scripts/device_suite_run.sh # split rows over MPI ranks (mpirun)
 #   OUT=<dir> PART=worksize-split-2gpu scripts/device_suite_run.sh # two GPUs: threads, axes, MPI (issue 15)
+#   OUT=<dir> PART=worksize-split-2gpu-heavy scripts/device_suite_run.sh # mmnaive n 4096 on two GPUs
 #   OUT=<dir> PART=layout scripts/device_suite_run.sh     # LavaMD per layout, boxes1d 10..70 (issue 16)
 #   OUT=<dir> PART=layout-more scripts/device_suite_run.sh # bodies per layout, conversions, ncu (issue 16)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
@@ -215,6 +216,15 @@ case "$part" in
       --split share:0,equal,calibrated --split-over mpi \
       --cuda-split-devices 0,1 --cl-split-devices "$NV_CL:0,$NV_CL:1"
     unset LAUNCH
+    ;;
+  worksize-split-2gpu-heavy)
+    # Issue 15: a heavy kernel by the study's classes (over 8e11 operations a
+    # job): mmnaive at n 4096, 10 launches a job (1.4e12 flop), on GPUs 0 and
+    # 1, both APIs, 3 repetitions.
+    run worksize-split-2gpu-heavy 300 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^mmnaive/.*/split' --mmnaive-n 4096 \
+      --split share:0,equal,study-k,calibrated --split-axis y \
+      --cuda-split-devices 0,1 --cl-split-devices "$NV_CL:0,$NV_CL:1"
     ;;
   layout)
     # Issue 16: LavaMD with its particles in AoS, SoA and AoSoA, both APIs,

@@ -98,10 +98,10 @@ TEST(LavaMd, BoxesAndNeighbours) {
   const Problem p = make_problem(3);
   EXPECT_EQ(p.boxes, 27u);
   EXPECT_EQ(p.particles, 2700u);
-  EXPECT_EQ(p.counts[0], 8);                      // a corner: itself and 7
-  EXPECT_EQ(p.counts[13], 27);                    // the centre: itself and 26
-  EXPECT_EQ(p.neighbours[13 * kNeighbours], 13);  // itself first
-  EXPECT_EQ(p.checked.size(), p.particles);       // small: every particle checked
+  EXPECT_EQ(p.counts[0], 8);                                   // a corner: itself and 7
+  EXPECT_EQ(p.counts[13], 27);                                 // the centre: itself and 26
+  EXPECT_EQ(p.neighbours[std::size_t(13) * kNeighbours], 13);  // itself first
+  EXPECT_EQ(p.checked.size(), p.particles);                    // small: every particle checked
   EXPECT_EQ(p.terms[0], 8 * kParPerBox);
   EXPECT_EQ(interactions(p), double(8 * 8 + 12 * 12 + 6 * 18 + 27) * kParPerBox * kParPerBox);
 }
@@ -112,7 +112,8 @@ TEST(LavaMd, ValidationPassesTheReferenceAndCatchesALostPair) {
     for (int w = 0; w < 4; ++w) p.fv[p.checked[c] * 4 + w] = float(p.ref[c * 4 + w]);
   EXPECT_TRUE(validate(p).ok) << validate(p).describe();
   // One pair fewer in particle 5's v: its largest term is at least scale / terms.
-  p.fv[5 * 4] -= float(p.scale[5 * 4] / p.terms[5]);
+  const std::size_t word = std::size_t(5) * 4;
+  p.fv[word] -= float(p.scale[word] / p.terms[5]);
   const Validation v = validate(p);
   EXPECT_FALSE(v.ok) << v.describe();
   EXPECT_NE(v.where.find("fv[5].v"), std::string::npos) << v.where;

@@ -59,6 +59,7 @@ std::vector<std::string> all_gather(const std::string& mine) {
   MPI_Allgatherv(mine.data(), bytes, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR,
                  MPI_COMM_WORLD);
   std::vector<std::string> out;
+  out.reserve(std::size_t(n));
   for (int r = 0; r < n; ++r) out.push_back(all.substr(std::size_t(offsets[r]), counts[r]));
   return out;
 }

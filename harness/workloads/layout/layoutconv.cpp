@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 
@@ -54,12 +55,18 @@ Problem make_problem(std::size_t records, int words, layout::Layout from, layout
   return p;
 }
 
+namespace {
+std::uint32_t bits(float x) {
+  std::uint32_t b = 0;
+  std::memcpy(&b, &x, sizeof b);
+  return b;
+}
+}  // namespace
+
 Validation validate(const Problem& p) {
   return check_elements(
       p.dst.size(), 0.0,
-      [&](std::size_t i) {
-        return std::memcmp(&p.dst[i], &p.expected[i], sizeof(float)) == 0 ? 0.0 : INFINITY;
-      },
+      [&](std::size_t i) { return bits(p.dst[i]) == bits(p.expected[i]) ? 0.0 : INFINITY; },
       [&](std::size_t i) {
         char buf[96];
         std::snprintf(buf, sizeof buf, "dst[%zu]: got %.9g, want %.9g", i, double(p.dst[i]),

@@ -116,15 +116,18 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
   std::set<std::string> registered;
   std::istringstream order(quick_run().report["context"].value("gpucmp.workloads", ""));
   for (std::string w; std::getline(order, w, ',');) registered.insert(w);
-  EXPECT_EQ(registered,
-            (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd", "triad",
-                                   "mmnaive", "bilinear", "sort", "trapezoid"}));
+  EXPECT_EQ(registered, (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd",
+                                               "triad", "mmnaive", "bilinear", "sort", "trapezoid",
+                                               "lavamd", "layoutconv", "bodies"}));
   EXPECT_EQ(workloads, registered);
   for (const char* v : {"triad/base",
                         "mmnaive/base",
                         "bilinear/base",
                         "sort/bitonic",
                         "trapezoid/base",
+                        "lavamd/base",
+                        "layoutconv/base",
+                        "bodies/base",
                         "bandwidth/h2d-pageable",
                         "bandwidth/h2d-pinned",
                         "bandwidth/h2d-mapped",

@@ -9,9 +9,10 @@ from .names import (APIS, API_LABEL, BEST_MARGIN, CHAINS, STEPS, STUDY_2010_STEP
 RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
 FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
            "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
-# Kinds that write one figure per kernel (and API): their files' pattern (worksize_figures,
-# split_figures).
-FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png"}
+# Kinds that write one figure per kernel (and API), or none: their files' pattern
+# (worksize_figures, split_figures, layout_figures).
+FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
+                   "layout": "fig-layout-*.png"}
 
 
 class Plotter:
@@ -234,6 +235,11 @@ class Plotter:
         """Job time against device 0's share, per split kernel and API: [path] (split_figures)."""
         from .split_figures import split_figures
         return split_figures(self, kernels)
+
+    def fig_layout(self, series):
+        """LavaMD's time against boxes1d per API and layout: [path] (layout_figures)."""
+        from .layout_figures import layout_figure
+        return layout_figure(self, series)
 
     def fig_peak(self, entries):
         """entries: [(label, {api: pct})]"""

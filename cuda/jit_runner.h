@@ -22,6 +22,10 @@ class JitRunner : public Buffers {
   template <class Problem>
   JitRunner(Problem& p, const std::string& ptx, const std::string& what)
       : Buffers(p), library_(ptx, what), what_(what) {}
+  // For a base made from the problem and the row's variant (LavaMdBuffers).
+  template <class Problem, class Variant>
+  JitRunner(Problem& p, const Variant& v, const std::string& ptx, const std::string& what)
+      : Buffers(p, v), library_(ptx, what), what_(what) {}
 
   JitLibrary& library() { return library_; }
   const std::string& what() const { return what_; }

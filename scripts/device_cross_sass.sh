@@ -7,7 +7,10 @@
 # gpucmp-bench process JIT-compiles when it opens NVIDIA's OpenCL), so that
 # only CUDA's JIT output of the cross-run row is new.
 # Usage (device tool, after a build with gpucmp-bench and gpucmp-ptx):
-#   B=<build dir> OUT=<dir> scripts/device_cross_sass.sh
+#   B=<build dir> OUT=<dir> [ROWS="<workload>/<variant>[@<param>] ..."] scripts/device_cross_sass.sh
+# ROWS (default: matrixMul, cp, mriq, mrifhd) names the OpenCL rows whose
+# cross-run rows to dump; @<param> keeps one parameter value of the row (e.g.
+# lavamd/base@layout:soa) and goes into the file name.
 # Comes back as $OUT/cross-sass.tgz: cross-sass/<workload>-<variant>.cuda-jit.sass
 # (first line: "// SASS: driver JIT (CUDA, driver ..., gpucmp-bench <row>), ...").
 set -u
@@ -24,30 +27,32 @@ bench() {  # bench <cache dir> <exact row filter>
     --startup off --progress off --samples 2 --benchmark_filter="$2" > "$1.log" 2>&1
 }
 k=0
-for row in matrixMul/tile16 matrixMul/tile32 matrixMul/tile16-aligned matrixMul/tile32-aligned \
-           cp/unrollx8 cp/unrollx8-ieee cp/unrollx8-fast mriq/precise mriq/fast \
-           mrifhd/precise mrifhd/fast; do
-  w=${row%%/*}; v=${row#*/}
+ROWS=${ROWS:-matrixMul/tile16 matrixMul/tile32 matrixMul/tile16-aligned matrixMul/tile32-aligned
+      cp/unrollx8 cp/unrollx8-ieee cp/unrollx8-fast mriq/precise mriq/fast
+      mrifhd/precise mrifhd/fast}
+for row in $ROWS; do
+  w=${row%%/*}; v=${row#*/}; param='' tag=''
+  case "$v" in *@*) param=".*/${v#*@}/"; tag="-${v#*@}"; tag=${tag//:/-}; v=${v%%@*} ;; esac
   crosses=(opencl-ptx)  # nvcc's PTX is embedded for the precise builds only
   case "$v" in *fast*|*ieee*) ;; *) crosses+=(ptx-jit) ;; esac
   for cross in "${crosses[@]}"; do
     k=$((k + 1))
     base="$work/c$k-base" cache="$work/c$k" new="$work/c$k-new"
     mkdir -p "$base" "$new"
-    bench "$base" "^$w/opencl/$v/"
+    bench "$base" "^$w/opencl/$v/$param"
     cp -r "$base" "$cache"
-    bench "$cache" "^$w/cuda/$v-$cross/"
-    grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; continue; }
+    bench "$cache" "^$w/cuda/$v-$cross/$param"
+    grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v$tag-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; continue; }
     (cd "$cache" && find . -type f) | sort > "$work/after"
     (cd "$base" && find . -type f) | sort > "$work/before"
     comm -13 "$work/before" "$work/after" | while read -r f; do
       mkdir -p "$new/$(dirname "$f")" && cp "$cache/$f" "$new/$f"; done
     "$B/gpucmp-ptx" cache-sass --cache "$new" --out "$work/sass-$k" \
-      --label "CUDA, driver $driver, gpucmp-bench $w/cuda/$v-$cross" > "$work/sass-$k.log" 2>&1 ||
-      { echo "$w/$v-$cross: $(tail -1 "$work/sass-$k.log")"; continue; }
+      --label "CUDA, driver $driver, gpucmp-bench $w/cuda/$v-$cross$tag" > "$work/sass-$k.log" 2>&1 ||
+      { echo "$w/$v$tag-$cross: $(tail -1 "$work/sass-$k.log")"; continue; }
     files=("$work/sass-$k"/*.sass)
-    cat "${files[@]}" > "$work/cross-sass/$w-$v-$cross.cuda-jit.sass"
-    echo "$w/$v-$cross: ${#files[@]} cubin(s)"
+    cat "${files[@]}" > "$work/cross-sass/$w-$v$tag-$cross.cuda-jit.sass"
+    echo "$w/$v$tag-$cross: ${#files[@]} cubin(s)"
   done
 done
 tar czf "$OUT/cross-sass.tgz" -C "$work" cross-sass

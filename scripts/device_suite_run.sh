@@ -31,6 +31,8 @@
 #   OUT=<dir> PART=worksize-split-2gpu-heavy scripts/device_suite_run.sh # mmnaive n 4096 on two GPUs
 #   OUT=<dir> PART=layout scripts/device_suite_run.sh     # LavaMD per layout, boxes1d 10..70 (issue 16)
 #   OUT=<dir> PART=layout-more scripts/device_suite_run.sh # bodies per layout, conversions, ncu (issue 16)
+#   OUT=<dir> PART=layout-cross scripts/device_suite_run.sh # LavaMD's cross-run rows, both JITs' SASS, ncu
+#   OUT=<dir> PART=worksize-retime scripts/device_suite_run.sh # the tuner beside the sweep's best shapes
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -51,7 +53,7 @@ case " $PART " in
                             gpucmp_gbench_flags_tests gpucmp_bad_input_tests
                             gpucmp_runner_catalog_tests) ;;
 esac
-case " $PART " in *" sass "*|*" crosssass "*) targets+=(gpucmp-ptx) ;; esac
+case " $PART " in *" sass "*|*" crosssass "*|*" layout-cross "*) targets+=(gpucmp-ptx) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
   timeout 300 cmake --build "$B" -j16 --target "${targets[@]}"; } > "$OUT/build.log" 2>&1 ||
   { tail -40 "$OUT/build.log"; exit 1; }
@@ -65,8 +67,9 @@ cl_platform() {
 }
 NV_CL=$(cl_platform "NVIDIA")
 POCL_CL=$(cl_platform "Portable Computing Language")
-run() {  # run <name> <timeout> <gpucmp-bench args...>
+run() {  # run <name> <timeout> <gpucmp-bench args...> (env TIME_LIMIT: --time-limit, s)
   local name=$1 limit=$2; shift 2
+  common[-1]=${TIME_LIMIT:-1}
   local t0=$SECONDS
   timeout "$limit" ${LAUNCH[@]+"${LAUNCH[@]}"} "$B/gpucmp-bench" "${common[@]}" \
     --benchmark_out="$OUT/$name.json" --benchmark_out_format=json "$@" > "$OUT/$name.log" 2>&1
@@ -249,6 +252,44 @@ case "$part" in
       EXTRA_METRICS=l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       scripts/profile_ncu.sh '^bodies/cuda/base/n:16777216/' > "$OUT/ncu.log" 2>&1
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  layout-cross)
+    # Issue 16, the OpenCL/CUDA gap of LavaMD: its cross-run rows (OpenCL's PTX
+    # and nvcc's PTX, each JIT-compiled by CUDA) beside both APIs' rows at
+    # boxes1d 30 and 70, 3 repetitions; the SASS that ran (OpenCL: the driver
+    # JIT's cubin; CUDA: nvcc's; the cross-run rows: CUDA's JIT); Nsight
+    # Compute over the CUDA and cross-run rows at boxes1d 30 (instructions,
+    # FP32 operations, sectors per request).
+    run layout-cross 400 --benchmark_repetitions=3 --startup off --benchmark_filter='^lavamd/' \
+      --lavamd-boxes 30,70
+    mkdir -p "$OUT/lavamd-sass"
+    timeout 120 "$B/gpucmp-ptx" dump --api opencl --variant lavamd --cl-platform "$NV_CL" \
+      --out "$OUT/lavamd-sass/opencl" > "$OUT/lavamd-sass/dump-opencl.log" 2>&1
+    echo "dump opencl rc=$?"
+    timeout 60 "$B/gpucmp-ptx" dump --api cuda --variant lavamd --out "$OUT/lavamd-sass/cuda" \
+      > "$OUT/lavamd-sass/dump-cuda.log" 2>&1
+    echo "dump cuda rc=$?"
+    B="$B" OUT="$OUT/lavamd-sass" ROWS="lavamd/base@layout:aos lavamd/base@layout:soa" \
+      scripts/device_cross_sass.sh > "$OUT/lavamd-sass/cross-sass.log" 2>&1
+    echo "cross sass rc=$?"; tail -5 "$OUT/lavamd-sass/cross-sass.log"
+    B="$B" OUT="$OUT/ncu" BUDGET=150 LAUNCHES=2 CLOCKS=none \
+      EXTRA_METRICS=smsp__inst_executed.sum,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum,smsp__sass_thread_inst_executed_op_fadd_pred_on.sum,smsp__sass_thread_inst_executed_op_fmul_pred_on.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,sm__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^lavamd/cuda/base(-opencl-ptx|-ptx-jit)?/boxes1d:30/' > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  worksize-retime)
+    # Issue 15: the tuner against the exhaustive best timed in one run: the 3
+    # best shapes of each API in the committed H200 sweeps
+    # (scripts/worksize_retime.py top) beside the study's rule and the tuner,
+    # 10 repetitions in random order, so that both meet the same clocks.
+    sweeps=(results/nvidia-h200/2026-11-23-worksize/worksize-sweep-{1d,2d}.json)
+    top() { python3 scripts/worksize_retime.py top --workload "$1" "${sweeps[@]}"; }
+    TIME_LIMIT=0.3 run worksize-retime 480 --benchmark_repetitions=10 \
+      --benchmark_enable_random_interleaving=true --benchmark_filter='^(mmnaive|bilinear|sort|trapezoid)/' \
+      --mmnaive-local "$(top mmnaive),study-x,tuner" --bilinear-local "$(top bilinear),study-x,tuner" \
+      --sort-local "$(top sort),study,tuner" --trapezoid-local "$(top trapezoid),study,tuner"
+    python3 scripts/worksize_retime.py table "$OUT/worksize-retime.json" --out "$OUT/worksize-retime.md"
+    tail -3 "$OUT/worksize-retime.md"
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a

@@ -33,6 +33,17 @@ TEST(CrossRun, MatrixMulRowsAreListed) {
       }
 }
 
+// LavaMD's cross-run rows take every layout, as its own rows do.
+TEST(CrossRun, LavaMdRowsAreListedPerLayout) {
+  ASSERT_EQ(listing().exit_code, 0) << listing().output;
+  for (const char* kind : {"-opencl-ptx", "-ptx-jit"})
+    for (const char* layout : {"aos", "soa", "aosoa"}) {
+      const std::string name =
+          std::string("lavamd/cuda/base") + kind + "/boxes1d:4/layout:" + layout;
+      EXPECT_TRUE(listed(name)) << "missing " << name;
+    }
+}
+
 TEST(CrossRun, OnlyCudaHasCrossRows) {
   std::istringstream lines(listing().output);
   for (std::string line; std::getline(lines, line);) {
@@ -65,10 +76,12 @@ TEST(CrossRun, RunValidatedOnGpu) {
   if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device here";
   const ProcessResult r = run_bench(
       "--size quick --samples 3 --mm-n 256 --startup off "
-      "--benchmark_filter='matrixMul/cuda/tile(16|32)-(opencl-ptx|ptx-jit)'");
+      "--benchmark_filter='matrixMul/cuda/tile(16|32)-(opencl-ptx|ptx-jit)|lavamd/cuda/base-'");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.find("FAILED"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("tile16-ptx-jit/n:256"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("lavamd/cuda/base-ptx-jit/boxes1d:4/layout:aosoa"), std::string::npos)
+      << r.output;
 }
 
 #else

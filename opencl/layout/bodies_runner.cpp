@@ -13,18 +13,12 @@ namespace gpucmp::opencl {
 
 namespace {
 
-// The program of `v`: "base" (AoS), "base-soa", "base-aosoa".
-const ProgramSpec& spec_of(const bodies::Variant& v) {
-  if (v.layout == layout::Layout::aos) return program_spec("bodies", v.name);
-  return program_spec("bodies", v.name + "-" + layout::to_string(v.layout));
-}
-
 class BodiesRunner : public TimedRunner {
  public:
   BodiesRunner(bodies::Problem& p, const bodies::Variant& v)
       : p_(p),
         layout_(v.layout),
-        program_(session().program(spec_of(v))),
+        program_(session().program(program_spec("bodies", layout::program_name(v)))),
         kernel_(make_kernel(program_, "bodies")) {}
 
   void upload() override {

@@ -14,18 +14,12 @@ namespace gpucmp::opencl {
 
 namespace {
 
-// The program of `v`: "base" (AoS), "base-soa", "base-aosoa".
-const ProgramSpec& spec_of(const lavamd::Variant& v) {
-  if (v.layout == layout::Layout::aos) return program_spec("lavamd", v.name);
-  return program_spec("lavamd", v.name + "-" + layout::to_string(v.layout));
-}
-
 class LavaMdRunner : public TimedRunner {
  public:
   LavaMdRunner(lavamd::Problem& p, const lavamd::Variant& v)
       : p_(p),
         layout_(v.layout),
-        program_(session().program(spec_of(v))),
+        program_(session().program(program_spec("lavamd", layout::program_name(v)))),
         kernel_(make_kernel(program_, "lavamd")) {}
 
   void upload() override {

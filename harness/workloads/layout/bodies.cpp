@@ -72,24 +72,14 @@ class Bodies : public Workload {
         },
         "bodies: records (comma-separated multiples of 256, at most 2^27), overriding --size")
         ->type_name("N");
-    add_checked_list_option(
-        app, "--bodies-layout",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items)
-            layouts_.push_back(layout::parse_layout(text, "--bodies-layout"));
-        },
-        "bodies: record layouts (comma-separated aos, soa, aosoa; default all three)")
-        ->type_name("LIST");
+    layouts_.add_option(app, "--bodies-layout", "bodies: record layouts");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<std::size_t> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
-    std::vector<layout::Layout> layouts = layouts_;
-    if (layouts.empty())
-      layouts = {layout::Layout::aos, layout::Layout::soa, layout::Layout::aosoa};
     for (std::size_t n : sizes)
-      for (layout::Layout l : layouts)
+      for (layout::Layout l : layouts_.rows())
         for (const Runners::Row& row : runners().rows()) {
           const BenchName name{"bodies",
                                row.api,
@@ -116,7 +106,7 @@ class Bodies : public Workload {
 
  private:
   std::vector<std::size_t> sizes_;
-  std::vector<layout::Layout> layouts_;
+  layout::LayoutAxis layouts_;
   LastProblem<std::size_t, Problem> problems_;
 };
 

@@ -42,10 +42,7 @@ double counted_bytes(std::size_t n);
 // quick 2^16; standard and large 2^24 and 2^26 bodies (768 MiB and 3 GiB of records).
 std::vector<std::size_t> preset_sizes(SizePreset size);
 
-struct Variant {
-  std::string name;                             // "base"
-  layout::Layout layout = layout::Layout::aos;  // set by the harness: the row's layout:
-};
+using Variant = layout::Variant;
 const std::vector<Variant>& variants();
 
 using Runners = RunnerTable<Problem, Variant>;

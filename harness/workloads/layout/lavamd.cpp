@@ -142,25 +142,14 @@ class LavaMd : public Workload {
         "LavaMD boxes per dimension (comma-separated, 1.." + std::to_string(kMaxBoxes1d) +
             "; the AoSoA rows need an even number: tiles of 32 particles), overriding --size")
         ->type_name("N");
-    add_checked_list_option(
-        app, "--lavamd-layout",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items)
-            layouts_.push_back(layout::parse_layout(text, "--lavamd-layout"));
-        },
-        "LavaMD's particle layouts in global memory (comma-separated aos, soa, aosoa; default "
-        "all three)")
-        ->type_name("LIST");
+    layouts_.add_option(app, "--lavamd-layout", "LavaMD's particle layouts in global memory");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     std::vector<int> sizes = sizes_;
     if (sizes.empty()) sizes = preset_sizes(opts.size);
-    std::vector<layout::Layout> layouts = layouts_;
-    if (layouts.empty())
-      layouts = {layout::Layout::aos, layout::Layout::soa, layout::Layout::aosoa};
     for (int b : sizes)
-      for (layout::Layout l : layouts) {
+      for (layout::Layout l : layouts_.rows()) {
         const auto particles = std::size_t(b) * std::size_t(b) * std::size_t(b) * kParPerBox;
         layout::check_tile(l, kTile, particles,
                            "--lavamd-boxes " + std::to_string(b) + " with layout aosoa");
@@ -193,7 +182,7 @@ class LavaMd : public Workload {
 
  private:
   std::vector<int> sizes_;  // empty: not given (the preset's)
-  std::vector<layout::Layout> layouts_;
+  layout::LayoutAxis layouts_;
   LastProblem<int, Problem> problems_;
 };
 

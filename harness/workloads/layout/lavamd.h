@@ -76,10 +76,7 @@ double interactions(const Problem& p);
 // quick: 4 (6400 particles); standard and large: 10, 20, .., 70 as the study.
 std::vector<int> preset_sizes(SizePreset size);
 
-struct Variant {
-  std::string name;                             // "base"
-  layout::Layout layout = layout::Layout::aos;  // set by the harness: the row's layout:
-};
+using Variant = layout::Variant;
 const std::vector<Variant>& variants();
 
 using Runners = RunnerTable<Problem, Variant>;

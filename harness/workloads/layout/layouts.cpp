@@ -2,7 +2,10 @@
 
 #include <gpucmp_layouts.h>
 
+#include <CLI/CLI.hpp>
+
 #include "../../errors.h"
+#include "../../options.h"
 
 namespace gpucmp::layout {
 
@@ -22,6 +25,26 @@ Layout parse_layout(const std::string& text, const std::string& what) {
   for (Layout l : {Layout::aos, Layout::soa, Layout::aosoa})
     if (text == to_string(l)) return l;
   throw UsageError(what + " " + text + ": not a layout (aos, soa, aosoa)");
+}
+
+void LayoutAxis::add_option(CLI::App& app, const std::string& name, const std::string& what) {
+  add_checked_list_option(
+      app, name,
+      [this, name](const std::vector<std::string>& items) {
+        for (const auto& text : items) chosen_.push_back(parse_layout(text, name));
+      },
+      what + " (comma-separated aos, soa, aosoa; default all three)")
+      ->type_name("LIST");
+}
+
+std::vector<Layout> LayoutAxis::rows() const {
+  if (!chosen_.empty()) return chosen_;
+  return {Layout::aos, Layout::soa, Layout::aosoa};
+}
+
+std::string program_name(const Variant& v) {
+  if (v.layout == Layout::aos) return v.name;
+  return v.name + "-" + to_string(v.layout);
 }
 
 void check_tile(Layout layout, int tile, std::size_t records, const std::string& what) {

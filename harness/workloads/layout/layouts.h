@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+namespace CLI {
+class App;
+}
+
 namespace gpucmp::layout {
 
 // Array of structures (record i's words together), structure of arrays (word
@@ -19,6 +23,27 @@ enum class Layout { aos = 0, soa = 1, aosoa = 2 };
 std::string to_string(Layout layout);
 // "aos", "soa", "aosoa"; throws UsageError naming `what` otherwise.
 Layout parse_layout(const std::string& text, const std::string& what);
+
+// A workload's `layout:` row axis: the option `name` (e.g. "--lavamd-layout",
+// comma-separated aos, soa, aosoa) and the layouts its rows take, all three
+// when the option was not given.
+class LayoutAxis {
+ public:
+  void add_option(CLI::App& app, const std::string& name, const std::string& what);
+  std::vector<Layout> rows() const;
+
+ private:
+  std::vector<Layout> chosen_;  // empty: not given
+};
+
+// A layout workload's kernel variant: its program and the row's layout.
+struct Variant {
+  std::string name;             // "base"
+  Layout layout = Layout::aos;  // set by the harness: the row's layout:
+};
+// The OpenCL program (opencl/programs.cpp) and cross-run PTX of a row:
+// `name` for AoS, `name-soa`, `name-aosoa`.
+std::string program_name(const Variant& v);
 
 constexpr int kDefaultTile = 32;  // AoSoA records per tile (a warp)
 

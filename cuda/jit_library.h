@@ -50,10 +50,9 @@ template <class... Args>
 void launch(cudaKernel_t kernel, dim3 grid, dim3 block, cudaStream_t stream,
             const std::string& what, Args... args) {
   static_assert(sizeof...(Args) > 0);
-  static_assert(
-      ((std::is_pointer_v<Args> || std::is_same_v<Args, int> || std::is_same_v<Args, float> ||
-        std::is_same_v<Args, std::size_t>)&&...),
-      "kernel arguments: device pointers, int, size_t or float");
+  static_assert(((std::is_pointer_v<Args> || std::is_same_v<Args, int> ||
+                  std::is_same_v<Args, float> || std::is_same_v<Args, std::size_t>)&&...),
+                "kernel arguments: device pointers, int, size_t or float");
   void* params[] = {static_cast<void*>(&args)...};
   check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, params, 0, stream),
         "cudaLaunchKernel", what);

@@ -255,8 +255,8 @@ case "$part" in
     ;;
   layout-cross)
     # Issue 16, the OpenCL/CUDA gap of LavaMD: its cross-run rows (OpenCL's PTX
-    # and nvcc's PTX, each JIT-compiled by CUDA) beside both APIs' rows at
-    # boxes1d 30 and 70, 3 repetitions; the SASS that ran (OpenCL: the driver
+    # and nvcc's PTX, each JIT-compiled by CUDA) beside both APIs' rows (base
+    # and aligned) at boxes1d 30 and 70, 3 repetitions; the SASS that ran (OpenCL: the driver
     # JIT's cubin; CUDA: nvcc's; the cross-run rows: CUDA's JIT); Nsight
     # Compute over the CUDA and cross-run rows at boxes1d 30 (instructions,
     # FP32 operations, sectors per request).

@@ -117,8 +117,8 @@ def table(args):
         raise InputError(f"{args.retime}: no rows with local:<shape> beside a rule")
     reps = len(next(iter(next(iter(rows.values())).values())))
     text = ["Each rule's median against the best shape re-timed in the same run "
-            f"({reps} repetitions per row); p: two-sided Mann-Whitney test of the rule's repetitions against the "
-            f"best's (below {ALPHA}: distinguishable).", ""] + lines + [""]
+            f"({reps} repetitions per row); p: two-sided Mann-Whitney test of the rule's "
+            f"repetitions against the best's (below {ALPHA}: distinguishable).", ""] + lines + [""]
     if summary:
         worst = max(summary)
         within = sum(r <= 1.03 for r, *_ in summary)

@@ -1,7 +1,7 @@
 // Cross-run rows of lavamd (cross_runners.h), in every layout: the kernel as
 // OpenCL's compiler made it (`base-opencl-ptx`, the OpenCL program of the
 // row's layout, layout::program_name) and as nvcc made it (`base-ptx-jit`,
-// nvcc's lavamd_kernel<layout, kTile>), each JIT-compiled by the CUDA driver
+// nvcc's lavamd_kernel<layout, kTile, 4>), each JIT-compiled by the CUDA driver
 // and launched like lavamd/cuda/base and lavamd/opencl/base: one block of
 // lavamd::kThreads per box (OpenCL: global boxes x kThreads, local kThreads),
 // the same particles and validation. Both compilers' kernels take
@@ -33,11 +33,11 @@ class JitLavaMd : public JitRunner<LavaMdBuffers> {
   cudaKernel_t kernel_;
 };
 
-// nvcc's mangled lavamd_kernel<GPUCMP_LAYOUT, kTile> (gpucmp_layouts.h: aos 0,
-// soa 1, aosoa 2).
+// nvcc's mangled lavamd_kernel<GPUCMP_LAYOUT, kTile, alignof(float)> (base;
+// gpucmp_layouts.h: aos 0, soa 1, aosoa 2).
 std::string nvcc_entry_part(layout::Layout l) {
   return "lavamd_kernelILi" + std::to_string(int(l)) + "ELi" + std::to_string(lavamd::kTile) +
-         "EE";
+         "ELi4EE";
 }
 
 }  // namespace
@@ -48,8 +48,8 @@ GPUCMP_CROSS_RUNNERS("cuda") {
   lavamd::runners().add("cuda", from_opencl, [](lavamd::Problem& p, const lavamd::Variant& row) {
     const std::string program = layout::program_name({"base", row.layout});
     const std::string what = "lavamd/" + row.name + " (" + layout::to_string(row.layout) + ")";
-    return std::make_unique<JitLavaMd>(p, row, opencl_ptx_for_cuda("lavamd", program, 0),
-                                       "lavamd", what);
+    return std::make_unique<JitLavaMd>(p, row, opencl_ptx_for_cuda("lavamd", program, 0), "lavamd",
+                                       what);
   });
   lavamd::runners().add("cuda", jit, [](lavamd::Problem& p, const lavamd::Variant& row) {
     const std::string what = "lavamd/" + row.name + " (" + layout::to_string(row.layout) + ")";

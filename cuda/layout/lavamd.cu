@@ -1,7 +1,8 @@
 // LavaMD (harness/workloads/layout/lavamd.h), written once against the
 // generated particle4 accessors and compiled once per layout: GPUCMP_LAYOUT
 // and GPUCMP_TILE are the template's parameters. Pairs with
-// opencl/layout/lavamd.cl, line for line.
+// opencl/layout/lavamd.cl, line for line: LocalAlign aligns the shared arrays
+// (variant "aligned": 16 bytes; nvcc reads them with LDS.128 at either).
 #include <gpucmp_layouts.h>
 
 #include "lavamd_kernels.h"
@@ -12,11 +13,11 @@ namespace gpucmp::cuda {
 namespace {
 constexpr int kPar = lavamd::kParPerBox;
 
-template <int GPUCMP_LAYOUT, int GPUCMP_TILE>
+template <int GPUCMP_LAYOUT, int GPUCMP_TILE, int LocalAlign>
 __global__ void lavamd_kernel(float* fv, const float* rv, const float* qv, const int* neighbours,
                               const int* counts, size_t n, float a2) {
-  __shared__ float ra_v[kPar], ra_x[kPar], ra_y[kPar], ra_z[kPar];
-  __shared__ float rb_v[kPar], rb_x[kPar], rb_y[kPar], rb_z[kPar], qb[kPar];
+  __shared__ alignas(LocalAlign) float ra_v[kPar], ra_x[kPar], ra_y[kPar], ra_z[kPar];
+  __shared__ alignas(LocalAlign) float rb_v[kPar], rb_x[kPar], rb_y[kPar], rb_z[kPar], qb[kPar];
   const int bx = blockIdx.x, tx = threadIdx.x;
   const size_t home = (size_t)bx * kPar;
   for (int i = tx; i < kPar; i += blockDim.x) {
@@ -61,25 +62,36 @@ __global__ void lavamd_kernel(float* fv, const float* rv, const float* qv, const
   }
 }
 
-template <int Layout>
+template <int Layout, int LocalAlign>
 void launch(float* fv, const float* rv, const float* qv, const int* neighbours, const int* counts,
             size_t boxes, cudaStream_t stream) {
-  lavamd_kernel<Layout, lavamd::kTile><<<unsigned(boxes), lavamd::kThreads, 0, stream>>>(
-      fv, rv, qv, neighbours, counts, boxes * kPar, lavamd::kA2);
+  lavamd_kernel<Layout, lavamd::kTile, LocalAlign>
+      <<<unsigned(boxes), lavamd::kThreads, 0, stream>>>(fv, rv, qv, neighbours, counts,
+                                                         boxes * kPar, lavamd::kA2);
+}
+
+template <int LocalAlign>
+void launch_aligned(layout::Layout layout, float* fv, const float* rv, const float* qv,
+                    const int* neighbours, const int* counts, std::size_t boxes,
+                    cudaStream_t stream) {
+  switch (layout) {
+    case layout::Layout::aos:
+      return launch<GPUCMP_LAYOUT_AOS, LocalAlign>(fv, rv, qv, neighbours, counts, boxes, stream);
+    case layout::Layout::soa:
+      return launch<GPUCMP_LAYOUT_SOA, LocalAlign>(fv, rv, qv, neighbours, counts, boxes, stream);
+    case layout::Layout::aosoa:
+      return launch<GPUCMP_LAYOUT_AOSOA, LocalAlign>(fv, rv, qv, neighbours, counts, boxes, stream);
+  }
 }
 }  // namespace
 
-void launch_lavamd(layout::Layout layout, float* fv, const float* rv, const float* qv,
+void launch_lavamd(layout::Layout layout, bool aligned, float* fv, const float* rv, const float* qv,
                    const int* neighbours, const int* counts, std::size_t boxes,
                    cudaStream_t stream) {
-  switch (layout) {
-    case layout::Layout::aos:
-      return launch<GPUCMP_LAYOUT_AOS>(fv, rv, qv, neighbours, counts, boxes, stream);
-    case layout::Layout::soa:
-      return launch<GPUCMP_LAYOUT_SOA>(fv, rv, qv, neighbours, counts, boxes, stream);
-    case layout::Layout::aosoa:
-      return launch<GPUCMP_LAYOUT_AOSOA>(fv, rv, qv, neighbours, counts, boxes, stream);
-  }
+  if (aligned)
+    launch_aligned<16>(layout, fv, rv, qv, neighbours, counts, boxes, stream);
+  else
+    launch_aligned<alignof(float)>(layout, fv, rv, qv, neighbours, counts, boxes, stream);
 }
 
 }  // namespace gpucmp::cuda

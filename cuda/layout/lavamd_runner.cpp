@@ -11,14 +11,18 @@ namespace {
 
 class LavaMdRunner : public LavaMdBuffers {
  public:
-  using LavaMdBuffers::LavaMdBuffers;
+  LavaMdRunner(lavamd::Problem& p, const lavamd::Variant& v)
+      : LavaMdBuffers(p, v), variant_(v.name) {}
 
  protected:
   void enqueue() override {
-    launch_lavamd(particle_layout(), f(fv_), f(rv_), f(qv_), i(neighbours_), i(counts_),
-                  problem().boxes, stream());
+    launch_lavamd(particle_layout(), variant_ == "aligned", f(fv_), f(rv_), f(qv_), i(neighbours_),
+                  i(counts_), problem().boxes, stream());
     check(cudaGetLastError(), "lavamd<<<>>>", "lavamd " + layout::to_string(particle_layout()));
   }
+
+ private:
+  std::string variant_;
 };
 
 GPUCMP_RUNNERS("cuda") {

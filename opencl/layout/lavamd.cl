@@ -1,8 +1,15 @@
 // LavaMD (harness/workloads/layout/lavamd.h), written once against the
 // generated particle4 accessors and built once per layout: GPUCMP_LAYOUT and
 // GPUCMP_TILE come as -D options (opencl/programs.cpp). Pairs with
-// cuda/layout/lavamd.cu, line for line.
+// cuda/layout/lavamd.cu, line for line. LOCAL_ALIGN (-D, default 4: a
+// float's) aligns the __local arrays: the variant "aligned" gives 16 bytes,
+// the alignment NVIDIA's OpenCL JIT needs before it reads them with LDS.128.
 #include "gpucmp_layouts.h"
+
+#ifndef LOCAL_ALIGN
+#define LOCAL_ALIGN 4
+#endif
+#define LOCAL_ARRAY __attribute__((aligned(LOCAL_ALIGN)))
 
 #define PAR 100        // lavamd::kParPerBox
 #define NEIGHBOURS 27  // lavamd::kNeighbours
@@ -10,8 +17,8 @@
 __kernel void lavamd(__global float* fv, __global const float* rv, __global const float* qv,
                      __global const int* neighbours, __global const int* counts, ulong n,
                      float a2) {
-  __local float ra_v[PAR], ra_x[PAR], ra_y[PAR], ra_z[PAR];
-  __local float rb_v[PAR], rb_x[PAR], rb_y[PAR], rb_z[PAR], qb[PAR];
+  __local LOCAL_ARRAY float ra_v[PAR], ra_x[PAR], ra_y[PAR], ra_z[PAR];
+  __local LOCAL_ARRAY float rb_v[PAR], rb_x[PAR], rb_y[PAR], rb_z[PAR], qb[PAR];
   const int bx = get_group_id(0), tx = get_local_id(0);
   const size_t home = (size_t)bx * PAR;
   for (int i = tx; i < PAR; i += get_local_size(0)) {

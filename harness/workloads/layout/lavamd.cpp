@@ -11,7 +11,7 @@
 namespace gpucmp::lavamd {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base"}};
+  static const std::vector<Variant> v = {{"base"}, {"aligned"}};
   return v;
 }
 

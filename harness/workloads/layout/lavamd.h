@@ -76,6 +76,8 @@ double interactions(const Problem& p);
 // quick: 4 (6400 particles); standard and large: 10, 20, .., 70 as the study.
 std::vector<int> preset_sizes(SizePreset size);
 
+// base: the kernel as the study's; aligned: its shared arrays aligned to 16
+// bytes (NVIDIA's OpenCL JIT emits LDS.128 only then; README "LavaMD").
 using Variant = layout::Variant;
 const std::vector<Variant>& variants();
 

@@ -8,6 +8,7 @@ from ..names import API_LABEL
 
 TITLE = "Data layouts"
 LAYOUTS = ("aos", "soa", "aosoa")
+MAIN_VARIANT = "base"
 STUDY = ("The study's figures (Tesla K20, Rodinia's LavaMD in CUDA at 70^3 boxes, times as it "
          "reports them): AoS 84.2 s, SoA 39.1 s (SoA / AoS 0.46, 2.16x faster); conversion on "
          "the host 6 ms (10^3) to 1.0 s (70^3).")
@@ -27,11 +28,13 @@ def params_of(b):
 
 
 def layout_rows(data):
-    """{(workload, api, size params without layout): {layout: bench}}."""
+    """{(workload, api, size params without layout): {layout: bench}} of the layout
+    study's main variant, base (the aligned and cross-run variants enter the pair
+    and cross-run sections)."""
     found = {}
     for b in data.all:
         p = params_of(b)
-        if p.get("layout") not in LAYOUTS:
+        if p.get("layout") not in LAYOUTS or b.variant != MAIN_VARIANT:
             continue
         size = tuple((k, v) for k, v in b.params if k != "layout")
         found.setdefault((b.workload, b.api, size), {})[p["layout"]] = b

@@ -259,6 +259,19 @@ class Split(Case):
         self.assertEqual(report_sass.differences({"A": 1, "B": 5}, {"A": 1, "B": 2, "C": 1}),
                          [("B", 5, 2), ("C", 0, 1)])
 
+    def test_lavamd_picks_the_aos_kernel_of_its_alignment(self):
+        prefix = "_ZN6gpucmp4cuda41_GLOBAL__N__x_9_lavamd_cu_y13lavamd_kernel"
+        text = "// SASS: nvcc\n" + "".join(
+            f"\t\tFunction : {prefix}ILi{layout}ELi32ELi{align}EEEvPfPKfS5_PKiS7_mf\n"
+            f"        /*0000*/                   {op} R0, [UR4] ;\n"
+            for layout in (0, 1) for align, op in ((4, "LDS"), (16, "LDS.128")))
+        files = [report_sass.SassFile("x/lavamd.cuda.sass", text)]
+        for variant, op in (("base", "LDS"), ("aligned", "LDS.128")):
+            _, names, counts = report_sass.select(files, "lavamd", variant, lambda s: s == "cuda")
+            self.assertEqual(len(names), 1, names)
+            self.assertIn("ILi0ELi32ELi", names[0])  # the AoS kernel
+            self.assertEqual(dict(counts), {op: 1})
+
     def test_no_sass_folder_says_so(self):
         self.write("res/suite.json", doc({**BASE, **CROSS}))
         md = self.report(os.path.join(self.tmp, "res", "suite.json"))

@@ -92,7 +92,8 @@ def tokens(variant):
 # CUDA .cu file's SASS (one file holds every kernel of it, both math modes in
 # <file>.cuda.sass and <file>-fast.cuda.sass) and the name patterns that pick
 # the variant's kernel in the CUDA and the OpenCL cubin.
-CUDA_FILES = {"matrixMul": "matrixmul", "cp": "cp", "mriq": "mriq", "mrifhd": "mrifhd"}
+CUDA_FILES = {"matrixMul": "matrixmul", "cp": "cp", "mriq": "mriq", "mrifhd": "mrifhd",
+              "lavamd": "lavamd"}
 
 
 def kernel_patterns(workload, variant):
@@ -112,6 +113,11 @@ def kernel_patterns(workload, variant):
         kernel = "ComputeQ" if workload == "mriq" else "ComputeFH"
         loop = 1 if v.startswith("uniform-tile") else 0  # mri::KLoop
         return rf"{kernel}ILNS_3mri5KLoopE{loop}E", rf"^{kernel}$"
+    if workload == "lavamd" and v in ("base", "aligned"):
+        # lavamd_kernel<LAYOUT, TILE, LOCAL_ALIGN>: the AoS kernel (layout 0) of the
+        # variant; its OpenCL program <workload>-<variant> is the AoS build.
+        align = 16 if v == "aligned" else 4
+        return rf"lavamd_kernelILi0ELi\d+ELi{align}E", r"^lavamd$"
     return None
 
 

@@ -24,6 +24,7 @@
 #include "result_reporter.h"
 #include "runner_table.h"
 #include "skip_log.h"
+#include "workloads/agpu/reduce.h"
 #include "workloads/layout/bodies.h"
 #include "workloads/layout/lavamd.h"
 #include "workloads/layout/layoutconv.h"
@@ -65,6 +66,7 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(lavamd::make_workload());
   w.push_back(layoutconv::make_workload());
   w.push_back(bodies::make_workload());
+  w.push_back(reduce::make_workload());
   return w;
 }
 

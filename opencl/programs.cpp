@@ -13,6 +13,9 @@ constexpr const char* kFastFtz = "-cl-fast-relaxed-math -cl-denorms-are-zero";
 // MRI's k loop bounded by the tile's count only (mri::KLoop::count_only).
 constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
 constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
+// reduce.cl's word: int32 summed as unsigned (modulo 2^32), or float.
+constexpr const char* kReduceInt32 = "-DT=uint -DT4=uint4";
+constexpr const char* kReduceFloat = "-DT=float -DT4=float4";
 
 ProgramSpec source(const std::string& workload, const std::string& variant, const std::string& file,
                    const std::string& options) {
@@ -147,6 +150,14 @@ std::vector<ProgramSpec> make_specs() {
       source("lavamd", "aligned-aosoa", "lavamd.cl",
              "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32 -DLOCAL_ALIGN=16"),
       source("layoutconv", "base", "layoutconv.cl", ""),
+      // The AGPU model's reductions, once per algorithm and word type (the
+      // programs are alike; each row builds its own, as each CUDA row has its kernels).
+      source("reduce", "tree-int32", "reduce.cl", kReduceInt32),
+      source("reduce", "tree-float", "reduce.cl", kReduceFloat),
+      source("reduce", "cascading-int32", "reduce.cl", kReduceInt32),
+      source("reduce", "cascading-float", "reduce.cl", kReduceFloat),
+      source("reduce", "pipeline-int32", "reduce.cl", kReduceInt32),
+      source("reduce", "pipeline-float", "reduce.cl", kReduceFloat),
       source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
       source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
       source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),

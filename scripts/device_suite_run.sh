@@ -33,6 +33,7 @@
 #   OUT=<dir> PART=layout-more scripts/device_suite_run.sh # bodies per layout, conversions, ncu (issue 16)
 #   OUT=<dir> PART=layout-cross scripts/device_suite_run.sh # LavaMD's cross-run rows, both JITs' SASS, ncu
 #   OUT=<dir> PART=worksize-retime scripts/device_suite_run.sh # the tuner beside the sweep's best shapes
+#   OUT=<dir> PART=reduce scripts/device_suite_run.sh      # reductions, both APIs and CUB (issue 17)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -290,6 +291,23 @@ case "$part" in
       --sort-local "$(top sort),study,tuner" --trapezoid-local "$(top trapezoid),study,tuner"
     python3 scripts/worksize_retime.py table "$OUT/worksize-retime.json" --out "$OUT/worksize-retime.md"
     tail -3 "$OUT/worksize-retime.md"
+    ;;
+  reduce)
+    # Issue 17: the AGPU model's reductions (tree, cascading, pipeline) on both
+    # APIs and CUB's DeviceReduce on CUDA, int32 and float, n 2^16 to 2^30,
+    # 3 repetitions, beside the device copy (bandwidth d2d); then memcheck
+    # over the CUDA rows at the quick size and Nsight Compute at 2^28.
+    run reduce 420 --benchmark_repetitions=3 --startup off --benchmark_filter='^reduce/' \
+      --reduce-n 65536,1048576,16777216,268435456,1073741824
+    run reduce-copy 60 --benchmark_repetitions=3 --startup off \
+      --benchmark_filter='^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/'
+    B="$B" OUT="$OUT/sanitizer-reduce" BUDGET=60 TOOLS=memcheck BENCH_EXTRA="--reduce-n 1048576,1000192" \
+      scripts/compute_sanitizer.sh '^reduce/cuda/' > "$OUT/sanitizer-reduce.log" 2>&1
+    echo "compute-sanitizer reduce rc=$?"; tail -4 "$OUT/sanitizer-reduce.log"
+    B="$B" OUT="$OUT/ncu" BUDGET=120 LAUNCHES=2 CLOCKS=none \
+      EXTRA_METRICS=dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^reduce/cuda/.*/n:268435456/' > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a

@@ -1,0 +1,203 @@
+#include "reduce.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "../../errors.h"
+#include "../../rng.h"
+
+namespace gpucmp::reduce {
+
+std::string to_string(Type t) { return t == Type::int32 ? "int32" : "float"; }
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"tree"}, {"cascading"}, {"pipeline"}};
+  return v;
+}
+
+std::string program_name(const Variant& v, Type t) { return v.name + "-" + to_string(t); }
+
+Runners& runners() {
+  static Runners table("reduce", variants());
+  return table;
+}
+
+Problem make_problem(std::size_t n, Type type) {
+  Problem p;
+  p.n = n;
+  p.type = type;
+  p.words.resize(n);
+  Rng rng(0x72656475ULL ^ n ^ (type == Type::int32 ? 0x100000000ULL : 0));
+  for (std::size_t i = 0; i < n; ++i) {
+    if (type == Type::int32) {
+      p.words[i] = std::uint32_t(rng.next());
+    } else {
+      const float x = rng.uniform(-1, 1);
+      std::memcpy(&p.words[i], &x, sizeof x);
+    }
+  }
+  return p;
+}
+
+namespace {
+std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+int log2_block() {
+  int l = 0;
+  while ((1 << l) < kBlock) ++l;
+  return l;
+}
+}  // namespace
+
+int grid_blocks(int compute_units, std::size_t n) {
+  const std::size_t most = std::size_t(std::max(compute_units, 1)) * kBlocksPerUnit;
+  return int(std::max<std::size_t>(1, std::min(most, ceil_div(n, 4 * std::size_t(kBlock)))));
+}
+
+int summation_depth(const std::string& variant, std::size_t n, int blocks) {
+  const int tree = log2_block();
+  if (variant == "tree") {
+    int passes = 0;
+    for (std::size_t m = n; m > 1; m = ceil_div(m, kBlock)) ++passes;
+    return std::max(passes, 1) * tree;
+  }
+  const auto g = std::size_t(blocks);
+  if (variant == "pipeline") {
+    const std::size_t tile = std::size_t(kBlock) * kTileWords;
+    const std::size_t tiles = ceil_div(ceil_div(n, g), tile);
+    return int(tiles + kTileWords + tree) + int(ceil_div(g, tile)) + kTileWords + tree;
+  }
+  // cascading (and CUB, whose order is its own: bounded alike, generously)
+  const std::size_t vectors = ceil_div(ceil_div(n, 4), g * kBlock);
+  return int(vectors + 3 + tree + ceil_div(g, kBlock) + tree);
+}
+
+namespace {
+void make_reference(Problem& p) {
+  if (p.have_reference) return;
+  for (std::uint32_t w : p.words) {
+    p.want_int32 += w;
+    float x;
+    std::memcpy(&x, &w, sizeof x);
+    p.want_sum += x;
+    p.magnitude += std::fabs(x);
+  }
+  p.have_reference = true;
+}
+}  // namespace
+
+Validation validate(Problem& p, const std::string& variant) {
+  make_reference(p);
+  if (p.type == Type::int32) {
+    const std::uint32_t want = p.want_int32;
+    Validation v;
+    v.checked = 1;
+    v.tolerance = 0;
+    v.max_rel_err = p.result == want ? 0.0 : 1.0;
+    v.ok = p.result == want;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "sum: got %d, want %d (mod 2^32)", int(p.result), int(want));
+    v.where = buf;
+    return v;
+  }
+  const double sum = p.want_sum, magnitude = p.magnitude;
+  float got;
+  std::memcpy(&got, &p.result, sizeof got);
+  const int d = summation_depth(variant, p.n, p.grid_blocks);
+  const double u = std::ldexp(1.0, -24);
+  const double gamma = d * u / (1 - d * u);
+  return check_elements(
+      1, gamma, [&](std::size_t) { return std::fabs(got - sum) / std::max(magnitude, 1e-300); },
+      [&](std::size_t) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "sum: got %.9g, want %.9g (error / sum|x|, d = %d)",
+                      double(got), sum, d);
+        return std::string(buf);
+      });
+}
+
+std::vector<std::size_t> preset_sizes(SizePreset size) {
+  if (size == SizePreset::quick) return {std::size_t(1) << 20};
+  if (size == SizePreset::large)
+    return {std::size_t(1) << 24, std::size_t(1) << 28, std::size_t(1) << 30};
+  return {std::size_t(1) << 16, std::size_t(1) << 20, std::size_t(1) << 24, std::size_t(1) << 28};
+}
+
+namespace {
+
+std::vector<Type> parse_types(const std::vector<std::string>& items) {
+  std::vector<Type> out;
+  for (const auto& text : items) {
+    if (text == "int32")
+      out.push_back(Type::int32);
+    else if (text == "float")
+      out.push_back(Type::f32);
+    else
+      throw UsageError("--reduce-type " + text + ": not a type (int32, float)");
+  }
+  return out;
+}
+
+class Reduce : public Workload {
+ public:
+  std::string name() const override { return "reduce"; }
+
+  void add_options(CLI::App& app) override {
+    add_checked_list_option(
+        app, "--reduce-n",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            sizes_.push_back(std::size_t(parse_int(text, "--reduce-n", {kBlock, kMaxN, kBlock})));
+        },
+        "reduce: words (comma-separated multiples of 256, at most 2^30), overriding --size")
+        ->type_name("N");
+    add_checked_list_option(
+        app, "--reduce-type",
+        [this](const std::vector<std::string>& items) { types_ = parse_types(items); },
+        "reduce: word types (comma-separated int32, float; default both)")
+        ->type_name("LIST");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<std::size_t> sizes = sizes_;
+    if (sizes.empty()) sizes = preset_sizes(opts.size);
+    std::vector<Type> types = types_;
+    if (types.empty()) types = {Type::int32, Type::f32};
+    for (Type t : types)
+      for (std::size_t n : sizes)
+        for (const Runners::Row& row : runners().rows()) {
+          const BenchName name{"reduce",
+                               row.api,
+                               row.variant.name,
+                               {{"type", to_string(t)}, {"n", std::to_string(n)}}};
+          const auto prepare = [this, n, t, row, name](const DeviceInfo& dev) {
+            Problem& p = problems_.get({n, int(t)}, [n, t] { return make_problem(n, t); });
+            p.grid_blocks = grid_blocks(dev.compute_units, n);
+            Prepared r;
+            r.runner = row.make(p, row.variant);
+            Measurement& m = r.m;
+            m.name = name;
+            m.unit = RateUnit::GBps;
+            m.work_per_launch = 4.0 * double(n);
+            m.peak = dev.dram_peak_gbps;
+            m.clear_output = [&p] { p.result = 0xffffffffU; };
+            m.validate = [&p, variant = row.variant.name] { return validate(p, variant); };
+            return r;
+          };
+          register_measured(name, apis, opts, prepare, /*startup=*/false);
+        }
+  }
+
+ private:
+  std::vector<std::size_t> sizes_;  // empty: not given (the preset's)
+  std::vector<Type> types_;         // empty: both
+  LastProblem<std::pair<std::size_t, int>, Problem> problems_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Reduce>(); }
+
+}  // namespace gpucmp::reduce

@@ -153,11 +153,11 @@ std::vector<ProgramSpec> make_specs() {
       // The AGPU model's reductions, once per algorithm and word type (the
       // programs are alike; each row builds its own, as each CUDA row has its kernels).
       source("reduce", "tree-int32", "reduce.cl", kReduceInt32),
-      source("reduce", "tree-float", "reduce.cl", kReduceFloat),
+      source("reduce", "tree", "reduce.cl", kReduceFloat),
       source("reduce", "cascading-int32", "reduce.cl", kReduceInt32),
-      source("reduce", "cascading-float", "reduce.cl", kReduceFloat),
+      source("reduce", "cascading", "reduce.cl", kReduceFloat),
       source("reduce", "pipeline-int32", "reduce.cl", kReduceInt32),
-      source("reduce", "pipeline-float", "reduce.cl", kReduceFloat),
+      source("reduce", "pipeline", "reduce.cl", kReduceFloat),
       source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
       source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
       source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),

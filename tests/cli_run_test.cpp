@@ -118,7 +118,7 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
   for (std::string w; std::getline(order, w, ',');) registered.insert(w);
   EXPECT_EQ(registered, (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd",
                                                "triad", "mmnaive", "bilinear", "sort", "trapezoid",
-                                               "lavamd", "layoutconv", "bodies"}));
+                                               "lavamd", "layoutconv", "bodies", "reduce"}));
   EXPECT_EQ(workloads, registered);
   for (const char* v : {"triad/base",
                         "mmnaive/base",

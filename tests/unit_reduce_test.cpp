@@ -79,7 +79,7 @@ TEST(Reduce, FloatSumWithinTheBoundOfAnyOrderPassesAndALostWordFails) {
 
 TEST(Reduce, ProgramNamesAndTypes) {
   EXPECT_EQ(program_name({"cascading"}, Type::int32), "cascading-int32");
-  EXPECT_EQ(program_name({"tree"}, Type::f32), "tree-float");
+  EXPECT_EQ(program_name({"tree"}, Type::f32), "tree");
   EXPECT_EQ(to_string(Type::f32), "float");
 }
 

@@ -18,7 +18,9 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
-std::string program_name(const Variant& v, Type t) { return v.name + "-" + to_string(t); }
+std::string program_name(const Variant& v, Type t) {
+  return t == Type::f32 ? v.name : v.name + "-" + to_string(t);
+}
 
 Runners& runners() {
   static Runners table("reduce", variants());

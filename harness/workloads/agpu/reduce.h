@@ -75,7 +75,7 @@ struct Variant {
 };
 const std::vector<Variant>& variants();  // the three shared algorithms
 
-// The OpenCL program of a row: "<variant>-<type>".
+// The OpenCL program of a row: "<variant>" (float), "<variant>-int32".
 std::string program_name(const Variant& v, Type t);
 
 using Runners = RunnerTable<Problem, Variant>;

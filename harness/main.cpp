@@ -25,6 +25,7 @@
 #include "runner_table.h"
 #include "skip_log.h"
 #include "workloads/agpu/reduce.h"
+#include "workloads/agpu/scan.h"
 #include "workloads/layout/bodies.h"
 #include "workloads/layout/lavamd.h"
 #include "workloads/layout/layoutconv.h"
@@ -67,6 +68,7 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(layoutconv::make_workload());
   w.push_back(bodies::make_workload());
   w.push_back(reduce::make_workload());
+  w.push_back(scan::make_workload());
   return w;
 }
 

@@ -1,5 +1,7 @@
-// set_args(kernel, "name", a, b, c): clSetKernelArg for every argument in order.
+// set_args(kernel, "name", a, b, c): clSetKernelArg for every argument in order;
+// a LocalBytes argument is a __local buffer of that many bytes.
 #pragma once
+#include <cstddef>
 #include <string>
 
 #include "check.h"
@@ -7,7 +9,15 @@
 
 namespace gpucmp::opencl {
 
+struct LocalBytes {
+  std::size_t bytes;
+};
+
 namespace detail {
+inline void set_arg(cl_kernel k, cl_uint i, LocalBytes local, const char* name) {
+  check(clSetKernelArg(k, i, local.bytes, nullptr), "clSetKernelArg",
+        std::string(name) + " __local argument " + std::to_string(i));
+}
 inline void set_arg(cl_kernel k, cl_uint i, const Buffer& b, const char* name) {
   const cl_mem m = b.get();
   check(clSetKernelArg(k, i, sizeof(cl_mem), &m), "clSetKernelArg",

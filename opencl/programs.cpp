@@ -158,6 +158,8 @@ std::vector<ProgramSpec> make_specs() {
       source("reduce", "cascading", "reduce.cl", kReduceFloat),
       source("reduce", "pipeline-int32", "reduce.cl", kReduceInt32),
       source("reduce", "pipeline", "reduce.cl", kReduceFloat),
+      source("scan", "alpha-int32", "scan.cl", "-DT=uint"),
+      source("scan", "alpha", "scan.cl", "-DT=float"),
       source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
       source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
       source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),

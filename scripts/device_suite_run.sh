@@ -34,6 +34,8 @@
 #   OUT=<dir> PART=layout-cross scripts/device_suite_run.sh # LavaMD's cross-run rows, both JITs' SASS, ncu
 #   OUT=<dir> PART=worksize-retime scripts/device_suite_run.sh # the tuner beside the sweep's best shapes
 #   OUT=<dir> PART=reduce scripts/device_suite_run.sh      # reductions, both APIs and CUB (issue 17)
+#   OUT=<dir> PART=scan scripts/device_suite_run.sh        # prefix sums, both APIs and CUB (issue 17)
+#   OUT=<dir> PART=scan-checks scripts/device_suite_run.sh # memcheck and ncu over the CUDA scans
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -307,6 +309,28 @@ case "$part" in
     B="$B" OUT="$OUT/ncu" BUDGET=120 LAUNCHES=2 CLOCKS=none \
       EXTRA_METRICS=dram__throughput.avg.pct_of_peak_sustained_elapsed \
       scripts/profile_ncu.sh '^reduce/cuda/.*/n:268435456/' > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  scan)
+    # Issue 17: the AGPU model's prefix sum (reduce then scan) on both APIs
+    # and CUB's DeviceScan on CUDA, int32 and float, 3 repetitions: alpha 1
+    # to 32 at n 2^24 and 2^28, alpha 1, 8 and 32 at 2^16 and 2^20.
+    run scan-large 330 --benchmark_repetitions=3 --startup off --benchmark_filter='^scan/' \
+      --scan-n 16777216,268435456 --scan-alpha 1,2,4,8,16,32
+    run scan-small 150 --benchmark_repetitions=3 --startup off --benchmark_filter='^scan/' \
+      --scan-n 65536,1048576 --scan-alpha 1,8,32
+    ;;
+  scan-checks)
+    # memcheck over the CUDA scans at 2^20 and 1000192 words; Nsight Compute
+    # at 2^28 (alpha 8 and CUB).
+    B="$B" OUT="$OUT/sanitizer-scan" BUDGET=60 TOOLS=memcheck \
+      BENCH_EXTRA="--scan-n 1048576,1000192 --scan-alpha 1,8,32" \
+      scripts/compute_sanitizer.sh '^scan/cuda/' > "$OUT/sanitizer-scan.log" 2>&1
+    echo "compute-sanitizer scan rc=$?"; tail -4 "$OUT/sanitizer-scan.log"
+    B="$B" OUT="$OUT/ncu" BUDGET=90 LAUNCHES=3 CLOCKS=none \
+      EXTRA_METRICS=dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^scan/cuda/(alpha/.*/n:268435456/alpha:8|cub/.*/n:268435456)/' \
+      > "$OUT/ncu.log" 2>&1
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;
   parboil-local)

@@ -1,4 +1,4 @@
-// Bad reduce options (issue 17): a one-line error naming the option and what
+// Bad reduce and scan options (issue 17): a one-line error naming the option and what
 // was wrong, exit code 2, before anything runs.
 #include <gtest/gtest.h>
 
@@ -19,6 +19,16 @@ TEST(ReduceBadInput, SizeNotAMultipleOf256) {
 TEST(ReduceBadInput, SizeTooLarge) {
   expect_quick_usage_error("--reduce-n 2147483648 --benchmark_filter=^reduce/",
                            "--reduce-n 2147483648");
+}
+
+TEST(ScanBadInput, AlphaOutOfRange) {
+  expect_quick_usage_error("--scan-alpha 8,33 --benchmark_filter=^scan/", "--scan-alpha 33");
+  expect_quick_usage_error("--scan-alpha 0 --benchmark_filter=^scan/", "--scan-alpha 0");
+}
+
+TEST(ScanBadInput, UnknownType) {
+  expect_quick_usage_error("--scan-type int64 --benchmark_filter=^scan/",
+                           "--scan-type int64: not a type (int32, float)");
 }
 
 }  // namespace

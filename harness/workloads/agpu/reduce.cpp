@@ -7,11 +7,8 @@
 #include <cstring>
 
 #include "../../errors.h"
-#include "../../rng.h"
 
 namespace gpucmp::reduce {
-
-std::string to_string(Type t) { return t == Type::int32 ? "int32" : "float"; }
 
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = {{"tree"}, {"cascading"}, {"pipeline"}};
@@ -19,7 +16,7 @@ const std::vector<Variant>& variants() {
 }
 
 std::string program_name(const Variant& v, Type t) {
-  return t == Type::f32 ? v.name : v.name + "-" + to_string(t);
+  return t == Type::f32 ? v.name : v.name + "-" + agpu::to_string(t);
 }
 
 Runners& runners() {
@@ -31,16 +28,7 @@ Problem make_problem(std::size_t n, Type type) {
   Problem p;
   p.n = n;
   p.type = type;
-  p.words.resize(n);
-  Rng rng(0x72656475ULL ^ n ^ (type == Type::int32 ? 0x100000000ULL : 0));
-  for (std::size_t i = 0; i < n; ++i) {
-    if (type == Type::int32) {
-      p.words[i] = std::uint32_t(rng.next());
-    } else {
-      const float x = rng.uniform(-1, 1);
-      std::memcpy(&p.words[i], &x, sizeof x);
-    }
-  }
+  p.words = agpu::make_words(n, type);
   return p;
 }
 
@@ -129,19 +117,6 @@ std::vector<std::size_t> preset_sizes(SizePreset size) {
 
 namespace {
 
-std::vector<Type> parse_types(const std::vector<std::string>& items) {
-  std::vector<Type> out;
-  for (const auto& text : items) {
-    if (text == "int32")
-      out.push_back(Type::int32);
-    else if (text == "float")
-      out.push_back(Type::f32);
-    else
-      throw UsageError("--reduce-type " + text + ": not a type (int32, float)");
-  }
-  return out;
-}
-
 class Reduce : public Workload {
  public:
   std::string name() const override { return "reduce"; }
@@ -157,7 +132,9 @@ class Reduce : public Workload {
         ->type_name("N");
     add_checked_list_option(
         app, "--reduce-type",
-        [this](const std::vector<std::string>& items) { types_ = parse_types(items); },
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items) types_.push_back(agpu::parse_type(text, "--reduce-type"));
+        },
         "reduce: word types (comma-separated int32, float; default both)")
         ->type_name("LIST");
   }
@@ -173,7 +150,7 @@ class Reduce : public Workload {
           const BenchName name{"reduce",
                                row.api,
                                row.variant.name,
-                               {{"type", to_string(t)}, {"n", std::to_string(n)}}};
+                               {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
           const auto prepare = [this, n, t, row, name](const DeviceInfo& dev) {
             Problem& p = problems_.get({n, int(t)}, [n, t] { return make_problem(n, t); });
             p.grid_blocks = grid_blocks(dev.compute_units, n);

@@ -28,6 +28,7 @@
 #include "../../runner_table.h"
 #include "../../validation.h"
 #include "../../workload.h"
+#include "word_type.h"
 
 namespace gpucmp::reduce {
 
@@ -36,8 +37,7 @@ constexpr int kTileWords = 33;     // pipeline: words per thread per tile (odd: 
 constexpr int kBlocksPerUnit = 8;  // cascading/pipeline grid: blocks per SM (2048 threads)
 constexpr long long kMaxN = 1LL << 30;  // 4 GiB of words
 
-enum class Type { int32, f32 };
-std::string to_string(Type t);  // "int32", "float"
+using agpu::Type;
 
 struct Problem {
   std::size_t n = 0;

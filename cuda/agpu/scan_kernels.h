@@ -1,0 +1,21 @@
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstddef>
+
+#include "workloads/agpu/scan.h"
+
+namespace gpucmp::cuda {
+
+// One launch of scan's alpha algorithm (harness/workloads/agpu/scan.h) over n
+// words of `type`: `sums` holds scan::tiles(n, alpha) words of scratch.
+void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, std::size_t n,
+                       int alpha, cudaStream_t stream);
+
+// CUB's DeviceScan::InclusiveSum: the temporary storage it needs (bytes), and
+// one launch with it.
+std::size_t cub_scan_temp_bytes(scan::Type type, std::size_t n);
+void launch_cub_scan(scan::Type type, const void* in, void* out, std::size_t n, void* temp,
+                     std::size_t temp_bytes, cudaStream_t stream);
+
+}  // namespace gpucmp::cuda

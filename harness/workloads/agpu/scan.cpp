@@ -1,0 +1,205 @@
+#include "scan.h"
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "../../errors.h"
+
+namespace gpucmp::scan {
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"alpha"}};
+  return v;
+}
+
+std::string program_name(const Variant& v, Type t) {
+  return t == Type::f32 ? v.name : v.name + "-" + agpu::to_string(t);
+}
+
+Runners& runners() {
+  static Runners table("scan", variants());
+  return table;
+}
+
+Problem make_problem(std::size_t n, Type type) {
+  Problem p;
+  p.n = n;
+  p.type = type;
+  p.words = agpu::make_words(n, type);  // reduce's words of the same n and type
+  p.out.assign(n, 0xffffffffU);
+  return p;
+}
+
+namespace {
+std::size_t ceil_div(std::size_t a, std::size_t b) { return (a + b - 1) / b; }
+constexpr int kLog2Block = 8;
+static_assert((1 << kLog2Block) == kBlock);
+}  // namespace
+
+std::size_t tiles(std::size_t n, int alpha) { return ceil_div(n, std::size_t(alpha) * kBlock); }
+
+int summation_depth(const Variant& v, std::size_t n) {
+  if (v.name == "alpha") {
+    // The tile's sum (alpha in order, the block's tree), the scan of the
+    // tile sums (a thread's chunk, the block's scan, its offset), and the
+    // word's own prefix in its tile (alpha, the block's scan, two offsets).
+    const std::size_t chunk = ceil_div(tiles(n, v.alpha), kBlock);
+    return int(v.alpha + kLog2Block + chunk + kLog2Block + 1 + v.alpha + kLog2Block + 2);
+  }
+  // CUB: a tile's prefix may chain through every earlier tile's aggregate
+  // (decoupled look-back); tiles hold at least 1024 words.
+  return int(ceil_div(n, 1024)) + 64;
+}
+
+Validation validate(const Problem& p, const Variant& v) {
+  if (p.type == Type::int32) {
+    std::uint32_t running = 0;
+    std::size_t first_wrong = p.n;
+    for (std::size_t i = 0; i < p.n && first_wrong == p.n; ++i) {
+      running += p.words[i];
+      if (p.out[i] != running) first_wrong = i;
+    }
+    Validation r;
+    r.checked = p.n;
+    r.tolerance = 0;
+    r.ok = first_wrong == p.n;
+    r.max_rel_err = r.ok ? 0.0 : 1.0;
+    if (!r.ok) {
+      running = 0;
+      for (std::size_t i = 0; i <= first_wrong; ++i) running += p.words[i];
+      char buf[128];
+      std::snprintf(buf, sizeof buf, "out[%zu]: got %d, want %d (mod 2^32; the first wrong)",
+                    first_wrong, int(p.out[first_wrong]), int(running));
+      r.where = buf;
+    }
+    return r;
+  }
+  const int d = summation_depth(v, p.n);
+  const double u = std::ldexp(1.0, -24);
+  const double gamma = d * u / (1 - d * u);
+  const auto value = [](std::uint32_t w) {
+    float x;
+    std::memcpy(&x, &w, sizeof x);
+    return x;
+  };
+  double sum = 0, magnitude = 0;
+  std::size_t next = 0;  // check_elements asks for i = 0, 1, .. in order
+  return check_elements(
+      p.n, gamma,
+      [&](std::size_t i) {
+        for (; next <= i; ++next) {
+          sum += value(p.words[next]);
+          magnitude += std::fabs(value(p.words[next]));
+        }
+        return std::fabs(double(value(p.out[i])) - sum) / std::max(magnitude, 1e-300);
+      },
+      [&](std::size_t i) {
+        double want = 0;
+        for (std::size_t j = 0; j <= i; ++j) want += value(p.words[j]);
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "out[%zu]: got %.9g, want %.9g (error / prefix sum|x|)", i,
+                      double(value(p.out[i])), want);
+        return std::string(buf);
+      });
+}
+
+std::vector<std::size_t> preset_sizes(SizePreset size) {
+  if (size == SizePreset::quick) return {std::size_t(1) << 20};
+  if (size == SizePreset::large)
+    return {std::size_t(1) << 24, std::size_t(1) << 28, std::size_t(1) << 30};
+  return {std::size_t(1) << 16, std::size_t(1) << 20, std::size_t(1) << 24, std::size_t(1) << 28};
+}
+
+std::vector<int> preset_alphas(SizePreset size) {
+  if (size == SizePreset::quick) return {8};
+  return {1, 2, 4, 8, 16, 32};
+}
+
+namespace {
+
+class Scan : public Workload {
+ public:
+  std::string name() const override { return "scan"; }
+
+  void add_options(CLI::App& app) override {
+    add_checked_list_option(
+        app, "--scan-n",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            sizes_.push_back(std::size_t(parse_int(text, "--scan-n", {kBlock, kMaxN, kBlock})));
+        },
+        "scan: words (comma-separated multiples of 256, at most 2^30), overriding --size")
+        ->type_name("N");
+    add_checked_list_option(
+        app, "--scan-type",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items) types_.push_back(agpu::parse_type(text, "--scan-type"));
+        },
+        "scan: word types (comma-separated int32, float; default both)")
+        ->type_name("LIST");
+    add_checked_list_option(
+        app, "--scan-alpha",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            alphas_.push_back(int(parse_int(text, "--scan-alpha", {1, kMaxAlpha})));
+        },
+        "scan: words per thread of the alpha rows (comma-separated, 1.." +
+            std::to_string(kMaxAlpha) + "), overriding --size")
+        ->type_name("LIST");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<std::size_t> sizes = sizes_;
+    if (sizes.empty()) sizes = preset_sizes(opts.size);
+    std::vector<Type> types = types_;
+    if (types.empty()) types = {Type::int32, Type::f32};
+    std::vector<int> alphas = alphas_;
+    if (alphas.empty()) alphas = preset_alphas(opts.size);
+    for (Type t : types)
+      for (std::size_t n : sizes)
+        for (const Runners::Row& row : runners().rows()) {
+          const bool has_alpha = row.variant.name == "alpha";
+          for (int a : has_alpha ? alphas : std::vector<int>{0}) {
+            Variant v = row.variant;
+            v.alpha = a;
+            BenchName name{
+                "scan", row.api, v.name, {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
+            if (has_alpha) name.params.push_back({"alpha", std::to_string(a)});
+            add(name, apis, opts, row, v, n, t);
+          }
+        }
+  }
+
+ private:
+  void add(const BenchName& name, const ApiSet& apis, const Options& opts, const Runners::Row& row,
+           const Variant& v, std::size_t n, Type t) {
+    const auto prepare = [this, n, t, row, v, name](const DeviceInfo& dev) {
+      Problem& p = problems_.get({n, int(t)}, [n, t] { return scan::make_problem(n, t); });
+      Prepared r;
+      r.runner = row.make(p, v);
+      Measurement& m = r.m;
+      m.name = name;
+      m.unit = RateUnit::GBps;
+      m.work_per_launch = 2.0 * 4.0 * double(n);
+      m.peak = dev.dram_peak_gbps;
+      m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); };
+      m.validate = [&p, v] { return validate(p, v); };
+      return r;
+    };
+    register_measured(name, apis, opts, prepare, /*startup=*/false);
+  }
+
+  std::vector<std::size_t> sizes_;  // empty: not given (the preset's)
+  std::vector<Type> types_;         // empty: both
+  std::vector<int> alphas_;         // empty: the preset's
+  LastProblem<std::pair<std::size_t, int>, Problem> problems_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Scan>(); }
+
+}  // namespace gpucmp::scan

@@ -1,0 +1,71 @@
+// scan: the inclusive prefix sum of the AGPU model (Nakano et al.; issue 17)
+// over n 32-bit words, both APIs, plus CUB's DeviceScan on CUDA:
+//   alpha  reduce, then scan: blocks of kBlock threads each own a tile of
+//          alpha x kBlock words; a first launch writes each tile's sum, one
+//          block scans those sums, and a third launch scans each tile through
+//          shared memory (each thread its alpha consecutive words in order,
+//          the block's scan of the threads' totals) plus its offset. Reads the
+//          words twice and writes them once (the model's I/O 3n/b); alpha
+//          (a row parameter, 1 to kMaxAlpha) trades the serial work per thread
+//          against the blocks resident per SM, as the model's parameter does
+//   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
+//          one pass with decoupled look-back)
+// Types as reduce's: int32 modulo 2^32, checked word for word; float, each
+// prefix within gamma_d of the sum of |x| up to it, d the algorithm's longest
+// chain of dependent additions. GB/s counts 2 x 4 x n bytes (read once,
+// written once), as the issue's copy comparison does.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../runner_table.h"
+#include "../../validation.h"
+#include "../../workload.h"
+#include "word_type.h"
+
+namespace gpucmp::scan {
+
+using agpu::Type;
+constexpr int kBlock = 256;
+constexpr int kMaxAlpha = 32;  // words per thread: the tile fits 33 KiB of shared memory
+constexpr long long kMaxN = 1LL << 30;
+
+struct Problem {
+  std::size_t n = 0;
+  Type type = Type::f32;
+  std::vector<std::uint32_t> words;  // input (int32 values, or float bits)
+  std::vector<std::uint32_t> out;    // the device's inclusive prefix sums
+};
+
+Problem make_problem(std::size_t n, Type type);
+
+struct Variant {
+  std::string name;  // "alpha", "cub"
+  int alpha = 0;     // words per thread (alpha rows; set by the harness)
+};
+const std::vector<Variant>& variants();  // the shared algorithm: alpha
+
+// Tiles of an alpha row over n words: ceil(n / (alpha x kBlock)).
+std::size_t tiles(std::size_t n, int alpha);
+
+// The longest chain of dependent additions behind one prefix of `v` over n words.
+int summation_depth(const Variant& v, std::size_t n);
+
+Validation validate(const Problem& p, const Variant& v);
+
+// quick 2^20; standard 2^16, 2^20, 2^24, 2^28; large up to 2^30.
+std::vector<std::size_t> preset_sizes(SizePreset size);
+// quick 8; standard and large 1, 2, 4, 8, 16, 32.
+std::vector<int> preset_alphas(SizePreset size);
+
+// The OpenCL program of a row: "alpha" (float), "alpha-int32".
+std::string program_name(const Variant& v, Type t);
+
+using Runners = RunnerTable<Problem, Variant>;
+Runners& runners();
+
+std::unique_ptr<Workload> make_workload();
+
+}  // namespace gpucmp::scan

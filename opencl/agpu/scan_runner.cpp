@@ -1,0 +1,82 @@
+// OpenCL runner of scan: the words uploaded once; per launch the alpha
+// algorithm's three kernels (scan.cl, its program per type from
+// programs.cpp), the prefix sums read after. Geometry as cuda/agpu/scan.cu's.
+#include <cstdint>
+
+#include "check.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/agpu/scan.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+class ScanRunner : public TimedRunner {
+ public:
+  ScanRunner(scan::Problem& p, const scan::Variant& v)
+      : p_(p),
+        alpha_(v.alpha),
+        program_(session().program(program_spec("scan", scan::program_name(v, p.type)))),
+        tile_sums_(make_kernel(program_, "scan_tile_sums")),
+        sums_(make_kernel(program_, "scan_sums")),
+        tiles_(make_kernel(program_, "scan_tiles")) {}
+
+  void upload() override {
+    const std::size_t bytes = p_.n * sizeof(std::uint32_t);
+    in_ = make_buffer(CL_MEM_READ_ONLY, bytes, "scan words");
+    out_ = make_buffer(CL_MEM_WRITE_ONLY, bytes, "scan prefix sums");
+    scratch_ = make_buffer(CL_MEM_READ_WRITE, scan::tiles(p_.n, alpha_) * sizeof(std::uint32_t),
+                           "scan sums");
+    check(clEnqueueWriteBuffer(session().queue(), in_, CL_TRUE, 0, bytes, p_.words.data(), 0,
+                               nullptr, nullptr),
+          "clEnqueueWriteBuffer", "scan words");
+  }
+  void download() override {
+    check(clEnqueueReadBuffer(session().queue(), out_, CL_TRUE, 0, p_.n * sizeof(std::uint32_t),
+                              p_.out.data(), 0, nullptr, nullptr),
+          "clEnqueueReadBuffer", "scan prefix sums");
+  }
+  double build_ms() const override { return program_.build_ms; }
+
+ protected:
+  void enqueue() override {
+    const std::size_t m = scan::tiles(p_.n, alpha_);
+    const std::size_t words = std::size_t(alpha_) * scan::kBlock;
+    const LocalBytes tile{(words + words / 32) * sizeof(std::uint32_t)};
+    const auto n = cl_ulong(p_.n);
+    set_args(tile_sums_, "scan_tile_sums", in_, scratch_, n, cl_int(alpha_), tile);
+    run(tile_sums_, m, "scan_tile_sums");
+    set_args(sums_, "scan_sums", scratch_, cl_ulong(m));
+    run(sums_, 1, "scan_sums");
+    set_args(tiles_, "scan_tiles", in_, out_, scratch_, n, cl_int(alpha_), tile);
+    run(tiles_, m, "scan_tiles");
+  }
+
+ private:
+  void run(const Kernel& k, std::size_t groups, const char* what) {
+    const std::size_t local = scan::kBlock, global = groups * local;
+    check(clEnqueueNDRangeKernel(session().queue(), k, 1, nullptr, &global, &local, 0, nullptr,
+                                 record()),
+          "clEnqueueNDRangeKernel", what);
+  }
+
+  scan::Problem& p_;
+  int alpha_;
+  const BuiltProgram& program_;
+  Kernel tile_sums_, sums_, tiles_;
+  Buffer in_, out_, scratch_;
+};
+
+GPUCMP_RUNNERS("opencl") {
+  scan::runners().add("opencl", scan::variants(), [](scan::Problem& p, const scan::Variant& v) {
+    return std::make_unique<ScanRunner>(p, v);
+  });
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,58 @@
+// The scan workload's host side (issue 17): tiles, the summation depth behind
+// the float tolerance, and its validation, which must find the first wrong
+// int32 prefix and a float prefix outside its bound while passing a correct
+// order's prefixes.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "workloads/agpu/scan.h"
+
+namespace gpucmp::scan {
+namespace {
+
+std::uint32_t bits(float x) {
+  std::uint32_t w;
+  std::memcpy(&w, &x, sizeof w);
+  return w;
+}
+float value(std::uint32_t w) {
+  float x;
+  std::memcpy(&x, &w, sizeof x);
+  return x;
+}
+
+TEST(Scan, TilesAndDepth) {
+  EXPECT_EQ(tiles(std::size_t(1) << 28, 8), std::size_t(1) << 17);
+  EXPECT_EQ(tiles(1000, 1), 4u);
+  // alpha 8 at 2^28: 2^17 tile sums, 512 per thread in the second launch;
+  // 8 + 8 + 512 + 8 + 1 + 8 + 8 + 2.
+  EXPECT_EQ(summation_depth({"alpha", 8}, std::size_t(1) << 28), 555);
+  EXPECT_EQ(summation_depth({"cub", 0}, 1 << 20), 1024 + 64);
+}
+
+TEST(Scan, Int32PrefixesAreCheckedWordForWord) {
+  Problem p = make_problem(4096, Type::int32);
+  std::uint32_t running = 0;
+  for (std::size_t i = 0; i < p.n; ++i) p.out[i] = running += p.words[i];
+  EXPECT_TRUE(validate(p, {"alpha", 4}).ok);
+  p.out[1234] += 1;
+  const Validation v = validate(p, {"alpha", 4});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.where.find("out[1234]"), std::string::npos) << v.where;
+}
+
+TEST(Scan, FloatPrefixesWithinTheBoundPassAndALostWordFails) {
+  Problem p = make_problem(1 << 14, Type::f32);
+  // The exact prefixes rounded once to float: within any bound (one rounding).
+  double exact = 0;
+  for (std::size_t i = 0; i < p.n; ++i) p.out[i] = bits(float(exact += value(p.words[i])));
+  const Variant v{"alpha", 32};
+  EXPECT_TRUE(validate(p, v).ok) << validate(p, v).describe();
+  p.out[9000] = bits(value(p.out[9000]) - 0.75f);  // a word of about 0.75 lost there
+  EXPECT_FALSE(validate(p, v).ok);
+}
+
+}  // namespace
+}  // namespace gpucmp::scan

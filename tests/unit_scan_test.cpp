@@ -26,9 +26,9 @@ float value(std::uint32_t w) {
 TEST(Scan, TilesAndDepth) {
   EXPECT_EQ(tiles(std::size_t(1) << 28, 8), std::size_t(1) << 17);
   EXPECT_EQ(tiles(1000, 1), 4u);
-  // alpha 8 at 2^28: 2^17 tile sums, 512 per thread in the second launch;
-  // 8 + 8 + 512 + 8 + 1 + 8 + 8 + 2.
-  EXPECT_EQ(summation_depth({"alpha", 8}, std::size_t(1) << 28), 555);
+  // alpha 8 at 2^28: 2^17 tile sums, scanned in 16 tiles of 32 x 256:
+  // 8 + 8 + (16 + 32 + 8 + 1) + 8 + 8 + 2.
+  EXPECT_EQ(summation_depth({"alpha", 8}, std::size_t(1) << 28), 91);
   EXPECT_EQ(summation_depth({"cub", 0}, 1 << 20), 1024 + 64);
 }
 

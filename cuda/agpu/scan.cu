@@ -10,6 +10,7 @@ namespace gpucmp::cuda {
 
 namespace {
 constexpr int kBlock = scan::kBlock;
+constexpr int kSumsAlpha = scan::kSumsAlpha;
 
 __device__ int skew(int e) { return e + (e >> 5); }
 // The tile's words in dynamic shared memory: alpha x kBlock, skewed (the
@@ -75,21 +76,46 @@ __global__ void scan_tile_sums(const T* in, T* sums, size_t n, int alpha) {
   if (threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
-// 2: one block, the exclusive scan of the m tile sums in place: each thread a
-// chunk of consecutive sums in order, the block's scan of the chunks' totals.
+// Scans the loaded tile in place from `offset` (inclusive: each word becomes
+// offset + its prefix; exclusive: offset + the prefix before it), writes it
+// to out[tile's words < n], coalesced, and returns the tile's total. `mine`
+// is this thread's sum from load_tile.
+template <class T>
+__device__ T scan_loaded_tile(T* tile_words, T* a, T* b, T mine, T offset, bool inclusive, T* out,
+                              size_t n, size_t tile, int alpha) {
+  const int tx = threadIdx.x;
+  T total;
+  T running = offset + block_exclusive_scan(a, b, mine, &total);
+  for (int k = 0; k < alpha; ++k) {
+    const int e = skew(tx * alpha + k);
+    const T word = tile_words[e];
+    tile_words[e] = inclusive ? running + word : running;
+    running = running + word;
+  }
+  __syncthreads();
+  const size_t first = tile * (size_t)alpha * kBlock;
+  for (int k = 0; k < alpha; ++k) {
+    const int e = k * kBlock + tx;
+    const size_t i = first + e;
+    if (i < n) out[i] = tile_words[skew(e)];
+  }
+  __syncthreads();  // the tile's memory is reloaded next
+  return total;
+}
+
+// 2: one block, the exclusive scan of the m tile sums in place, tile by tile
+// (kSumsAlpha words per thread, read and written coalesced), each tile from
+// the running total of the tiles before it.
 template <class T>
 __global__ void scan_sums(T* sums, size_t m) {
   __shared__ T a[kBlock], b[kBlock];
-  const size_t chunk = (m + kBlock - 1) / kBlock;
-  const size_t first = threadIdx.x * chunk, last = min(m, first + chunk);
-  T mine = 0;
-  for (size_t i = first; i < last; ++i) mine = mine + sums[i];
-  T total;
-  T running = block_exclusive_scan(a, b, mine, &total);
-  for (size_t i = first; i < last; ++i) {
-    const T s = sums[i];
-    sums[i] = running;
-    running = running + s;
+  T* tile_words = tile_memory<T>();
+  T offset = 0;
+  const size_t tiles = (m + (size_t)kSumsAlpha * kBlock - 1) / ((size_t)kSumsAlpha * kBlock);
+  for (size_t t = 0; t < tiles; ++t) {
+    const T mine = load_tile<T>(sums, tile_words, m, t, kSumsAlpha);
+    offset =
+        offset + scan_loaded_tile(tile_words, a, b, mine, offset, false, sums, m, t, kSumsAlpha);
   }
 }
 
@@ -98,22 +124,8 @@ template <class T>
 __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int alpha) {
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
-  const int tx = threadIdx.x;
   const T mine = load_tile(in, tile_words, n, blockIdx.x, alpha);
-  T total;
-  T running = offsets[blockIdx.x] + block_exclusive_scan(a, b, mine, &total);
-  for (int k = 0; k < alpha; ++k) {
-    const int e = skew(tx * alpha + k);
-    running = running + tile_words[e];
-    tile_words[e] = running;
-  }
-  __syncthreads();
-  const size_t first = blockIdx.x * (size_t)alpha * kBlock;
-  for (int k = 0; k < alpha; ++k) {
-    const int e = k * kBlock + tx;
-    const size_t i = first + e;
-    if (i < n) out[i] = tile_words[skew(e)];
-  }
+  scan_loaded_tile(tile_words, a, b, mine, offsets[blockIdx.x], true, out, n, blockIdx.x, alpha);
 }
 
 template <class T>
@@ -123,7 +135,7 @@ void run(const void* in, void* out, void* sums, size_t n, int alpha, cudaStream_
   T* s = static_cast<T*>(sums);
   const size_t tile = tile_bytes(alpha, sizeof(T));
   scan_tile_sums<T><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
-  scan_sums<T><<<1, kBlock, 0, stream>>>(s, m);
+  scan_sums<T><<<1, kBlock, tile_bytes(kSumsAlpha, sizeof(T)), stream>>>(s, m);
   scan_tiles<T><<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
 }
 }  // namespace

@@ -2,7 +2,8 @@
 // work-item (harness/workloads/agpu/scan.h); T comes as a -D option (uint for
 // int32, summed modulo 2^32; float). Pairs with cuda/agpu/scan.cu, line for
 // line: the tile sits in a __local argument of alpha x BLOCK skewed words.
-#define BLOCK 256  // scan::kBlock
+#define BLOCK 256       // scan::kBlock
+#define SUMS_ALPHA 32   // scan::kSumsAlpha
 
 int skew(int e) { return e + (e >> 5); }
 
@@ -48,38 +49,43 @@ __kernel void scan_tile_sums(__global const T* in, __global T* sums, ulong n, in
   if (get_local_id(0) == 0) sums[get_group_id(0)] = total;
 }
 
-__kernel void scan_sums(__global T* sums, ulong m) {
-  __local T a[BLOCK], b[BLOCK];
-  const size_t chunk = (m + BLOCK - 1) / BLOCK;
-  const size_t first = get_local_id(0) * chunk, last = min((size_t)m, first + chunk);
-  T mine = 0;
-  for (size_t i = first; i < last; ++i) mine = mine + sums[i];
+T scan_loaded_tile(__local T* tile_words, __local T* a, __local T* b, T mine, T offset,
+                   int inclusive, __global T* out, ulong n, size_t tile, int alpha) {
+  const int tx = get_local_id(0);
   T total;
-  T running = block_exclusive_scan(a, b, mine, &total);
-  for (size_t i = first; i < last; ++i) {
-    const T s = sums[i];
-    sums[i] = running;
-    running = running + s;
+  T running = offset + block_exclusive_scan(a, b, mine, &total);
+  for (int k = 0; k < alpha; ++k) {
+    const int e = skew(tx * alpha + k);
+    const T word = tile_words[e];
+    tile_words[e] = inclusive ? running + word : running;
+    running = running + word;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const size_t first = tile * (size_t)alpha * BLOCK;
+  for (int k = 0; k < alpha; ++k) {
+    const int e = k * BLOCK + tx;
+    const size_t i = first + e;
+    if (i < n) out[i] = tile_words[skew(e)];
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return total;
+}
+
+__kernel void scan_sums(__global T* sums, ulong m, __local T* tile_words) {
+  __local T a[BLOCK], b[BLOCK];
+  T offset = 0;
+  const size_t tiles = (m + (size_t)SUMS_ALPHA * BLOCK - 1) / ((size_t)SUMS_ALPHA * BLOCK);
+  for (size_t t = 0; t < tiles; ++t) {
+    const T mine = load_tile(sums, tile_words, m, t, SUMS_ALPHA);
+    offset = offset +
+             scan_loaded_tile(tile_words, a, b, mine, offset, 0, sums, m, t, SUMS_ALPHA);
   }
 }
 
 __kernel void scan_tiles(__global const T* in, __global T* out, __global const T* offsets, ulong n,
                          int alpha, __local T* tile_words) {
   __local T a[BLOCK], b[BLOCK];
-  const int tx = get_local_id(0);
   const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
-  T total;
-  T running = offsets[get_group_id(0)] + block_exclusive_scan(a, b, mine, &total);
-  for (int k = 0; k < alpha; ++k) {
-    const int e = skew(tx * alpha + k);
-    running = running + tile_words[e];
-    tile_words[e] = running;
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const size_t first = get_group_id(0) * (size_t)alpha * BLOCK;
-  for (int k = 0; k < alpha; ++k) {
-    const int e = k * BLOCK + tx;
-    const size_t i = first + e;
-    if (i < n) out[i] = tile_words[skew(e)];
-  }
+  scan_loaded_tile(tile_words, a, b, mine, offsets[get_group_id(0)], 1, out, n,
+                   get_group_id(0), alpha);
 }

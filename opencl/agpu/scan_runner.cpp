@@ -45,18 +45,22 @@ class ScanRunner : public TimedRunner {
  protected:
   void enqueue() override {
     const std::size_t m = scan::tiles(p_.n, alpha_);
-    const std::size_t words = std::size_t(alpha_) * scan::kBlock;
-    const LocalBytes tile{(words + words / 32) * sizeof(std::uint32_t)};
+    const LocalBytes tile{tile_bytes(alpha_)};
     const auto n = cl_ulong(p_.n);
     set_args(tile_sums_, "scan_tile_sums", in_, scratch_, n, cl_int(alpha_), tile);
     run(tile_sums_, m, "scan_tile_sums");
-    set_args(sums_, "scan_sums", scratch_, cl_ulong(m));
+    set_args(sums_, "scan_sums", scratch_, cl_ulong(m), LocalBytes{tile_bytes(scan::kSumsAlpha)});
     run(sums_, 1, "scan_sums");
     set_args(tiles_, "scan_tiles", in_, out_, scratch_, n, cl_int(alpha_), tile);
     run(tiles_, m, "scan_tiles");
   }
 
  private:
+  // A tile of alpha x kBlock words at skewed indices (scan.cl).
+  static std::size_t tile_bytes(int alpha) {
+    const std::size_t words = std::size_t(alpha) * scan::kBlock;
+    return (words + words / 32) * sizeof(std::uint32_t);
+  }
   void run(const Kernel& k, std::size_t groups, const char* what) {
     const std::size_t local = scan::kBlock, global = groups * local;
     check(clEnqueueNDRangeKernel(session().queue(), k, 1, nullptr, &global, &local, 0, nullptr,

@@ -43,11 +43,13 @@ std::size_t tiles(std::size_t n, int alpha) { return ceil_div(n, std::size_t(alp
 
 int summation_depth(const Variant& v, std::size_t n) {
   if (v.name == "alpha") {
-    // The tile's sum (alpha in order, the block's tree), the scan of the
-    // tile sums (a thread's chunk, the block's scan, its offset), and the
-    // word's own prefix in its tile (alpha, the block's scan, two offsets).
-    const std::size_t chunk = ceil_div(tiles(n, v.alpha), kBlock);
-    return int(v.alpha + kLog2Block + chunk + kLog2Block + 1 + v.alpha + kLog2Block + 2);
+    // The tile's sum (alpha in order, the block's scan), the scan of the
+    // tile sums (a running offset over its tiles, kSumsAlpha in order, the
+    // block's scan, the offset), and the word's own prefix in its tile
+    // (alpha, the block's scan, two offsets).
+    const std::size_t sum_tiles = ceil_div(tiles(n, v.alpha), std::size_t(kSumsAlpha) * kBlock);
+    return int(v.alpha + kLog2Block + sum_tiles + kSumsAlpha + kLog2Block + 1 + v.alpha +
+               kLog2Block + 2);
   }
   // CUB: a tile's prefix may chain through every earlier tile's aggregate
   // (decoupled look-back); tiles hold at least 1024 words.

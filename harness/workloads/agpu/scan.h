@@ -2,7 +2,8 @@
 // over n 32-bit words, both APIs, plus CUB's DeviceScan on CUDA:
 //   alpha  reduce, then scan: blocks of kBlock threads each own a tile of
 //          alpha x kBlock words; a first launch writes each tile's sum, one
-//          block scans those sums, and a third launch scans each tile through
+//          block scans those sums (tile by tile, kSumsAlpha words per
+//          thread), and a third launch scans each tile through
 //          shared memory (each thread its alpha consecutive words in order,
 //          the block's scan of the threads' totals) plus its offset. Reads the
 //          words twice and writes them once (the model's I/O 3n/b); alpha
@@ -29,7 +30,8 @@ namespace gpucmp::scan {
 
 using agpu::Type;
 constexpr int kBlock = 256;
-constexpr int kMaxAlpha = 32;  // words per thread: the tile fits 33 KiB of shared memory
+constexpr int kMaxAlpha = 32;   // words per thread: the tile fits 33 KiB of shared memory
+constexpr int kSumsAlpha = 32;  // the scan of the tile sums: words per thread of its tiles
 constexpr long long kMaxN = 1LL << 30;
 
 struct Problem {

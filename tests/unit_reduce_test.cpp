@@ -78,8 +78,8 @@ TEST(Reduce, FloatSumWithinTheBoundOfAnyOrderPassesAndALostWordFails) {
 }
 
 TEST(Reduce, ProgramNamesAndTypes) {
-  EXPECT_EQ(program_name({"cascading"}, Type::int32), "cascading-int32");
-  EXPECT_EQ(program_name({"tree"}, Type::f32), "tree");
+  EXPECT_EQ(agpu::program_of("cascading", Type::int32), "cascading-int32");
+  EXPECT_EQ(agpu::program_of("tree", Type::f32), "tree");
   EXPECT_EQ(to_string(Type::f32), "float");
 }
 

@@ -23,7 +23,7 @@ class ReduceRunner : public TimedRunner {
   ReduceRunner(reduce::Problem& p, const reduce::Variant& v)
       : p_(p),
         variant_(v.name),
-        program_(session().program(program_spec("reduce", reduce::program_name(v, p.type)))),
+        program_(session().program(program_spec("reduce", agpu::program_of(v.name, p.type)))),
         tree_(make_kernel(program_, "reduce_tree")),
         cascading_(make_kernel(program_, "reduce_cascading")),
         strided_(make_kernel(program_, "reduce_strided_block")),

@@ -20,7 +20,7 @@ class ScanRunner : public TimedRunner {
   ScanRunner(scan::Problem& p, const scan::Variant& v)
       : p_(p),
         alpha_(v.alpha),
-        program_(session().program(program_spec("scan", scan::program_name(v, p.type)))),
+        program_(session().program(program_spec("scan", agpu::program_of(v.name, p.type)))),
         tile_sums_(make_kernel(program_, "scan_tile_sums")),
         sums_(make_kernel(program_, "scan_sums")),
         tiles_(make_kernel(program_, "scan_tiles")) {}

@@ -15,10 +15,6 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
-std::string program_name(const Variant& v, Type t) {
-  return t == Type::f32 ? v.name : v.name + "-" + agpu::to_string(t);
-}
-
 Runners& runners() {
   static Runners table("reduce", variants());
   return table;
@@ -122,21 +118,7 @@ class Reduce : public Workload {
   std::string name() const override { return "reduce"; }
 
   void add_options(CLI::App& app) override {
-    add_checked_list_option(
-        app, "--reduce-n",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items)
-            sizes_.push_back(std::size_t(parse_int(text, "--reduce-n", {kBlock, kMaxN, kBlock})));
-        },
-        "reduce: words (comma-separated multiples of 256, at most 2^30), overriding --size")
-        ->type_name("N");
-    add_checked_list_option(
-        app, "--reduce-type",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items) types_.push_back(agpu::parse_type(text, "--reduce-type"));
-        },
-        "reduce: word types (comma-separated int32, float; default both)")
-        ->type_name("LIST");
+    agpu::add_word_options(app, "reduce", sizes_, types_);
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {

@@ -35,7 +35,6 @@ namespace gpucmp::reduce {
 constexpr int kBlock = 256;        // threads per block / work-items per group
 constexpr int kTileWords = 33;     // pipeline: words per thread per tile (odd: no bank conflict)
 constexpr int kBlocksPerUnit = 8;  // cascading/pipeline grid: blocks per SM (2048 threads)
-constexpr long long kMaxN = 1LL << 30;  // 4 GiB of words
 
 using agpu::Type;
 
@@ -74,9 +73,6 @@ struct Variant {
   std::string name;  // "tree", "cascading", "pipeline", "cub"
 };
 const std::vector<Variant>& variants();  // the three shared algorithms
-
-// The OpenCL program of a row: "<variant>" (float), "<variant>-int32".
-std::string program_name(const Variant& v, Type t);
 
 using Runners = RunnerTable<Problem, Variant>;
 Runners& runners();

@@ -15,10 +15,6 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
-std::string program_name(const Variant& v, Type t) {
-  return t == Type::f32 ? v.name : v.name + "-" + agpu::to_string(t);
-}
-
 Runners& runners() {
   static Runners table("scan", variants());
   return table;
@@ -127,21 +123,7 @@ class Scan : public Workload {
   std::string name() const override { return "scan"; }
 
   void add_options(CLI::App& app) override {
-    add_checked_list_option(
-        app, "--scan-n",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items)
-            sizes_.push_back(std::size_t(parse_int(text, "--scan-n", {kBlock, kMaxN, kBlock})));
-        },
-        "scan: words (comma-separated multiples of 256, at most 2^30), overriding --size")
-        ->type_name("N");
-    add_checked_list_option(
-        app, "--scan-type",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items) types_.push_back(agpu::parse_type(text, "--scan-type"));
-        },
-        "scan: word types (comma-separated int32, float; default both)")
-        ->type_name("LIST");
+    agpu::add_word_options(app, "scan", sizes_, types_);
     add_checked_list_option(
         app, "--scan-alpha",
         [this](const std::vector<std::string>& items) {

@@ -32,7 +32,6 @@ using agpu::Type;
 constexpr int kBlock = 256;
 constexpr int kMaxAlpha = 32;   // words per thread: the tile fits 33 KiB of shared memory
 constexpr int kSumsAlpha = 32;  // the scan of the tile sums: words per thread of its tiles
-constexpr long long kMaxN = 1LL << 30;
 
 struct Problem {
   std::size_t n = 0;
@@ -61,9 +60,6 @@ Validation validate(const Problem& p, const Variant& v);
 std::vector<std::size_t> preset_sizes(SizePreset size);
 // quick 8; standard and large 1, 2, 4, 8, 16, 32.
 std::vector<int> preset_alphas(SizePreset size);
-
-// The OpenCL program of a row: "alpha" (float), "alpha-int32".
-std::string program_name(const Variant& v, Type t);
 
 using Runners = RunnerTable<Problem, Variant>;
 Runners& runners();

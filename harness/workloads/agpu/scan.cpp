@@ -48,7 +48,8 @@ int summation_depth(const Variant& v, std::size_t n) {
                kLog2Block + 2);
   }
   // CUB: a tile's prefix may chain through every earlier tile's aggregate
-  // (decoupled look-back); tiles hold at least 1024 words.
+  // (decoupled look-back). That its tiles hold at least 1024 words is an
+  // assumption, not read from CUB (its rows met the bound on the H200).
   return int(ceil_div(n, 1024)) + 64;
 }
 

@@ -36,6 +36,7 @@
 #   OUT=<dir> PART=reduce scripts/device_suite_run.sh      # reductions, both APIs and CUB (issue 17)
 #   OUT=<dir> PART=scan scripts/device_suite_run.sh        # prefix sums, both APIs and CUB (issue 17)
 #   OUT=<dir> PART=scan-checks scripts/device_suite_run.sh # memcheck and ncu over the CUDA scans
+#   OUT=<dir> PART=scan-lookback scripts/device_suite_run.sh # the one-pass scan beside CUB
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -330,6 +331,24 @@ case "$part" in
     B="$B" OUT="$OUT/ncu" BUDGET=90 LAUNCHES=3 CLOCKS=none \
       EXTRA_METRICS=dram__throughput.avg.pct_of_peak_sustained_elapsed \
       scripts/profile_ncu.sh '^scan/cuda/(alpha/.*/n:268435456/alpha:8|cub/.*/n:268435456)/' \
+      > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  scan-lookback)
+    # Issue 17: the one-pass scan with decoupled look-back beside CUB, both
+    # APIs, int32 and float at 2^24 and 2^28, alpha 2 to 32, 5 repetitions
+    # interleaved; memcheck, racecheck and synccheck over its CUDA rows (2^20 and
+    # 1000192 words); Nsight Compute at 2^28.
+    run scan-lookback 300 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
+      --startup off --benchmark_filter='^scan/(cuda|opencl)/(lookback|cub)/' \
+      --scan-n 16777216,268435456 --scan-alpha 2,4,8,16,32
+    B="$B" OUT="$OUT/sanitizer-lookback" BUDGET=90 TOOLS="memcheck racecheck synccheck" \
+      BENCH_EXTRA="--scan-n 1048576,1000192 --scan-alpha 1,8,32" \
+      scripts/compute_sanitizer.sh '^scan/cuda/lookback/' > "$OUT/sanitizer-lookback.log" 2>&1
+    echo "compute-sanitizer lookback rc=$?"; tail -4 "$OUT/sanitizer-lookback.log"
+    B="$B" OUT="$OUT/ncu" BUDGET=60 LAUNCHES=2 CLOCKS=none \
+      EXTRA_METRICS=dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^scan/cuda/(lookback/.*/n:268435456/alpha:(8|16)|cub/.*/n:268435456)/' \
       > "$OUT/ncu.log" 2>&1
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;

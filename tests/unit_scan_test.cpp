@@ -29,6 +29,9 @@ TEST(Scan, TilesAndDepth) {
   // alpha 8 at 2^28: 2^17 tile sums, scanned in 16 tiles of 32 x 256:
   // 8 + 8 + (16 + 32 + 8 + 1) + 8 + 8 + 2.
   EXPECT_EQ(summation_depth({"alpha", 8}, std::size_t(1) << 28), 91);
+  // lookback, alpha 8 at 2^28: a prefix may chain through all 2^17 tile sums.
+  EXPECT_EQ(summation_depth({"lookback", 8}, std::size_t(1) << 28), 8 + 8 + (1 << 17) + 8 + 8 + 1);
+  EXPECT_EQ(lookback_status_bytes(1000, 1), 5u * 8);
   EXPECT_EQ(summation_depth({"cub", 0}, 1 << 20), 1024 + 64);
 }
 
@@ -48,10 +51,13 @@ TEST(Scan, FloatPrefixesWithinTheBoundPassAndALostWordFails) {
   // The exact prefixes rounded once to float: within any bound (one rounding).
   double exact = 0;
   for (std::size_t i = 0; i < p.n; ++i) p.out[i] = bits(float(exact += value(p.words[i])));
-  const Variant v{"alpha", 32};
-  EXPECT_TRUE(validate(p, v).ok) << validate(p, v).describe();
-  p.out[9000] = bits(value(p.out[9000]) - 0.75f);  // a word of about 0.75 lost there
-  EXPECT_FALSE(validate(p, v).ok);
+  for (const Variant& v : {Variant{"alpha", 32}, Variant{"lookback", 1}}) {
+    EXPECT_TRUE(validate(p, v).ok) << validate(p, v).describe();
+    const std::uint32_t kept = p.out[9000];
+    p.out[9000] = bits(value(kept) - 0.75f);  // a word of about 0.75 lost there
+    EXPECT_FALSE(validate(p, v).ok) << v.name;
+    p.out[9000] = kept;
+  }
 }
 
 }  // namespace

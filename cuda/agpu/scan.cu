@@ -4,6 +4,9 @@
 // line. A tile of alpha x kBlock words sits in shared memory at skewed
 // indices (word e at e + e / 32), so that a thread's alpha consecutive words
 // fall in distinct banks across the warp whatever alpha is.
+#include <cstdint>
+
+#include "check.h"
 #include "scan_kernels.h"
 
 namespace gpucmp::cuda {
@@ -76,16 +79,13 @@ __global__ void scan_tile_sums(const T* in, T* sums, size_t n, int alpha) {
   if (threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
-// Scans the loaded tile in place from `offset` (inclusive: each word becomes
-// offset + its prefix; exclusive: offset + the prefix before it), writes it
-// to out[tile's words < n], coalesced, and returns the tile's total. `mine`
-// is this thread's sum from load_tile.
+// Scans the loaded tile in place, this thread's alpha words from `running`
+// (inclusive: each word becomes running + its prefix; exclusive: running +
+// the prefix before it), and writes it to out[tile's words < n], coalesced.
 template <class T>
-__device__ T scan_loaded_tile(T* tile_words, T* a, T* b, T mine, T offset, bool inclusive, T* out,
-                              size_t n, size_t tile, int alpha) {
+__device__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* out, size_t n,
+                                   size_t tile, int alpha) {
   const int tx = threadIdx.x;
-  T total;
-  T running = offset + block_exclusive_scan(a, b, mine, &total);
   for (int k = 0; k < alpha; ++k) {
     const int e = skew(tx * alpha + k);
     const T word = tile_words[e];
@@ -100,7 +100,6 @@ __device__ T scan_loaded_tile(T* tile_words, T* a, T* b, T mine, T offset, bool 
     if (i < n) out[i] = tile_words[skew(e)];
   }
   __syncthreads();  // the tile's memory is reloaded next
-  return total;
 }
 
 // 2: one block, the exclusive scan of the m tile sums in place, tile by tile
@@ -114,8 +113,10 @@ __global__ void scan_sums(T* sums, size_t m) {
   const size_t tiles = (m + (size_t)kSumsAlpha * kBlock - 1) / ((size_t)kSumsAlpha * kBlock);
   for (size_t t = 0; t < tiles; ++t) {
     const T mine = load_tile<T>(sums, tile_words, m, t, kSumsAlpha);
-    offset =
-        offset + scan_loaded_tile(tile_words, a, b, mine, offset, false, sums, m, t, kSumsAlpha);
+    T total;
+    const T before = block_exclusive_scan(a, b, mine, &total);
+    write_scanned_tile(tile_words, offset + before, false, sums, m, t, kSumsAlpha);
+    offset = offset + total;
   }
 }
 
@@ -125,7 +126,90 @@ __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int 
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
   const T mine = load_tile(in, tile_words, n, blockIdx.x, alpha);
-  scan_loaded_tile(tile_words, a, b, mine, offsets[blockIdx.x], true, out, n, blockIdx.x, alpha);
+  T total;
+  const T before = block_exclusive_scan(a, b, mine, &total);
+  write_scanned_tile(tile_words, offsets[blockIdx.x] + before, true, out, n, blockIdx.x, alpha);
+}
+
+// lookback: one pass with decoupled look-back (Merrill and Garland). Each
+// tile's status is one 64-bit word, flag << 32 | the value's bits, written
+// and read whole (volatile: single-copy atomic, so flag and value arrive
+// together); `status` holds m words zeroed before the launch (flag 0: not
+// yet published), then a 32-bit counter that hands out tile ids in the
+// order blocks start (so a tile only waits on tiles already running).
+constexpr unsigned kAggregate = 1;  // the tile's own sum is published
+constexpr unsigned kPrefix = 2;     // the sum of every word up to the tile's last
+constexpr int kWindow = 32;         // predecessors read per look-back round
+
+__device__ unsigned to_bits(unsigned x) { return x; }
+__device__ unsigned to_bits(float x) { return __float_as_uint(x); }
+template <class T>
+__device__ T from_bits(unsigned bits);
+template <>
+__device__ unsigned from_bits<unsigned>(unsigned bits) {
+  return bits;
+}
+template <>
+__device__ float from_bits<float>(unsigned bits) {
+  return __uint_as_float(bits);
+}
+__device__ void publish(unsigned long long* status, size_t tile, unsigned flag, unsigned bits) {
+  *reinterpret_cast<volatile unsigned long long*>(status + tile) =
+      (unsigned long long)flag << 32 | bits;
+}
+
+template <class T>
+__global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
+                              int alpha) {
+  __shared__ T a[kBlock], b[kBlock];
+  __shared__ unsigned long long window[kWindow];
+  __shared__ size_t tile_id;
+  __shared__ long long next;  // the nearest predecessor not yet added
+  __shared__ T prefix;        // the sum of the predecessors added so far
+  __shared__ int done;
+  T* tile_words = tile_memory<T>();
+  const int tx = threadIdx.x;
+  if (tx == 0) tile_id = atomicAdd(reinterpret_cast<unsigned*>(status + m), 1U);
+  __syncthreads();
+  const size_t tile = tile_id;
+  const T mine = load_tile(in, tile_words, n, tile, alpha);
+  T total;
+  const T before = block_exclusive_scan(a, b, mine, &total);
+  if (tx == 0) {
+    publish(status, tile, tile == 0 ? kPrefix : kAggregate, to_bits(total));
+    next = (long long)tile - 1;
+    prefix = T(0);
+    done = tile == 0;
+  }
+  __syncthreads();
+  // Rounds of look-back: kWindow threads read the next predecessors' status
+  // words, thread 0 adds them nearest first (value + prefix: the order a
+  // non-commutative operator needs) up to the first not yet published, or
+  // through the first holding its prefix, which ends the look-back.
+  while (!done) {
+    const long long from = next;
+    if (tx < kWindow)
+      window[tx] =
+          from - tx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(status + from - tx) : 0;
+    __syncthreads();
+    if (tx == 0) {
+      T sum = prefix;
+      int lane = 0;
+      bool found = false;
+      for (; lane < kWindow && !found; ++lane) {
+        const unsigned flag = unsigned(window[lane] >> 32);
+        if (flag == 0) break;
+        sum = from_bits<T>(unsigned(window[lane])) + sum;
+        found = flag == kPrefix;
+      }
+      prefix = sum;
+      next = from - lane;
+      done = found;
+      if (found) publish(status, tile, kPrefix, to_bits(sum + total));
+    }
+    __syncthreads();
+  }
+  write_scanned_tile(tile_words, prefix + before, true, out, n, tile, alpha);
 }
 
 template <class T>
@@ -146,6 +230,21 @@ void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, s
     run<unsigned>(in, out, sums, n, alpha, stream);
   else
     run<float>(in, out, sums, n, alpha, stream);
+}
+
+void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,
+                          int alpha, cudaStream_t stream) {
+  const size_t m = scan::tiles(n, alpha);
+  auto* words = static_cast<unsigned long long*>(status);
+  check(cudaMemsetAsync(words, 0, scan::lookback_status_bytes(n, alpha), stream),
+        "cudaMemsetAsync", "scan/lookback status");
+  const size_t tile = tile_bytes(alpha, sizeof(std::uint32_t));
+  if (type == scan::Type::int32)
+    scan_lookback<unsigned><<<unsigned(m), kBlock, tile, stream>>>(
+        static_cast<const unsigned*>(in), static_cast<unsigned*>(out), words, n, m, alpha);
+  else
+    scan_lookback<float><<<unsigned(m), kBlock, tile, stream>>>(
+        static_cast<const float*>(in), static_cast<float*>(out), words, n, m, alpha);
 }
 
 }  // namespace gpucmp::cuda

@@ -12,6 +12,11 @@ namespace gpucmp::cuda {
 void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, std::size_t n,
                        int alpha, cudaStream_t stream);
 
+// One launch of scan's lookback algorithm: `status` holds
+// scan::lookback_status_bytes(n, alpha) bytes, zeroed here before the kernel.
+void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,
+                          int alpha, cudaStream_t stream);
+
 // CUB's DeviceScan::InclusiveSum: the temporary storage it needs (bytes), and
 // one launch with it.
 std::size_t cub_scan_temp_bytes(scan::Type type, std::size_t n);

@@ -2,6 +2,7 @@
 // work-item (harness/workloads/agpu/scan.h); T comes as a -D option (uint for
 // int32, summed modulo 2^32; float). Pairs with cuda/agpu/scan.cu, line for
 // line: the tile sits in a __local argument of alpha x BLOCK skewed words.
+// AS_T reinterprets a uint's bits as T (as_uint or as_float).
 #define BLOCK 256       // scan::kBlock
 #define SUMS_ALPHA 32   // scan::kSumsAlpha
 
@@ -49,11 +50,9 @@ __kernel void scan_tile_sums(__global const T* in, __global T* sums, ulong n, in
   if (get_local_id(0) == 0) sums[get_group_id(0)] = total;
 }
 
-T scan_loaded_tile(__local T* tile_words, __local T* a, __local T* b, T mine, T offset,
-                   int inclusive, __global T* out, ulong n, size_t tile, int alpha) {
+void write_scanned_tile(__local T* tile_words, T running, int inclusive, __global T* out,
+                        ulong n, size_t tile, int alpha) {
   const int tx = get_local_id(0);
-  T total;
-  T running = offset + block_exclusive_scan(a, b, mine, &total);
   for (int k = 0; k < alpha; ++k) {
     const int e = skew(tx * alpha + k);
     const T word = tile_words[e];
@@ -68,7 +67,6 @@ T scan_loaded_tile(__local T* tile_words, __local T* a, __local T* b, T mine, T 
     if (i < n) out[i] = tile_words[skew(e)];
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  return total;
 }
 
 __kernel void scan_sums(__global T* sums, ulong m, __local T* tile_words) {
@@ -77,8 +75,10 @@ __kernel void scan_sums(__global T* sums, ulong m, __local T* tile_words) {
   const size_t tiles = (m + (size_t)SUMS_ALPHA * BLOCK - 1) / ((size_t)SUMS_ALPHA * BLOCK);
   for (size_t t = 0; t < tiles; ++t) {
     const T mine = load_tile(sums, tile_words, m, t, SUMS_ALPHA);
-    offset = offset +
-             scan_loaded_tile(tile_words, a, b, mine, offset, 0, sums, m, t, SUMS_ALPHA);
+    T total;
+    const T before = block_exclusive_scan(a, b, mine, &total);
+    write_scanned_tile(tile_words, offset + before, 0, sums, m, t, SUMS_ALPHA);
+    offset = offset + total;
   }
 }
 
@@ -86,6 +86,66 @@ __kernel void scan_tiles(__global const T* in, __global T* out, __global const T
                          int alpha, __local T* tile_words) {
   __local T a[BLOCK], b[BLOCK];
   const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
-  scan_loaded_tile(tile_words, a, b, mine, offsets[get_group_id(0)], 1, out, n,
-                   get_group_id(0), alpha);
+  T total;
+  const T before = block_exclusive_scan(a, b, mine, &total);
+  write_scanned_tile(tile_words, offsets[get_group_id(0)] + before, 1, out, n, get_group_id(0),
+                     alpha);
+}
+
+// lookback: one pass with decoupled look-back, as scan.cu's (64-bit status
+// words flag << 32 | the value's bits, written and read whole through
+// volatile; m of them, zeroed before the launch, then the tile counter).
+#define AGGREGATE 1u
+#define PREFIX 2u
+#define WINDOW 32
+
+void publish(__global ulong* status, size_t tile, uint flag, uint bits) {
+  *(volatile __global ulong*)(status + tile) = (ulong)flag << 32 | bits;
+}
+
+__kernel void scan_lookback(__global const T* in, __global T* out, __global ulong* status,
+                            ulong n, ulong m, int alpha, __local T* tile_words) {
+  __local T a[BLOCK], b[BLOCK];
+  __local ulong window[WINDOW];
+  __local size_t tile_id;
+  __local long next;
+  __local T prefix;
+  __local int done;
+  const int tx = get_local_id(0);
+  if (tx == 0) tile_id = atomic_inc((__global uint*)(status + m));
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const size_t tile = tile_id;
+  const T mine = load_tile(in, tile_words, n, tile, alpha);
+  T total;
+  const T before = block_exclusive_scan(a, b, mine, &total);
+  if (tx == 0) {
+    publish(status, tile, tile == 0 ? PREFIX : AGGREGATE, as_uint(total));
+    next = (long)tile - 1;
+    prefix = (T)0;
+    done = tile == 0;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  while (!done) {
+    const long from = next;
+    if (tx < WINDOW)
+      window[tx] = from - tx >= 0 ? *(volatile __global ulong*)(status + from - tx) : 0;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (tx == 0) {
+      T sum = prefix;
+      int lane = 0;
+      int found = 0;
+      for (; lane < WINDOW && !found; ++lane) {
+        const uint flag = (uint)(window[lane] >> 32);
+        if (flag == 0) break;
+        sum = AS_T((uint)window[lane]) + sum;
+        found = flag == PREFIX;
+      }
+      prefix = sum;
+      next = from - lane;
+      done = found;
+      if (found) publish(status, tile, PREFIX, as_uint(sum + total));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  write_scanned_tile(tile_words, prefix + before, 1, out, n, tile, alpha);
 }

@@ -1,5 +1,5 @@
 // OpenCL runner of scan: the words uploaded once; per launch the alpha
-// algorithm's three kernels (scan.cl, its program per type from
+// algorithm's three kernels or lookback's one (scan.cl, its program per type from
 // programs.cpp), the prefix sums read after. Geometry as cuda/agpu/scan.cu's.
 #include <cstdint>
 
@@ -19,18 +19,20 @@ class ScanRunner : public TimedRunner {
  public:
   ScanRunner(scan::Problem& p, const scan::Variant& v)
       : p_(p),
+        lookback_(v.name == "lookback"),
         alpha_(v.alpha),
         program_(session().program(program_spec("scan", agpu::program_of(v.name, p.type)))),
         tile_sums_(make_kernel(program_, "scan_tile_sums")),
         sums_(make_kernel(program_, "scan_sums")),
-        tiles_(make_kernel(program_, "scan_tiles")) {}
+        tiles_(make_kernel(program_, "scan_tiles")),
+        single_pass_(make_kernel(program_, "scan_lookback")) {}
 
   void upload() override {
     const std::size_t bytes = p_.n * sizeof(std::uint32_t);
     in_ = make_buffer(CL_MEM_READ_ONLY, bytes, "scan words");
     out_ = make_buffer(CL_MEM_WRITE_ONLY, bytes, "scan prefix sums");
-    scratch_ = make_buffer(CL_MEM_READ_WRITE, scan::tiles(p_.n, alpha_) * sizeof(std::uint32_t),
-                           "scan sums");
+    scratch_ = make_buffer(CL_MEM_READ_WRITE, scratch_bytes(),
+                           lookback_ ? "scan tile status" : "scan sums");
     check(clEnqueueWriteBuffer(session().queue(), in_, CL_TRUE, 0, bytes, p_.words.data(), 0,
                                nullptr, nullptr),
           "clEnqueueWriteBuffer", "scan words");
@@ -47,6 +49,16 @@ class ScanRunner : public TimedRunner {
     const std::size_t m = scan::tiles(p_.n, alpha_);
     const LocalBytes tile{tile_bytes(alpha_)};
     const auto n = cl_ulong(p_.n);
+    if (lookback_) {
+      const cl_ulong zero = 0;
+      check(clEnqueueFillBuffer(session().queue(), scratch_, &zero, sizeof zero, 0, scratch_bytes(),
+                                0, nullptr, record()),
+            "clEnqueueFillBuffer", "scan/lookback status");
+      set_args(single_pass_, "scan_lookback", in_, out_, scratch_, n, cl_ulong(m), cl_int(alpha_),
+               tile);
+      run(single_pass_, m, "scan_lookback");
+      return;
+    }
     set_args(tile_sums_, "scan_tile_sums", in_, scratch_, n, cl_int(alpha_), tile);
     run(tile_sums_, m, "scan_tile_sums");
     set_args(sums_, "scan_sums", scratch_, cl_ulong(m), LocalBytes{tile_bytes(scan::kSumsAlpha)});
@@ -56,6 +68,10 @@ class ScanRunner : public TimedRunner {
   }
 
  private:
+  std::size_t scratch_bytes() const {
+    return lookback_ ? scan::lookback_status_bytes(p_.n, alpha_)
+                     : scan::tiles(p_.n, alpha_) * sizeof(std::uint32_t);
+  }
   // A tile of alpha x kBlock words at skewed indices (scan.cl).
   static std::size_t tile_bytes(int alpha) {
     const std::size_t words = std::size_t(alpha) * scan::kBlock;
@@ -69,9 +85,10 @@ class ScanRunner : public TimedRunner {
   }
 
   scan::Problem& p_;
+  bool lookback_;
   int alpha_;
   const BuiltProgram& program_;
-  Kernel tile_sums_, sums_, tiles_;
+  Kernel tile_sums_, sums_, tiles_, single_pass_;
   Buffer in_, out_, scratch_;
 };
 

@@ -11,7 +11,7 @@
 namespace gpucmp::scan {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"alpha"}};
+  static const std::vector<Variant> v = {{"alpha"}, {"lookback"}};
   return v;
 }
 
@@ -37,6 +37,10 @@ static_assert((1 << kLog2Block) == kBlock);
 
 std::size_t tiles(std::size_t n, int alpha) { return ceil_div(n, std::size_t(alpha) * kBlock); }
 
+std::size_t lookback_status_bytes(std::size_t n, int alpha) {
+  return (tiles(n, alpha) + 1) * sizeof(std::uint64_t);
+}
+
 int summation_depth(const Variant& v, std::size_t n) {
   if (v.name == "alpha") {
     // The tile's sum (alpha in order, the block's scan), the scan of the
@@ -47,6 +51,11 @@ int summation_depth(const Variant& v, std::size_t n) {
     return int(v.alpha + kLog2Block + sum_tiles + kSumsAlpha + kLog2Block + 1 + v.alpha +
                kLog2Block + 2);
   }
+  if (v.name == "lookback")
+    // The tile's sum (alpha in order, the block's scan), a prefix that may
+    // chain through every earlier tile's sum, and the word's own prefix in
+    // its tile (alpha, the block's scan, the tile's offset).
+    return int(v.alpha + kLog2Block + tiles(n, v.alpha) + v.alpha + kLog2Block + 1);
   // CUB: a tile's prefix may chain through every earlier tile's aggregate
   // (decoupled look-back). That its tiles hold at least 1024 words is an
   // assumption, not read from CUB (its rows met the bound on the H200).
@@ -146,7 +155,7 @@ class Scan : public Workload {
     for (Type t : types)
       for (std::size_t n : sizes)
         for (const Runners::Row& row : runners().rows()) {
-          const bool has_alpha = row.variant.name == "alpha";
+          const bool has_alpha = row.variant.name != "cub";
           for (int a : has_alpha ? alphas : std::vector<int>{0}) {
             Variant v = row.variant;
             v.alpha = a;

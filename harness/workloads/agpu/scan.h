@@ -9,6 +9,12 @@
 //          words twice and writes them once (the model's I/O 3n/b); alpha
 //          (a row parameter, 1 to kMaxAlpha) trades the serial work per thread
 //          against the blocks resident per SM, as the model's parameter does
+//   lookback  one pass with decoupled look-back (Merrill and Garland, 2016):
+//          tiles as alpha's, each taken in the order blocks start (an atomic
+//          counter); a tile publishes its sum, adds its predecessors' sums
+//          (kWindow at a time, nearest first) back to the first that holds
+//          its prefix, publishes its own prefix and writes its scan. Reads
+//          and writes the words once (I/O 2n/b)
 //   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each
@@ -43,13 +49,15 @@ struct Problem {
 Problem make_problem(std::size_t n, Type type);
 
 struct Variant {
-  std::string name;  // "alpha", "cub"
-  int alpha = 0;     // words per thread (alpha rows; set by the harness)
+  std::string name;  // "alpha", "lookback", "cub"
+  int alpha = 0;     // words per thread (alpha and lookback rows; set by the harness)
 };
-const std::vector<Variant>& variants();  // the shared algorithm: alpha
+const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback
 
 // Tiles of an alpha row over n words: ceil(n / (alpha x kBlock)).
 std::size_t tiles(std::size_t n, int alpha);
+// lookback's scratch: one 64-bit status word per tile, then the tile counter.
+std::size_t lookback_status_bytes(std::size_t n, int alpha);
 
 // The longest chain of dependent additions behind one prefix of `v` over n words.
 int summation_depth(const Variant& v, std::size_t n);

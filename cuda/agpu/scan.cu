@@ -137,9 +137,10 @@ __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int 
 // together); `status` holds m words zeroed before the launch (flag 0: not
 // yet published), then a 32-bit counter that hands out tile ids in the
 // order blocks start (so a tile only waits on tiles already running).
+// A look-back round reads kBlock predecessors at once, one per thread, so
+// the published prefixes advance up to kBlock tiles per round.
 constexpr unsigned kAggregate = 1;  // the tile's own sum is published
 constexpr unsigned kPrefix = 2;     // the sum of every word up to the tile's last
-constexpr int kWindow = 32;         // predecessors read per look-back round
 
 __device__ unsigned to_bits(unsigned x) { return x; }
 __device__ unsigned to_bits(float x) { return __float_as_uint(x); }
@@ -162,10 +163,8 @@ template <class T>
 __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
                               int alpha) {
   __shared__ T a[kBlock], b[kBlock];
-  __shared__ unsigned long long window[kWindow];
   __shared__ size_t tile_id;
-  __shared__ long long next;  // the nearest predecessor not yet added
-  __shared__ T prefix;        // the sum of the predecessors added so far
+  __shared__ int stop[2];  // per round (two, alternating): the nearest lane not an aggregate
   __shared__ int done;
   T* tile_words = tile_memory<T>();
   const int tx = threadIdx.x;
@@ -177,38 +176,37 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   const T before = block_exclusive_scan(a, b, mine, &total);
   if (tx == 0) {
     publish(status, tile, tile == 0 ? kPrefix : kAggregate, to_bits(total));
-    next = (long long)tile - 1;
-    prefix = T(0);
+    stop[0] = kBlock;
     done = tile == 0;
   }
   __syncthreads();
-  // Rounds of look-back: kWindow threads read the next predecessors' status
-  // words, thread 0 adds them nearest first (value + prefix: the order a
-  // non-commutative operator needs) up to the first not yet published, or
-  // through the first holding its prefix, which ends the look-back.
-  while (!done) {
-    const long long from = next;
-    if (tx < kWindow)
-      window[tx] =
-          from - tx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(status + from - tx) : 0;
+  // Rounds of look-back: thread tx reads predecessor `from - lane`, lane =
+  // kBlock - 1 - tx, so that the block's scan in thread order adds the
+  // farthest first (the order a non-commutative operator needs). A round
+  // adds the predecessors nearer than the nearest one not yet an aggregate,
+  // and that one too if it holds its prefix, which ends the look-back. Every
+  // thread keeps `prefix` and `from` alike, in registers.
+  T prefix = T(0);
+  long long from = (long long)tile - 1;
+  for (int round = 0; !done; ++round) {
+    const int lane = kBlock - 1 - tx;
+    const unsigned long long word =
+        from - lane >= 0 ? *reinterpret_cast<volatile unsigned long long*>(status + from - lane)
+                         : 0;
+    const unsigned flag = unsigned(word >> 32);
+    if (flag != kAggregate) atomicMin(&stop[round & 1], lane);
     __syncthreads();
-    if (tx == 0) {
-      T sum = prefix;
-      int lane = 0;
-      bool found = false;
-      for (; lane < kWindow && !found; ++lane) {
-        const unsigned flag = unsigned(window[lane] >> 32);
-        if (flag == 0) break;
-        sum = from_bits<T>(unsigned(window[lane])) + sum;
-        found = flag == kPrefix;
-      }
-      prefix = sum;
-      next = from - lane;
-      done = found;
-      if (found) publish(status, tile, kPrefix, to_bits(sum + total));
-    }
-    __syncthreads();
+    const int nearest = stop[round & 1];
+    if (tx == 0) stop[(round + 1) & 1] = kBlock;
+    const bool ends = lane == nearest && flag == kPrefix;
+    if (ends) done = 1;
+    const T value = lane < nearest || ends ? from_bits<T>(unsigned(word)) : T(0);
+    T window;
+    block_exclusive_scan(a, b, value, &window);  // its barriers publish `done`
+    prefix = window + prefix;
+    from -= nearest;
   }
+  if (tx == 0 && tile > 0) publish(status, tile, kPrefix, to_bits(prefix + total));
   write_scanned_tile(tile_words, prefix + before, true, out, n, tile, alpha);
 }
 

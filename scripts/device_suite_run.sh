@@ -335,13 +335,14 @@ case "$part" in
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;
   scan-lookback)
-    # Issue 17: the one-pass scan with decoupled look-back beside CUB, both
-    # APIs, int32 and float at 2^24 and 2^28, alpha 2 to 32, 5 repetitions
-    # interleaved; memcheck, racecheck and synccheck over its CUDA rows (2^20 and
-    # 1000192 words); Nsight Compute at 2^28.
-    run scan-lookback 300 --benchmark_repetitions=5 --benchmark_enable_random_interleaving=true \
-      --startup off --benchmark_filter='^scan/(cuda|opencl)/(lookback|cub)/' \
-      --scan-n 16777216,268435456 --scan-alpha 2,4,8,16,32
+    # Issue 17: the one-pass scan with decoupled look-back beside CUB and the
+    # reduce-then-scan form, both APIs, int32 and float at 2^24 and 2^28,
+    # alpha 8 to 32, 3 repetitions interleaved; memcheck, racecheck and
+    # synccheck over its CUDA rows (2^20 and 1000192 words); Nsight Compute
+    # at 2^28.
+    run scan-lookback 420 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+      --startup off --benchmark_filter='^scan/(cuda|opencl)/(lookback|alpha|cub)/' \
+      --scan-n 16777216,268435456 --scan-alpha 8,16,32
     B="$B" OUT="$OUT/sanitizer-lookback" BUDGET=90 TOOLS="memcheck racecheck synccheck" \
       BENCH_EXTRA="--scan-n 1048576,1000192 --scan-alpha 1,8,32" \
       scripts/compute_sanitizer.sh '^scan/cuda/lookback/' > "$OUT/sanitizer-lookback.log" 2>&1

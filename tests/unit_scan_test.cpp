@@ -32,6 +32,10 @@ TEST(Scan, TilesAndDepth) {
   // lookback, alpha 8 at 2^28: a prefix may chain through all 2^17 tile sums.
   EXPECT_EQ(summation_depth({"lookback", 8}, std::size_t(1) << 28), 8 + 8 + (1 << 17) + 8 + 8 + 1);
   EXPECT_EQ(lookback_status_bytes(1000, 1), 5u * 8);
+  // Kernels are compiled (unrolled) for powers of two; others read alpha at run time.
+  EXPECT_EQ(compiled_alpha(16), 16);
+  EXPECT_EQ(compiled_alpha(1), 1);
+  EXPECT_EQ(compiled_alpha(12), 0);
   EXPECT_EQ(summation_depth({"cub", 0}, 1 << 20), 1024 + 64);
 }
 

@@ -5,6 +5,7 @@
 // indices (word e at e + e / 32), so that a thread's alpha consecutive words
 // fall in distinct banks across the warp whatever alpha is.
 #include <cstdint>
+#include <type_traits>
 
 #include "check.h"
 #include "scan_kernels.h"
@@ -15,7 +16,7 @@ namespace {
 constexpr int kBlock = scan::kBlock;
 constexpr int kSumsAlpha = scan::kSumsAlpha;
 
-__device__ int skew(int e) { return e + (e >> 5); }
+__device__ __forceinline__ int skew(int e) { return e + (e >> 5); }
 // The tile's words in dynamic shared memory: alpha x kBlock, skewed (the
 // model's M / (alpha b) blocks per SM follow from it).
 size_t tile_bytes(int alpha, size_t word) {
@@ -55,9 +56,10 @@ __device__ T block_exclusive_scan(T* a, T* b, T mine, T* total) {
 // beyond n) into shared memory, coalesced, and returns the sum of this
 // thread's alpha consecutive words, added in order.
 template <class T>
-__device__ T load_tile(const T* in, T* tile_words, size_t n, size_t tile, int alpha) {
+__device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, size_t tile, int alpha) {
   const int tx = threadIdx.x;
   const size_t first = tile * (size_t)alpha * kBlock;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) {
     const int e = k * kBlock + tx;
     const size_t i = first + e;
@@ -65,13 +67,15 @@ __device__ T load_tile(const T* in, T* tile_words, size_t n, size_t tile, int al
   }
   __syncthreads();
   T mine = 0;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) mine = mine + tile_words[skew(tx * alpha + k)];
   return mine;
 }
 
 // 1: each tile's sum.
-template <class T>
-__global__ void scan_tile_sums(const T* in, T* sums, size_t n, int alpha) {
+template <class T, int ALPHA>
+__global__ void scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
+  const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   const T mine = load_tile(in, tile_memory<T>(), n, blockIdx.x, alpha);
   T total;
@@ -83,9 +87,10 @@ __global__ void scan_tile_sums(const T* in, T* sums, size_t n, int alpha) {
 // (inclusive: each word becomes running + its prefix; exclusive: running +
 // the prefix before it), and writes it to out[tile's words < n], coalesced.
 template <class T>
-__device__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* out, size_t n,
-                                   size_t tile, int alpha) {
+__device__ __forceinline__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* out, size_t n,
+                                                   size_t tile, int alpha) {
   const int tx = threadIdx.x;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) {
     const int e = skew(tx * alpha + k);
     const T word = tile_words[e];
@@ -94,6 +99,7 @@ __device__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* 
   }
   __syncthreads();
   const size_t first = tile * (size_t)alpha * kBlock;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) {
     const int e = k * kBlock + tx;
     const size_t i = first + e;
@@ -121,8 +127,9 @@ __global__ void scan_sums(T* sums, size_t m) {
 }
 
 // 3: each tile's inclusive scan plus its offset, written coalesced.
-template <class T>
-__global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int alpha) {
+template <class T, int ALPHA>
+__global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
+  const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
   const T mine = load_tile(in, tile_words, n, blockIdx.x, alpha);
@@ -159,9 +166,10 @@ __device__ void publish(unsigned long long* status, size_t tile, unsigned flag, 
       (unsigned long long)flag << 32 | bits;
 }
 
-template <class T>
+template <class T, int ALPHA>
 __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
-                              int alpha) {
+                              int runtime_alpha) {
+  const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   __shared__ size_t tile_id;
   __shared__ int stop[2];  // per round (two, alternating): the nearest lane not an aggregate
@@ -210,15 +218,45 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   write_scanned_tile(tile_words, prefix + before, true, out, n, tile, alpha);
 }
 
+// Calls launch(std::integral_constant<int, A>{}) with A = alpha where the
+// kernels are compiled for it (scan::compiled_alpha), else A = 0 (read at
+// run time).
+template <class Launch>
+void with_alpha(int alpha, Launch launch) {
+  switch (scan::compiled_alpha(alpha)) {
+    case 1: return launch(std::integral_constant<int, 1>{});
+    case 2: return launch(std::integral_constant<int, 2>{});
+    case 4: return launch(std::integral_constant<int, 4>{});
+    case 8: return launch(std::integral_constant<int, 8>{});
+    case 16: return launch(std::integral_constant<int, 16>{});
+    case 32: return launch(std::integral_constant<int, 32>{});
+    default: return launch(std::integral_constant<int, 0>{});
+  }
+}
+
 template <class T>
 void run(const void* in, void* out, void* sums, size_t n, int alpha, cudaStream_t stream) {
   const size_t m = scan::tiles(n, alpha);
   const T* x = static_cast<const T*>(in);
   T* s = static_cast<T*>(sums);
   const size_t tile = tile_bytes(alpha, sizeof(T));
-  scan_tile_sums<T><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
-  scan_sums<T><<<1, kBlock, tile_bytes(kSumsAlpha, sizeof(T)), stream>>>(s, m);
-  scan_tiles<T><<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
+  with_alpha(alpha, [&](auto compiled) {
+    constexpr int A = decltype(compiled)::value;
+    scan_tile_sums<T, A><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
+    scan_sums<T><<<1, kBlock, tile_bytes(kSumsAlpha, sizeof(T)), stream>>>(s, m);
+    scan_tiles<T, A><<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
+  });
+}
+
+template <class T>
+void run_lookback(const void* in, void* out, unsigned long long* status, size_t n, int alpha,
+                  cudaStream_t stream) {
+  const size_t m = scan::tiles(n, alpha);
+  with_alpha(alpha, [&](auto compiled) {
+    constexpr int A = decltype(compiled)::value;
+    scan_lookback<T, A><<<unsigned(m), kBlock, tile_bytes(alpha, sizeof(T)), stream>>>(
+        static_cast<const T*>(in), static_cast<T*>(out), status, n, m, alpha);
+  });
 }
 }  // namespace
 
@@ -232,17 +270,13 @@ void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, s
 
 void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,
                           int alpha, cudaStream_t stream) {
-  const size_t m = scan::tiles(n, alpha);
   auto* words = static_cast<unsigned long long*>(status);
   check(cudaMemsetAsync(words, 0, scan::lookback_status_bytes(n, alpha), stream),
         "cudaMemsetAsync", "scan/lookback status");
-  const size_t tile = tile_bytes(alpha, sizeof(std::uint32_t));
   if (type == scan::Type::int32)
-    scan_lookback<unsigned><<<unsigned(m), kBlock, tile, stream>>>(
-        static_cast<const unsigned*>(in), static_cast<unsigned*>(out), words, n, m, alpha);
+    run_lookback<unsigned>(in, out, words, n, alpha, stream);
   else
-    scan_lookback<float><<<unsigned(m), kBlock, tile, stream>>>(
-        static_cast<const float*>(in), static_cast<float*>(out), words, n, m, alpha);
+    run_lookback<float>(in, out, words, n, alpha, stream);
 }
 
 }  // namespace gpucmp::cuda

@@ -5,6 +5,13 @@
 // AS_T reinterprets a uint's bits as T (as_uint or as_float).
 #define BLOCK 256       // scan::kBlock
 #define SUMS_ALPHA 32   // scan::kSumsAlpha
+// The kernels' alpha: ALPHA where the program is built for one
+// (scan::compiled_alpha, -DALPHA), else the argument.
+#ifdef ALPHA
+#define KERNEL_ALPHA(runtime_alpha) ALPHA
+#else
+#define KERNEL_ALPHA(runtime_alpha) (runtime_alpha)
+#endif
 
 int skew(int e) { return e + (e >> 5); }
 
@@ -30,6 +37,7 @@ T block_exclusive_scan(__local T* a, __local T* b, T mine, T* total) {
 T load_tile(__global const T* in, __local T* tile_words, ulong n, size_t tile, int alpha) {
   const int tx = get_local_id(0);
   const size_t first = tile * (size_t)alpha * BLOCK;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) {
     const int e = k * BLOCK + tx;
     const size_t i = first + e;
@@ -37,12 +45,14 @@ T load_tile(__global const T* in, __local T* tile_words, ulong n, size_t tile, i
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   T mine = 0;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) mine = mine + tile_words[skew(tx * alpha + k)];
   return mine;
 }
 
-__kernel void scan_tile_sums(__global const T* in, __global T* sums, ulong n, int alpha,
+__kernel void scan_tile_sums(__global const T* in, __global T* sums, ulong n, int runtime_alpha,
                              __local T* tile_words) {
+  const int alpha = KERNEL_ALPHA(runtime_alpha);
   __local T a[BLOCK], b[BLOCK];
   const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
   T total;
@@ -53,6 +63,7 @@ __kernel void scan_tile_sums(__global const T* in, __global T* sums, ulong n, in
 void write_scanned_tile(__local T* tile_words, T running, int inclusive, __global T* out,
                         ulong n, size_t tile, int alpha) {
   const int tx = get_local_id(0);
+#pragma unroll
   for (int k = 0; k < alpha; ++k) {
     const int e = skew(tx * alpha + k);
     const T word = tile_words[e];
@@ -61,6 +72,7 @@ void write_scanned_tile(__local T* tile_words, T running, int inclusive, __globa
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const size_t first = tile * (size_t)alpha * BLOCK;
+#pragma unroll
   for (int k = 0; k < alpha; ++k) {
     const int e = k * BLOCK + tx;
     const size_t i = first + e;
@@ -83,7 +95,8 @@ __kernel void scan_sums(__global T* sums, ulong m, __local T* tile_words) {
 }
 
 __kernel void scan_tiles(__global const T* in, __global T* out, __global const T* offsets, ulong n,
-                         int alpha, __local T* tile_words) {
+                         int runtime_alpha, __local T* tile_words) {
+  const int alpha = KERNEL_ALPHA(runtime_alpha);
   __local T a[BLOCK], b[BLOCK];
   const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
   T total;
@@ -104,7 +117,8 @@ void publish(__global ulong* status, size_t tile, uint flag, uint bits) {
 }
 
 __kernel void scan_lookback(__global const T* in, __global T* out, __global ulong* status,
-                            ulong n, ulong m, int alpha, __local T* tile_words) {
+                            ulong n, ulong m, int runtime_alpha, __local T* tile_words) {
+  const int alpha = KERNEL_ALPHA(runtime_alpha);
   __local T a[BLOCK], b[BLOCK];
   __local size_t tile_id;
   __local int stop[2];

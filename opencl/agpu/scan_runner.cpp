@@ -2,6 +2,7 @@
 // algorithm's three kernels or lookback's one (scan.cl, its program per type from
 // programs.cpp), the prefix sums read after. Geometry as cuda/agpu/scan.cu's.
 #include <cstdint>
+#include <string>
 
 #include "check.h"
 #include "kernel_args.h"
@@ -21,7 +22,7 @@ class ScanRunner : public TimedRunner {
       : p_(p),
         lookback_(v.name == "lookback"),
         alpha_(v.alpha),
-        program_(session().program(program_spec("scan", agpu::program_of(v.name, p.type)))),
+        program_(session().program(compiled_for(v, p.type))),
         tile_sums_(make_kernel(program_, "scan_tile_sums")),
         sums_(make_kernel(program_, "scan_sums")),
         tiles_(make_kernel(program_, "scan_tiles")),
@@ -68,6 +69,14 @@ class ScanRunner : public TimedRunner {
   }
 
  private:
+  // The variant's program, built for its alpha where scan::compiled_alpha
+  // has one (-DALPHA), as cuda/agpu/scan.cu instantiates its kernels.
+  static ProgramSpec compiled_for(const scan::Variant& v, scan::Type type) {
+    ProgramSpec spec = program_spec("scan", agpu::program_of(v.name, type));
+    if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0)
+      spec.options += " -DALPHA=" + std::to_string(alpha);
+    return spec;
+  }
   std::size_t scratch_bytes() const {
     return lookback_ ? scan::lookback_status_bytes(p_.n, alpha_)
                      : scan::tiles(p_.n, alpha_) * sizeof(std::uint32_t);

@@ -37,6 +37,8 @@ static_assert((1 << kLog2Block) == kBlock);
 
 std::size_t tiles(std::size_t n, int alpha) { return ceil_div(n, std::size_t(alpha) * kBlock); }
 
+int compiled_alpha(int alpha) { return alpha > 0 && (alpha & (alpha - 1)) == 0 ? alpha : 0; }
+
 std::size_t lookback_status_bytes(std::size_t n, int alpha) {
   return (tiles(n, alpha) + 1) * sizeof(std::uint64_t);
 }

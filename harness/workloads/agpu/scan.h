@@ -56,6 +56,9 @@ const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookba
 
 // Tiles of an alpha row over n words: ceil(n / (alpha x kBlock)).
 std::size_t tiles(std::size_t n, int alpha);
+// The alpha the kernels are compiled for (unrolled): alpha itself where it
+// is a power of two, else 0 (the kernels read it at run time).
+int compiled_alpha(int alpha);
 // lookback's scratch: one 64-bit status word per tile, then the tile counter.
 std::size_t lookback_status_bytes(std::size_t n, int alpha);
 

@@ -15,6 +15,10 @@ namespace gpucmp::cuda {
 namespace {
 constexpr int kBlock = scan::kBlock;
 constexpr int kSumsAlpha = scan::kSumsAlpha;
+// Registers for 8 blocks of kBlock per SM (the full 2048 threads): unrolled
+// for a compiled alpha, the kernels would otherwise take up to 64 and halve
+// the blocks resident.
+constexpr int kBlocksPerSm = 8;
 
 __device__ __forceinline__ int skew(int e) { return e + (e >> 5); }
 // The tile's words in dynamic shared memory: alpha x kBlock, skewed (the
@@ -74,7 +78,7 @@ __device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, siz
 
 // 1: each tile's sum.
 template <class T, int ALPHA>
-__global__ void scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
+__global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   const T mine = load_tile(in, tile_memory<T>(), n, blockIdx.x, alpha);
@@ -128,7 +132,7 @@ __global__ void scan_sums(T* sums, size_t m) {
 
 // 3: each tile's inclusive scan plus its offset, written coalesced.
 template <class T, int ALPHA>
-__global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
+__global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
@@ -144,10 +148,11 @@ __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int 
 // together); `status` holds m words zeroed before the launch (flag 0: not
 // yet published), then a 32-bit counter that hands out tile ids in the
 // order blocks start (so a tile only waits on tiles already running).
-// A look-back round reads kBlock predecessors at once, one per thread, so
-// the published prefixes advance up to kBlock tiles per round.
+// A look-back round reads kWindow predecessors at once, one per thread of
+// the last warp, and adds them with the block's ordered scan.
 constexpr unsigned kAggregate = 1;  // the tile's own sum is published
 constexpr unsigned kPrefix = 2;     // the sum of every word up to the tile's last
+constexpr int kWindow = 32;         // predecessors read per look-back round
 
 __device__ unsigned to_bits(unsigned x) { return x; }
 __device__ unsigned to_bits(float x) { return __float_as_uint(x); }
@@ -167,7 +172,7 @@ __device__ void publish(unsigned long long* status, size_t tile, unsigned flag, 
 }
 
 template <class T, int ALPHA>
-__global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
+__global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
                               int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
@@ -184,12 +189,12 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   const T before = block_exclusive_scan(a, b, mine, &total);
   if (tx == 0) {
     publish(status, tile, tile == 0 ? kPrefix : kAggregate, to_bits(total));
-    stop[0] = kBlock;
+    stop[0] = kWindow;
     done = tile == 0;
   }
   __syncthreads();
   // Rounds of look-back: thread tx reads predecessor `from - lane`, lane =
-  // kBlock - 1 - tx, so that the block's scan in thread order adds the
+  // kBlock - 1 - tx < kWindow, so that the block's scan in thread order adds the
   // farthest first (the order a non-commutative operator needs). A round
   // adds the predecessors nearer than the nearest one not yet an aggregate,
   // and that one too if it holds its prefix, which ends the look-back. Every
@@ -199,13 +204,14 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   for (int round = 0; !done; ++round) {
     const int lane = kBlock - 1 - tx;
     const unsigned long long word =
-        from - lane >= 0 ? *reinterpret_cast<volatile unsigned long long*>(status + from - lane)
-                         : 0;
+        lane < kWindow && from - lane >= 0
+            ? *reinterpret_cast<volatile unsigned long long*>(status + from - lane)
+            : 0;
     const unsigned flag = unsigned(word >> 32);
-    if (flag != kAggregate) atomicMin(&stop[round & 1], lane);
+    if (lane < kWindow && flag != kAggregate) atomicMin(&stop[round & 1], lane);
     __syncthreads();
     const int nearest = stop[round & 1];
-    if (tx == 0) stop[(round + 1) & 1] = kBlock;
+    if (tx == 0) stop[(round + 1) & 1] = kWindow;
     const bool ends = lane == nearest && flag == kPrefix;
     if (ends) done = 1;
     const T value = lane < nearest || ends ? from_bits<T>(unsigned(word)) : T(0);

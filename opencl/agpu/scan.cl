@@ -108,9 +108,10 @@ __kernel void scan_tiles(__global const T* in, __global T* out, __global const T
 // lookback: one pass with decoupled look-back, as scan.cu's (64-bit status
 // words flag << 32 | the value's bits, written and read whole through
 // volatile; m of them, zeroed before the launch, then the tile counter; a
-// round reads BLOCK predecessors, one per work-item).
+// round reads WINDOW predecessors, one per work-item of the last 32).
 #define AGGREGATE 1u
 #define PREFIX 2u
+#define WINDOW 32
 
 void publish(__global ulong* status, size_t tile, uint flag, uint bits) {
   *(volatile __global ulong*)(status + tile) = (ulong)flag << 32 | bits;
@@ -132,7 +133,7 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
   const T before = block_exclusive_scan(a, b, mine, &total);
   if (tx == 0) {
     publish(status, tile, tile == 0 ? PREFIX : AGGREGATE, as_uint(total));
-    stop[0] = BLOCK;
+    stop[0] = WINDOW;
     done = tile == 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -140,12 +141,13 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
   long from = (long)tile - 1;
   for (int round = 0; !done; ++round) {
     const int lane = BLOCK - 1 - tx;
-    const ulong word = from - lane >= 0 ? *(volatile __global ulong*)(status + from - lane) : 0;
+    const ulong word =
+        lane < WINDOW && from - lane >= 0 ? *(volatile __global ulong*)(status + from - lane) : 0;
     const uint flag = (uint)(word >> 32);
-    if (flag != AGGREGATE) atomic_min(&stop[round & 1], lane);
+    if (lane < WINDOW && flag != AGGREGATE) atomic_min(&stop[round & 1], lane);
     barrier(CLK_LOCAL_MEM_FENCE);
     const int nearest = stop[round & 1];
-    if (tx == 0) stop[(round + 1) & 1] = BLOCK;
+    if (tx == 0) stop[(round + 1) & 1] = WINDOW;
     const int ends = lane == nearest && flag == PREFIX;
     if (ends) done = 1;
     const T value = lane < nearest || ends ? AS_T((uint)word) : (T)0;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "agpu_parameters.h"
 #include "check.h"
 #include "cross_runners.h"
 #include "errors.h"
@@ -125,6 +126,7 @@ class CudaApi : public Api {
     ctx.emplace_back("cuda.max_sm_clock_mhz", std::to_string(int(info_.max_clock_mhz)));
     ctx.emplace_back("cuda.driver", info_.driver);
     ctx.emplace_back("cuda.pci_bus_id", info_.pci_bus_id);
+    add_agpu_parameters(ctx, info_);
     if (split_) ctx.emplace_back("cuda.split_devices", describe_group(*split_));
   }
 
@@ -159,6 +161,9 @@ DeviceInfo describe_device(int device) {
   info.max_group_x = p.maxThreadsDim[0];
   info.max_group_y = p.maxThreadsDim[1];
   info.lanes_per_cu = fp32_lanes_per_sm(p.major, p.minor);
+  info.warp_size = p.warpSize;
+  info.local_bytes_per_cu = (long long)p.sharedMemPerMultiprocessor;
+  info.local_bytes_source = "cudaDeviceProp::sharedMemPerMultiprocessor";
   char bus_id[32] = {};
   cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device);
   const NvmlFacts nvml = gpucmp::nvml_facts(bus_id);

@@ -1,5 +1,6 @@
 #include "opencl_api.h"
 
+#include "agpu_parameters.h"
 #include "errors.h"
 #include "programs.h"
 #include "ptx/pass_registry.h"
@@ -116,6 +117,7 @@ class OpenClApi : public Api {
     ctx.emplace_back("opencl.fast_build_options",
                      std::string(Session::common_build_options()) + " -cl-fast-relaxed-math");
     if (!s.info().pci_bus_id.empty()) ctx.emplace_back("opencl.pci_bus_id", s.info().pci_bus_id);
+    add_agpu_parameters(ctx, s.info());
     if (split_) ctx.emplace_back("opencl.split_devices", describe_group(*split_));
   }
 

@@ -75,6 +75,7 @@ constexpr cl_device_info kNvComputeCapMinor = 0x4001;
 constexpr cl_device_info kNvPciBusId = 0x4008;
 constexpr cl_device_info kNvPciSlotId = 0x4009;
 constexpr cl_device_info kNvPciDomainId = 0x400A;
+constexpr cl_device_info kNvWarpSize = 0x4003;
 
 DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   DeviceInfo info;
@@ -95,6 +96,11 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
     info.max_group_x = int(items[0]);
     info.max_group_y = int(items[1]);
   }
+  cl_ulong local_bytes = 0;  // OpenCL has no per-unit figure: the limit of one work-group
+  if (device_value(d, CL_DEVICE_LOCAL_MEM_SIZE, local_bytes)) {
+    info.local_bytes_per_cu = (long long)local_bytes;
+    info.local_bytes_source = "CL_DEVICE_LOCAL_MEM_SIZE (one work-group's limit)";
+  }
   const bool nvidia = platform_info(p, CL_PLATFORM_NAME).find("NVIDIA") != std::string::npos;
   cl_uint major = 0, minor = 0, bus = 0, slot = 0, domain = 0;
   if (nvidia && device_value(d, kNvComputeCapMajor, major) &&
@@ -102,6 +108,8 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
     info.cc_major = int(major);
     info.cc_minor = int(minor);
     info.lanes_per_cu = fp32_lanes_per_sm(info.cc_major, info.cc_minor);
+    cl_uint warp = 0;
+    if (device_value(d, kNvWarpSize, warp)) info.warp_size = int(warp);
     info.fp32_peak_gflops =
         fp32_fma_peak_gflops(info.compute_units, info.cc_major, info.cc_minor, info.max_clock_mhz);
     info.peak_note = "FP32: compute units x FP32 lanes/SM of sm_" + std::to_string(major) +

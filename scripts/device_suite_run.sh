@@ -37,6 +37,8 @@
 #   OUT=<dir> PART=scan scripts/device_suite_run.sh        # prefix sums, both APIs and CUB (issue 17)
 #   OUT=<dir> PART=scan-checks scripts/device_suite_run.sh # memcheck and ncu over the CUDA scans
 #   OUT=<dir> PART=scan-lookback scripts/device_suite_run.sh # the one-pass scan beside CUB
+#   OUT=<dir> PART=agpu-reduce scripts/device_suite_run.sh   # the AGPU model's rows (1 of 2)
+#   OUT=<dir> PART=agpu-lookback scripts/device_suite_run.sh # the AGPU model's rows (2 of 2)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -352,6 +354,24 @@ case "$part" in
       scripts/profile_ncu.sh '^scan/cuda/(lookback/.*/n:268435456/alpha:(8|16)|cub/.*/n:268435456)/' \
       > "$OUT/ncu.log" 2>&1
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  agpu-reduce)
+    # Issue 17 item 3: the rows the AGPU model is fitted on and checked
+    # against, int32 (the float rows take the same time), 3 repetitions:
+    # every reduction at 2^16 to 2^28 and the reduce-then-scan form at alpha
+    # 1 to 32; the context records p, b and M.
+    run agpu-reduce 280 --benchmark_repetitions=3 --startup off --reduce-type int32 \
+      --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(tree|cascading|pipeline|alpha)/' \
+      --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
+      --scan-alpha 1,2,4,8,16,32
+    ;;
+  agpu-lookback)
+    # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the
+    # same sizes and alphas, int32, 3 repetitions.
+    run agpu-lookback 280 --benchmark_repetitions=3 --startup off --reduce-type int32 \
+      --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(lookback|cub)/' \
+      --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
+      --scan-alpha 1,2,4,8,16,32
     ;;
   parboil-local)
     # Issue 15 item 1: the local size of cp (unrollx8) and MRI (precise) as a

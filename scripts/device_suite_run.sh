@@ -360,7 +360,7 @@ case "$part" in
     # against, int32 (the float rows take the same time), 3 repetitions:
     # every reduction at 2^16 to 2^28 and the reduce-then-scan form at alpha
     # 1 to 32; the context records p, b and M.
-    run agpu-reduce 280 --benchmark_repetitions=3 --startup off --reduce-type int32 \
+    run agpu-reduce 420 --benchmark_repetitions=3 --startup off --reduce-type int32 \
       --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(tree|cascading|pipeline|alpha)/' \
       --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
       --scan-alpha 1,2,4,8,16,32
@@ -368,7 +368,7 @@ case "$part" in
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the
     # same sizes and alphas, int32, 3 repetitions.
-    run agpu-lookback 280 --benchmark_repetitions=3 --startup off --reduce-type int32 \
+    run agpu-lookback 420 --benchmark_repetitions=3 --startup off --reduce-type int32 \
       --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(lookback|cub)/' \
       --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
       --scan-alpha 1,2,4,8,16,32

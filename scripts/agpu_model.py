@@ -19,12 +19,12 @@ size, per API) and then used unchanged for every other size. The
 complexities, n words and alpha words per thread (the issue's statement;
 v threads launched):
 
-    reduce/tree       T = n log2(b) / p           I = n / b    mu = v / p, v = n
-    reduce/cascading  T = n / p                   I = n / b    mu = v / p, v = the grid's threads
-    reduce/pipeline   T = n / p                   I = n / b    (as cascading)
+    reduce/tree       T = n log2(b) / p   I = n / b    mu = v / p, v = n
+    reduce/cascading  T = n / p           I = n / b    mu = v / p, v = the grid's threads
+    reduce/pipeline   T = n / p           I = n / b    (as cascading)
     scan/alpha        T = n/p (min(b/alpha, alpha) + log2(b)/alpha)
-                                                  I = 3n / b   mu = min(v/p, M/(alpha b)), v = n/alpha
-    scan/lookback     T as scan/alpha             I = 2n / b   mu as scan/alpha
+                      I = 3n / b   mu = min(v/p, M/(alpha b)), v = n/alpha
+    scan/lookback     T as scan/alpha   I = 2n / b   mu as scan/alpha
 
 CUB's rows have no stated complexity and are left out. The grid of cascading
 and pipeline is reduce's (harness/workloads/agpu/reduce.cpp): min(8 x units,
@@ -196,7 +196,8 @@ def markdown(result, stats, machines_text):
     lines = ["| API | c_T (ns per step) | c_I (ns per block) | median abs error, predicted rows |"
              " by size |", "|---|---|---|---|---|"]
     for api, res in result.items():
-        by = ", ".join(f"2^{int(math.log2(int(n)))}: {pct(v)}" for n, v in stats[api]["by_n"].items())
+        by = ", ".join(f"2^{int(math.log2(int(n)))}: {pct(v)}"
+                       for n, v in stats[api]["by_n"].items())
         lines.append(f"| {api} | {res['c_T_us'] * 1e3:.4g} | {res['c_I_us'] * 1e3:.4g} | "
                      f"{pct(stats[api]['median_abs_error'])} | {by} |")
     lines += ["", machines_text, "",

@@ -31,6 +31,7 @@
 #include "workloads/layout/layoutconv.h"
 #include "workloads/parboil/cp.h"
 #include "workloads/parboil/mri.h"
+#include "workloads/roofline/ceiling.h"
 #include "workloads/sdk/bandwidth.h"
 #include "workloads/sdk/matrixmul.h"
 #include "workloads/stream/triad.h"
@@ -60,6 +61,7 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(mri::make_workload(mri::Kind::q));
   w.push_back(mri::make_workload(mri::Kind::fhd));
   w.push_back(triad::make_workload());
+  w.push_back(ceiling::make_workload());
   w.push_back(mmnaive::make_workload());
   w.push_back(bilinear::make_workload());
   w.push_back(sort::make_workload());

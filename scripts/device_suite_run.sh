@@ -39,6 +39,7 @@
 #   OUT=<dir> PART=scan-lookback scripts/device_suite_run.sh # the one-pass scan beside CUB
 #   OUT=<dir> PART=agpu-reduce scripts/device_suite_run.sh   # the AGPU model's rows (1 of 2)
 #   OUT=<dir> PART=agpu-lookback scripts/device_suite_run.sh # the AGPU model's rows (2 of 2)
+#   OUT=<dir> PART=ceiling scripts/device_suite_run.sh       # the roofline's ceilings
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -364,6 +365,18 @@ case "$part" in
       --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(tree|cascading|pipeline|alpha)/' \
       --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
       --scan-alpha 1,2,4,8,16,32
+    ;;
+  ceiling)
+    # Issue 17 item 4: the roofline's ceilings, both APIs, 5 repetitions:
+    # FP32 FMA, shared memory and L2 (ceiling), DRAM (device copy of 1 GiB
+    # and triad at 2^27); Nsight Compute over the CUDA ceilings (L2 bytes,
+    # FMA pipe, shared wavefronts).
+    run ceiling 150 --benchmark_repetitions=5 --startup off --triad-n 134217728 \
+      --benchmark_filter='^(ceiling|triad)/(cuda|opencl)/|^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/'
+    B="$B" OUT="$OUT/ncu" BUDGET=60 LAUNCHES=2 CLOCKS=none \
+      EXTRA_METRICS=lts__t_bytes.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^ceiling/cuda/' > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the

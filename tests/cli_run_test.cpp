@@ -119,7 +119,7 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
   EXPECT_EQ(registered,
             (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd", "triad",
                                    "mmnaive", "bilinear", "sort", "trapezoid", "lavamd",
-                                   "layoutconv", "bodies", "reduce", "scan"}));
+                                   "layoutconv", "bodies", "reduce", "scan", "ceiling"}));
   EXPECT_EQ(workloads, registered);
   for (const char* v : {"triad/base",
                         "mmnaive/base",

@@ -15,10 +15,6 @@ namespace gpucmp::cuda {
 namespace {
 constexpr int kBlock = scan::kBlock;
 constexpr int kSumsAlpha = scan::kSumsAlpha;
-// Registers for 8 blocks of kBlock per SM (the full 2048 threads): unrolled
-// for a compiled alpha, the kernels would otherwise take up to 64 and halve
-// the blocks resident.
-constexpr int kBlocksPerSm = 8;
 
 __device__ __forceinline__ int skew(int e) { return e + (e >> 5); }
 // The tile's words in dynamic shared memory: alpha x kBlock, skewed (the
@@ -60,7 +56,8 @@ __device__ T block_exclusive_scan(T* a, T* b, T mine, T* total) {
 // beyond n) into shared memory, coalesced, and returns the sum of this
 // thread's alpha consecutive words, added in order.
 template <class T>
-__device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, size_t tile, int alpha) {
+__device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, size_t tile,
+                                       int alpha) {
   const int tx = threadIdx.x;
   const size_t first = tile * (size_t)alpha * kBlock;
 #pragma unroll
@@ -78,7 +75,7 @@ __device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, siz
 
 // 1: each tile's sum.
 template <class T, int ALPHA>
-__global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
+__global__ void scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   const T mine = load_tile(in, tile_memory<T>(), n, blockIdx.x, alpha);
@@ -91,8 +88,8 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_tile_sums(const T* 
 // (inclusive: each word becomes running + its prefix; exclusive: running +
 // the prefix before it), and writes it to out[tile's words < n], coalesced.
 template <class T>
-__device__ __forceinline__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* out, size_t n,
-                                                   size_t tile, int alpha) {
+__device__ __forceinline__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* out,
+                                                   size_t n, size_t tile, int alpha) {
   const int tx = threadIdx.x;
 #pragma unroll
   for (int k = 0; k < alpha; ++k) {
@@ -132,7 +129,7 @@ __global__ void scan_sums(T* sums, size_t m) {
 
 // 3: each tile's inclusive scan plus its offset, written coalesced.
 template <class T, int ALPHA>
-__global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
+__global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
@@ -172,7 +169,7 @@ __device__ void publish(unsigned long long* status, size_t tile, unsigned flag, 
 }
 
 template <class T, int ALPHA>
-__global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
+__global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
                               int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
@@ -230,13 +227,20 @@ __global__ void __launch_bounds__(kBlock, kBlocksPerSm) scan_lookback(const T* i
 template <class Launch>
 void with_alpha(int alpha, Launch launch) {
   switch (scan::compiled_alpha(alpha)) {
-    case 1: return launch(std::integral_constant<int, 1>{});
-    case 2: return launch(std::integral_constant<int, 2>{});
-    case 4: return launch(std::integral_constant<int, 4>{});
-    case 8: return launch(std::integral_constant<int, 8>{});
-    case 16: return launch(std::integral_constant<int, 16>{});
-    case 32: return launch(std::integral_constant<int, 32>{});
-    default: return launch(std::integral_constant<int, 0>{});
+    case 1:
+      return launch(std::integral_constant<int, 1>{});
+    case 2:
+      return launch(std::integral_constant<int, 2>{});
+    case 4:
+      return launch(std::integral_constant<int, 4>{});
+    case 8:
+      return launch(std::integral_constant<int, 8>{});
+    case 16:
+      return launch(std::integral_constant<int, 16>{});
+    case 32:
+      return launch(std::integral_constant<int, 32>{});
+    default:
+      return launch(std::integral_constant<int, 0>{});
   }
 }
 
@@ -277,8 +281,8 @@ void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, s
 void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,
                           int alpha, cudaStream_t stream) {
   auto* words = static_cast<unsigned long long*>(status);
-  check(cudaMemsetAsync(words, 0, scan::lookback_status_bytes(n, alpha), stream),
-        "cudaMemsetAsync", "scan/lookback status");
+  check(cudaMemsetAsync(words, 0, scan::lookback_status_bytes(n, alpha), stream), "cudaMemsetAsync",
+        "scan/lookback status");
   if (type == scan::Type::int32)
     run_lookback<unsigned>(in, out, words, n, alpha, stream);
   else

@@ -1,0 +1,69 @@
+// The roofline's ceilings (harness/workloads/roofline/ceiling.h): FP32 FMA,
+// shared memory and L2 bandwidth. Pairs with opencl/roofline/ceiling.cl,
+// line for line.
+#include "ceiling_kernels.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+constexpr int kBlock = ceiling::kBlock;
+
+__global__ void ceiling_fma(unsigned* out, float scale, float add) {
+  const int i = blockIdx.x * kBlock + threadIdx.x;
+  float a[ceiling::kChains];
+#pragma unroll
+  for (int j = 0; j < ceiling::kChains; ++j)
+    a[j] = float(i % 1024) * 0.0009765625f + float(j) * 0.125f;  // ceiling::chain_start
+#pragma unroll 16
+  for (int s = 0; s < ceiling::kFmaSteps; ++s)
+#pragma unroll
+    for (int j = 0; j < ceiling::kChains; ++j) a[j] = fmaf(a[j], scale, add);
+  float sum = 0;
+#pragma unroll
+  for (int j = 0; j < ceiling::kChains; ++j) sum += a[j];
+  out[i] = __float_as_uint(sum);
+}
+
+__device__ __forceinline__ unsigned add4(unsigned sum, uint4 v) {
+  return sum + v.x + v.y + v.z + v.w;
+}
+
+__global__ void ceiling_shared(unsigned* out) {
+  constexpr int kVectors = ceiling::kSharedWords / 4;
+  __shared__ uint4 tile[kVectors];
+  const int tx = threadIdx.x;
+  for (int q = tx; q < kVectors; q += kBlock) {
+    const unsigned k = 4U * q;  // ceiling::shared_word(k) = k x 2654435761
+    tile[q] = make_uint4(k * 2654435761U, (k + 1) * 2654435761U, (k + 2) * 2654435761U,
+                         (k + 3) * 2654435761U);
+  }
+  __syncthreads();
+  unsigned sum = 0;
+#pragma unroll 16
+  for (int r = 0; r < ceiling::kSharedSteps; ++r) sum = add4(sum, tile[(tx + r * kBlock) % kVectors]);
+  out[blockIdx.x * kBlock + tx] = sum;
+}
+
+__global__ void ceiling_l2(unsigned* out, const uint4* words, int threads) {
+  constexpr int kVectors = ceiling::kL2Words / 4;
+  const int t = blockIdx.x * kBlock + threadIdx.x;
+  unsigned sum = 0;
+  for (int pass = 0; pass < ceiling::kL2Passes; ++pass)
+#pragma unroll 4
+    for (int q = t; q < kVectors; q += threads) sum = add4(sum, words[(q + pass * kBlock) % kVectors]);
+  out[t] = sum;
+}
+}  // namespace
+
+void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
+                    cudaStream_t stream) {
+  if (variant == "fma")
+    ceiling_fma<<<blocks, kBlock, 0, stream>>>(out, ceiling::kFmaScale, ceiling::kFmaAdd);
+  else if (variant == "shared")
+    ceiling_shared<<<blocks, kBlock, 0, stream>>>(out);
+  else
+    ceiling_l2<<<blocks, kBlock, 0, stream>>>(out, static_cast<const uint4*>(words),
+                                              blocks * kBlock);
+}
+
+}  // namespace gpucmp::cuda

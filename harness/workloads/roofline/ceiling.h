@@ -1,0 +1,73 @@
+// ceiling: the roofline's ceilings, measured by the suite itself on each GPU
+// (issue 17 item 4), paired on both APIs. Every variant launches
+// kBlocksPerUnit blocks of kBlock threads per compute unit (all resident), and
+// each thread writes one 32-bit result, so nothing it computes can be dropped:
+//   fma     kChains independent FMA chains of kFmaSteps steps per thread
+//           (a <- a x kFmaScale + kFmaAdd), then their float sum: FP32 peak,
+//           2 flop per FMA
+//   shared  a block fills kSharedWords words of shared memory, then each
+//           thread reads kSharedSteps uint4 (16 bytes) from it, a warp's 32
+//           consecutive (no bank conflict), and sums them: shared bandwidth
+//   l2      kL2Passes passes over a kL2Words buffer (16 MiB: inside the L2 of
+//           an H100 or H200), grid-stride in uint4, shifted by a block each
+//           pass (so no pass repeats another's addresses), summed: L2 bandwidth
+// DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
+// checked on a sample of kChecked threads spread over the grid (the CPU
+// repeats each sampled thread's work): fma within 2^-20 relative (the same
+// correctly rounded FMAs in the same order; only the final sum may differ by
+// contraction), shared and l2 exactly (uint sums modulo 2^32).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "../../runner_table.h"
+#include "../../validation.h"
+#include "../../workload.h"
+
+namespace gpucmp::ceiling {
+
+constexpr int kBlock = 256;
+constexpr int kBlocksPerUnit = 8;
+constexpr int kChains = 8;
+constexpr int kFmaSteps = 4096;
+constexpr float kFmaScale = 0.9999f;
+constexpr float kFmaAdd = 0.001f;
+constexpr int kSharedWords = 4096;  // 16 KiB: 1024 uint4
+constexpr int kSharedSteps = 4096;
+constexpr int kL2Words = 1 << 22;  // 16 MiB
+constexpr int kL2Passes = 64;
+constexpr int kChecked = 1024;
+
+struct Problem {
+  int blocks = 0;                    // compute units x kBlocksPerUnit
+  std::vector<std::uint32_t> words;  // l2's buffer (kL2Words)
+  std::vector<std::uint32_t> out;    // one result per thread (float bits for fma)
+  std::size_t threads() const { return std::size_t(blocks) * kBlock; }
+};
+
+Problem make_problem(int compute_units);
+
+struct Variant {
+  std::string name;  // "fma", "shared", "l2"
+};
+const std::vector<Variant>& variants();
+
+// Flop (fma) or bytes (shared, l2) one launch counts.
+double counted_work(const Variant& v, const Problem& p);
+
+// The shared tile's word k, as the kernels fill it.
+std::uint32_t shared_word(int k);
+// A thread's first value of chain j (fma), as the kernels start it.
+float chain_start(std::size_t thread, int j);
+
+// The sampled threads' results against the CPU's.
+Validation validate(const Problem& p, const Variant& v);
+
+using Runners = RunnerTable<Problem, Variant>;
+Runners& runners();
+
+std::unique_ptr<Workload> make_workload();
+
+}  // namespace gpucmp::ceiling

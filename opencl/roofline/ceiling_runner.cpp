@@ -1,0 +1,74 @@
+// OpenCL runner of ceiling: l2's buffer written once, one kernel per launch
+// (ceiling.cl, its program from programs.cpp), the per-thread results read
+// after. Geometry as cuda/roofline/ceiling.cu's.
+#include <cstdint>
+
+#include "check.h"
+#include "kernel_args.h"
+#include "programs.h"
+#include "runner_table.h"
+#include "session.h"
+#include "timed_runner.h"
+#include "workloads/roofline/ceiling.h"
+
+namespace gpucmp::opencl {
+
+namespace {
+
+class CeilingRunner : public TimedRunner {
+ public:
+  CeilingRunner(ceiling::Problem& p, const ceiling::Variant& v)
+      : p_(p),
+        variant_(v.name),
+        program_(session().program(program_spec("ceiling", v.name))),
+        kernel_(make_kernel(program_, ("ceiling_" + v.name).c_str())) {}
+
+  void upload() override {
+    out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(std::uint32_t),
+                       "ceiling results");
+    const std::size_t bytes = p_.words.size() * sizeof(std::uint32_t);
+    words_ = make_buffer(CL_MEM_READ_ONLY, bytes, "ceiling l2 buffer");
+    check(clEnqueueWriteBuffer(session().queue(), words_, CL_TRUE, 0, bytes, p_.words.data(), 0,
+                               nullptr, nullptr),
+          "clEnqueueWriteBuffer", "ceiling l2 buffer");
+  }
+  void download() override {
+    check(clEnqueueReadBuffer(session().queue(), out_, CL_TRUE, 0,
+                              p_.out.size() * sizeof(std::uint32_t), p_.out.data(), 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer", "ceiling results");
+  }
+  double build_ms() const override { return program_.build_ms; }
+
+ protected:
+  void enqueue() override {
+    if (variant_ == "fma")
+      set_args(kernel_, "ceiling_fma", out_, ceiling::kFmaScale, ceiling::kFmaAdd);
+    else if (variant_ == "shared")
+      set_args(kernel_, "ceiling_shared", out_);
+    else
+      set_args(kernel_, "ceiling_l2", out_, words_, cl_int(p_.threads()));
+    const std::size_t global = p_.threads(), local = ceiling::kBlock;
+    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 1, nullptr, &global, &local, 0,
+                                 nullptr, record()),
+          "clEnqueueNDRangeKernel", "ceiling/" + variant_);
+  }
+
+ private:
+  ceiling::Problem& p_;
+  std::string variant_;
+  const BuiltProgram& program_;
+  Kernel kernel_;
+  Buffer out_, words_;
+};
+
+GPUCMP_RUNNERS("opencl") {
+  ceiling::runners().add("opencl", ceiling::variants(),
+                         [](ceiling::Problem& p, const ceiling::Variant& v) {
+                           return std::make_unique<CeilingRunner>(p, v);
+                         });
+}
+
+}  // namespace
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,71 @@
+// The ceiling workload's host side (issue 17 item 4): the counted work of each
+// ceiling, and a validation that passes the CPU's own results for the sampled
+// threads and fails a wrong one.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "workloads/roofline/ceiling.h"
+
+namespace gpucmp::ceiling {
+namespace {
+
+// The sampled threads' results computed as the kernels do (the CPU's).
+void fill_sampled(Problem& p, const Variant& v) {
+  const std::size_t threads = p.threads();
+  const std::size_t checked = std::min<std::size_t>(kChecked, threads);
+  for (std::size_t k = 0; k < checked; ++k) {
+    const std::size_t t = k * threads / checked;
+    const std::size_t tx = t % kBlock;
+    if (v.name == "fma") {
+      float a[kChains];
+      for (int j = 0; j < kChains; ++j) a[j] = chain_start(t, j);
+      for (int s = 0; s < kFmaSteps; ++s)
+        for (float& x : a) x = std::fma(x, kFmaScale, kFmaAdd);
+      float sum = 0;
+      for (float x : a) sum += x;
+      std::memcpy(&p.out[t], &sum, sizeof sum);
+    } else if (v.name == "shared") {
+      std::uint32_t sum = 0;
+      for (int r = 0; r < kSharedSteps; ++r) {
+        const int q = int((tx + std::size_t(r) * kBlock) % (kSharedWords / 4));
+        for (int c = 0; c < 4; ++c) sum += shared_word(4 * q + c);
+      }
+      p.out[t] = sum;
+    } else {
+      std::uint32_t sum = 0;
+      constexpr std::size_t kVectors = kL2Words / 4;
+      for (int pass = 0; pass < kL2Passes; ++pass)
+        for (std::size_t q = t; q < kVectors; q += threads)
+          for (int c = 0; c < 4; ++c)
+            sum += p.words[4 * ((q + std::size_t(pass) * kBlock) % kVectors) + c];
+      p.out[t] = sum;
+    }
+  }
+}
+
+TEST(Ceiling, CountedWork) {
+  const Problem p = make_problem(2);  // 16 blocks of 256
+  EXPECT_EQ(p.threads(), 4096u);
+  EXPECT_DOUBLE_EQ(counted_work({"fma"}, p), 4096.0 * kChains * kFmaSteps * 2);
+  EXPECT_DOUBLE_EQ(counted_work({"shared"}, p), 4096.0 * kSharedSteps * 16);
+  EXPECT_DOUBLE_EQ(counted_work({"l2"}, p), double(kL2Passes) * kL2Words * 4);
+}
+
+TEST(Ceiling, SampledThreadsPassAndAWrongOneFails) {
+  Problem p = make_problem(2);
+  for (const Variant& v : variants()) {
+    fill_sampled(p, v);
+    EXPECT_TRUE(validate(p, v).ok) << v.name << ": " << validate(p, v).describe();
+    const std::size_t t = 5 * p.threads() / kChecked;  // the sixth sampled thread
+    p.out[t] ^= 0x00400000U;
+    const Validation bad = validate(p, v);
+    EXPECT_FALSE(bad.ok) << v.name;
+    EXPECT_NE(bad.where.find("thread " + std::to_string(t)), std::string::npos) << bad.where;
+    p.out[t] ^= 0x00400000U;
+  }
+}
+
+}  // namespace
+}  // namespace gpucmp::ceiling

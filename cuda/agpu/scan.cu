@@ -146,7 +146,8 @@ __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int 
 // yet published), then a 32-bit counter that hands out tile ids in the
 // order blocks start (so a tile only waits on tiles already running).
 // A look-back round reads kWindow predecessors at once, one per thread of
-// the last warp, and adds them with the block's ordered scan.
+// the first warp; thread 0 adds them. The kernel reads alpha at run time:
+// on the H200 this form ran fastest (scan.h).
 constexpr unsigned kAggregate = 1;  // the tile's own sum is published
 constexpr unsigned kPrefix = 2;     // the sum of every word up to the tile's last
 constexpr int kWindow = 32;         // predecessors read per look-back round
@@ -168,13 +169,14 @@ __device__ void publish(unsigned long long* status, size_t tile, unsigned flag, 
       (unsigned long long)flag << 32 | bits;
 }
 
-template <class T, int ALPHA>
+template <class T>
 __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
-                              int runtime_alpha) {
-  const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
+                              int alpha) {
   __shared__ T a[kBlock], b[kBlock];
+  __shared__ unsigned long long window[kWindow];
   __shared__ size_t tile_id;
-  __shared__ int stop[2];  // per round (two, alternating): the nearest lane not an aggregate
+  __shared__ long long next;  // the nearest predecessor not yet added
+  __shared__ T prefix;        // the sum of the predecessors added so far
   __shared__ int done;
   T* tile_words = tile_memory<T>();
   const int tx = threadIdx.x;
@@ -186,38 +188,38 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   const T before = block_exclusive_scan(a, b, mine, &total);
   if (tx == 0) {
     publish(status, tile, tile == 0 ? kPrefix : kAggregate, to_bits(total));
-    stop[0] = kWindow;
+    next = (long long)tile - 1;
+    prefix = T(0);
     done = tile == 0;
   }
   __syncthreads();
-  // Rounds of look-back: thread tx reads predecessor `from - lane`, lane =
-  // kBlock - 1 - tx < kWindow, so that the block's scan in thread order adds the
-  // farthest first (the order a non-commutative operator needs). A round
-  // adds the predecessors nearer than the nearest one not yet an aggregate,
-  // and that one too if it holds its prefix, which ends the look-back. Every
-  // thread keeps `prefix` and `from` alike, in registers.
-  T prefix = T(0);
-  long long from = (long long)tile - 1;
-  for (int round = 0; !done; ++round) {
-    const int lane = kBlock - 1 - tx;
-    const unsigned long long word =
-        lane < kWindow && from - lane >= 0
-            ? *reinterpret_cast<volatile unsigned long long*>(status + from - lane)
-            : 0;
-    const unsigned flag = unsigned(word >> 32);
-    if (lane < kWindow && flag != kAggregate) atomicMin(&stop[round & 1], lane);
+  // Rounds of look-back: kWindow threads read the next predecessors' status
+  // words, thread 0 adds them nearest first (value + prefix: the order a
+  // non-commutative operator needs) up to the first not yet published, or
+  // through the first holding its prefix, which ends the look-back.
+  while (!done) {
+    const long long from = next;
+    if (tx < kWindow)
+      window[tx] =
+          from - tx >= 0 ? *reinterpret_cast<volatile unsigned long long*>(status + from - tx) : 0;
     __syncthreads();
-    const int nearest = stop[round & 1];
-    if (tx == 0) stop[(round + 1) & 1] = kWindow;
-    const bool ends = lane == nearest && flag == kPrefix;
-    if (ends) done = 1;
-    const T value = lane < nearest || ends ? from_bits<T>(unsigned(word)) : T(0);
-    T window;
-    block_exclusive_scan(a, b, value, &window);  // its barriers publish `done`
-    prefix = window + prefix;
-    from -= nearest;
+    if (tx == 0) {
+      T sum = prefix;
+      int lane = 0;
+      bool found = false;
+      for (; lane < kWindow && !found; ++lane) {
+        const unsigned flag = unsigned(window[lane] >> 32);
+        if (flag == 0) break;
+        sum = from_bits<T>(unsigned(window[lane])) + sum;
+        found = flag == kPrefix;
+      }
+      prefix = sum;
+      next = from - lane;
+      done = found;
+      if (found) publish(status, tile, kPrefix, to_bits(sum + total));
+    }
+    __syncthreads();
   }
-  if (tx == 0 && tile > 0) publish(status, tile, kPrefix, to_bits(prefix + total));
   write_scanned_tile(tile_words, prefix + before, true, out, n, tile, alpha);
 }
 
@@ -262,11 +264,8 @@ template <class T>
 void run_lookback(const void* in, void* out, unsigned long long* status, size_t n, int alpha,
                   cudaStream_t stream) {
   const size_t m = scan::tiles(n, alpha);
-  with_alpha(alpha, [&](auto compiled) {
-    constexpr int A = decltype(compiled)::value;
-    scan_lookback<T, A><<<unsigned(m), kBlock, tile_bytes(alpha, sizeof(T)), stream>>>(
-        static_cast<const T*>(in), static_cast<T*>(out), status, n, m, alpha);
-  });
+  scan_lookback<T><<<unsigned(m), kBlock, tile_bytes(alpha, sizeof(T)), stream>>>(
+      static_cast<const T*>(in), static_cast<T*>(out), status, n, m, alpha);
 }
 }  // namespace
 

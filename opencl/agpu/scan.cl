@@ -107,8 +107,7 @@ __kernel void scan_tiles(__global const T* in, __global T* out, __global const T
 
 // lookback: one pass with decoupled look-back, as scan.cu's (64-bit status
 // words flag << 32 | the value's bits, written and read whole through
-// volatile; m of them, zeroed before the launch, then the tile counter; a
-// round reads WINDOW predecessors, one per work-item of the last 32).
+// volatile; m of them, zeroed before the launch, then the tile counter).
 #define AGGREGATE 1u
 #define PREFIX 2u
 #define WINDOW 32
@@ -118,11 +117,13 @@ void publish(__global ulong* status, size_t tile, uint flag, uint bits) {
 }
 
 __kernel void scan_lookback(__global const T* in, __global T* out, __global ulong* status,
-                            ulong n, ulong m, int runtime_alpha, __local T* tile_words) {
-  const int alpha = KERNEL_ALPHA(runtime_alpha);
+                            ulong n, ulong m, int alpha, __local T* tile_words) {
+  // alpha read at run time, as scan.cu's scan_lookback
   __local T a[BLOCK], b[BLOCK];
+  __local ulong window[WINDOW];
   __local size_t tile_id;
-  __local int stop[2];
+  __local long next;
+  __local T prefix;
   __local int done;
   const int tx = get_local_id(0);
   if (tx == 0) tile_id = atomic_inc((__global uint*)(status + m));
@@ -133,29 +134,32 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
   const T before = block_exclusive_scan(a, b, mine, &total);
   if (tx == 0) {
     publish(status, tile, tile == 0 ? PREFIX : AGGREGATE, as_uint(total));
-    stop[0] = WINDOW;
+    next = (long)tile - 1;
+    prefix = (T)0;
     done = tile == 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  T prefix = (T)0;
-  long from = (long)tile - 1;
-  for (int round = 0; !done; ++round) {
-    const int lane = BLOCK - 1 - tx;
-    const ulong word =
-        lane < WINDOW && from - lane >= 0 ? *(volatile __global ulong*)(status + from - lane) : 0;
-    const uint flag = (uint)(word >> 32);
-    if (lane < WINDOW && flag != AGGREGATE) atomic_min(&stop[round & 1], lane);
+  while (!done) {
+    const long from = next;
+    if (tx < WINDOW)
+      window[tx] = from - tx >= 0 ? *(volatile __global ulong*)(status + from - tx) : 0;
     barrier(CLK_LOCAL_MEM_FENCE);
-    const int nearest = stop[round & 1];
-    if (tx == 0) stop[(round + 1) & 1] = WINDOW;
-    const int ends = lane == nearest && flag == PREFIX;
-    if (ends) done = 1;
-    const T value = lane < nearest || ends ? AS_T((uint)word) : (T)0;
-    T window;
-    block_exclusive_scan(a, b, value, &window);
-    prefix = window + prefix;
-    from -= nearest;
+    if (tx == 0) {
+      T sum = prefix;
+      int lane = 0;
+      int found = 0;
+      for (; lane < WINDOW && !found; ++lane) {
+        const uint flag = (uint)(window[lane] >> 32);
+        if (flag == 0) break;
+        sum = AS_T((uint)window[lane]) + sum;
+        found = flag == PREFIX;
+      }
+      prefix = sum;
+      next = from - lane;
+      done = found;
+      if (found) publish(status, tile, PREFIX, as_uint(sum + total));
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (tx == 0 && tile > 0) publish(status, tile, PREFIX, as_uint(prefix + total));
   write_scanned_tile(tile_words, prefix + before, 1, out, n, tile, alpha);
 }

@@ -70,10 +70,11 @@ class ScanRunner : public TimedRunner {
 
  private:
   // The variant's program, built for its alpha where scan::compiled_alpha
-  // has one (-DALPHA), as cuda/agpu/scan.cu instantiates its kernels.
+  // has one (-DALPHA), as cuda/agpu/scan.cu instantiates its kernels; the
+  // lookback kernel reads alpha at run time either way.
   static ProgramSpec compiled_for(const scan::Variant& v, scan::Type type) {
     ProgramSpec spec = program_spec("scan", agpu::program_of(v.name, type));
-    if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0)
+    if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0 && v.name != "lookback")
       spec.options += " -DALPHA=" + std::to_string(alpha);
     return spec;
   }

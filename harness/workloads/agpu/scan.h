@@ -14,7 +14,10 @@
 //          counter); a tile publishes its sum, adds its predecessors' sums
 //          (kWindow at a time, nearest first) back to the first that holds
 //          its prefix, publishes its own prefix and writes its scan. Reads
-//          and writes the words once (I/O 2n/b)
+//          and writes the words once (I/O 2n/b). Its kernel reads alpha at
+//          run time and its thread 0 adds the window: the other forms tried
+//          (alpha compiled; a window of 256 added by the block's scan) ran
+//          slower on the H200 (README, issue 17)
 //   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each

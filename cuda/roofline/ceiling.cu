@@ -40,7 +40,8 @@ __global__ void ceiling_shared(unsigned* out) {
   __syncthreads();
   unsigned sum = 0;
 #pragma unroll 16
-  for (int r = 0; r < ceiling::kSharedSteps; ++r) sum = add4(sum, tile[(tx + r * kBlock) % kVectors]);
+  for (int r = 0; r < ceiling::kSharedSteps; ++r)
+    sum = add4(sum, tile[(tx + r * kBlock) % kVectors]);
   out[blockIdx.x * kBlock + tx] = sum;
 }
 
@@ -50,7 +51,8 @@ __global__ void ceiling_l2(unsigned* out, const uint4* words, int threads) {
   unsigned sum = 0;
   for (int pass = 0; pass < ceiling::kL2Passes; ++pass)
 #pragma unroll 4
-    for (int q = t; q < kVectors; q += threads) sum = add4(sum, words[(q + pass * kBlock) % kVectors]);
+    for (int q = t; q < kVectors; q += threads)
+      sum = add4(sum, words[(q + pass * kBlock) % kVectors]);
   out[t] = sum;
 }
 }  // namespace

@@ -24,8 +24,7 @@ class CeilingRunner : public TimedRunner {
         kernel_(make_kernel(program_, ("ceiling_" + v.name).c_str())) {}
 
   void upload() override {
-    out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(std::uint32_t),
-                       "ceiling results");
+    out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(std::uint32_t), "ceiling results");
     const std::size_t bytes = p_.words.size() * sizeof(std::uint32_t);
     words_ = make_buffer(CL_MEM_READ_ONLY, bytes, "ceiling l2 buffer");
     check(clEnqueueWriteBuffer(session().queue(), words_, CL_TRUE, 0, bytes, p_.words.data(), 0,

@@ -174,6 +174,10 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   if (m.items_per_launch > 0 && !m.time_per_item_counter.empty())
     state.counters[m.time_per_item_counter] = s.mean / m.items_per_launch * 1e12;
   if (runner.build_ms() >= 0) state.counters["build_ms"] = runner.build_ms();
+  if (m.roofline_bytes > 0) {
+    state.counters["roofline_flop"] = m.roofline_flop;
+    state.counters["roofline_bytes"] = m.roofline_bytes;
+  }
   for (const auto& [key, value] : m.counters) state.counters[key] = value;
   outcome().record({m.name, s.mean, pct_peak});
 }

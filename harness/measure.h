@@ -30,6 +30,12 @@ struct Measurement {
   // reported as `time_per_item_counter` = picoseconds per item.
   double items_per_launch = 0;
   std::string time_per_item_counter;
+  // Optional: the row's place on the roofline (scripts/roofline.py), counted
+  // from the workload's sizes: FP32 flop per launch (0: none) and the least
+  // DRAM traffic per launch in bytes; reported as roofline_flop and
+  // roofline_bytes when roofline_bytes > 0.
+  double roofline_flop = 0;
+  double roofline_bytes = 0;
   std::function<void()> clear_output;    // poisons the host output before each download
   std::function<Validation()> validate;  // checks the downloaded output
   std::function<void()> after_timing;    // optional: runs on the output validated after timing

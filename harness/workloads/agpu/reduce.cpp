@@ -143,6 +143,8 @@ class Reduce : public Workload {
             m.name = name;
             m.unit = RateUnit::GBps;
             m.work_per_launch = 4.0 * double(n);
+            m.roofline_flop = t == Type::f32 ? double(n) : 0.0;  // one sum a word
+            m.roofline_bytes = m.work_per_launch;
             m.peak = dev.dram_peak_gbps;
             m.clear_output = [&p] { p.result = 0xffffffffU; };
             m.validate = [&p, variant = row.variant.name] { return validate(p, variant); };

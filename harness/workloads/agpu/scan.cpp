@@ -180,6 +180,8 @@ class Scan : public Workload {
       m.name = name;
       m.unit = RateUnit::GBps;
       m.work_per_launch = 2.0 * 4.0 * double(n);
+      m.roofline_flop = t == Type::f32 ? double(n) : 0.0;  // one sum a word (int32: no flop)
+      m.roofline_bytes = m.work_per_launch;
       m.peak = dev.dram_peak_gbps;
       m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); };
       m.validate = [&p, v] { return validate(p, v); };

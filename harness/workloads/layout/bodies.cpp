@@ -95,6 +95,8 @@ class Bodies : public Workload {
             m.name = name;
             m.unit = RateUnit::GBps;
             m.work_per_launch = counted_bytes(n);
+            m.roofline_flop = 5.0 * double(n);  // 3 products, 2 sums a body
+            m.roofline_bytes = counted_bytes(n);
             m.peak = dev.dram_peak_gbps;
             m.clear_output = [&p] { std::fill(p.r2.begin(), p.r2.end(), NAN); };
             m.validate = [&p] { return validate(p); };

@@ -168,6 +168,9 @@ class LavaMd : public Workload {
             m.name = name;
             m.unit = RateUnit::GFLOPs;
             m.work_per_launch = interactions(p) * kFlopsPerInteraction;
+            m.roofline_flop = m.work_per_launch;
+            // Each particle's 4 coordinates and charge read once, its 4 forces written.
+            m.roofline_bytes = 9.0 * sizeof(float) * double(p.particles);
             m.peak = dev.fp32_peak_gflops;
             m.items_per_launch = interactions(p);
             m.time_per_item_counter = "ps_per_interaction";

@@ -122,6 +122,7 @@ class LayoutConv : public Workload {
               m.name = name;
               m.unit = RateUnit::GBps;
               m.work_per_launch = 2.0 * sizeof(float) * double(p.dst.size());
+              m.roofline_bytes = m.work_per_launch;  // no flop: a permutation
               m.peak = dev.dram_peak_gbps;
               m.clear_output = [&p] { std::fill(p.dst.begin(), p.dst.end(), NAN); };
               m.validate = [&p] { return validate(p); };

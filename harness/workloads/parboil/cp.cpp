@@ -165,6 +165,9 @@ class Cp : public Workload {
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = kFlopPerInteraction * interactions(c);
+      m.roofline_flop = m.work_per_launch;
+      // The plane written once, each atom's x, y, z, q read once.
+      m.roofline_bytes = sizeof(float) * (double(c.nx) * c.ny + 4.0 * c.atoms);
       m.peak = dev.fp32_peak_gflops;
       m.items_per_launch = interactions(c);
       m.time_per_item_counter = "ps_per_interaction";

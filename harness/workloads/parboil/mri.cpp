@@ -250,6 +250,11 @@ class Mri : public Workload {
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = flops(kind, data->numK, data->numX);
+      m.roofline_flop = m.work_per_launch;
+      // Each voxel's x, y, z read and its two outputs written; each k-value's
+      // kx, ky, kz and 1 (Q: |phi|^2) or 2 (FHD: mu r, i) words read once.
+      m.roofline_bytes =
+          sizeof(float) * (5.0 * data->numX + (kind == Kind::q ? 4.0 : 5.0) * data->numK);
       m.peak = dev.fp32_peak_gflops;
       m.items_per_launch = double(data->numK) * data->numX;
       m.time_per_item_counter = "ps_per_voxel_k";

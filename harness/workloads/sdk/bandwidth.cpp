@@ -150,6 +150,8 @@ class Bandwidth : public Workload {
       m.name = name;
       m.unit = RateUnit::GBps;
       m.work_per_launch = counted_bytes(direction, bytes);
+      // The device copy is DRAM traffic (no flop); host transfers cross the link instead.
+      if (direction == Direction::d2d) m.roofline_bytes = m.work_per_launch;
       m.peak = direction == Direction::d2d ? dev.dram_peak_gbps : dev.link_peak_gbps;
       m.clear_output = [&p] { std::fill(p.result.begin(), p.result.end(), kPoison); };
       m.validate = [&p] { return validate(p); };

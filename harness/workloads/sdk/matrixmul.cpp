@@ -142,6 +142,8 @@ class MatrixMul : public Workload {
       m.name = name;
       m.unit = RateUnit::GFLOPs;
       m.work_per_launch = flops(n);
+      m.roofline_flop = flops(n);
+      m.roofline_bytes = 3.0 * sizeof(float) * double(n) * n;  // A, B read once, C written
       m.peak = dev.fp32_peak_gflops;
       m.clear_output = [&p] { std::fill(p.c.begin(), p.c.end(), NAN); };
       m.validate = [&p] { return validate(p); };

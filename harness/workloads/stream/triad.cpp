@@ -85,6 +85,8 @@ class Triad : public Workload {
           m.name = name;
           m.unit = RateUnit::GBps;
           m.work_per_launch = counted_bytes(n);
+          m.roofline_flop = 2.0 * double(n);  // a product and a sum per element
+          m.roofline_bytes = counted_bytes(n);
           m.peak = dev.dram_peak_gbps;
           m.clear_output = [&p] { std::fill(p.a.begin(), p.a.end(), NAN); };
           m.validate = [&p] { return validate(p); };

@@ -138,6 +138,9 @@ class Bilinear : public Workload {
       const auto describe = [](Measurement& m, Problem& p, const DeviceInfo& dev) {
         m.unit = RateUnit::GBps;
         m.work_per_launch = counted_bytes(p);
+        // 9 flop a pixel: two row blends and a column blend, 2 products and 1 sum each.
+        m.roofline_flop = 9.0 * double(p.out_w) * p.out_h;
+        m.roofline_bytes = counted_bytes(p);
         m.peak = dev.dram_peak_gbps;
         m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), NAN); };
         m.validate = [&p] { return validate(p); };

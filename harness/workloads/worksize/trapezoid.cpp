@@ -181,6 +181,9 @@ class Trapezoid : public Workload {
       const auto describe = [items](Measurement& m, Problem& p, const DeviceInfo& dev) {
         m.unit = RateUnit::GFLOPs;
         m.work_per_launch = counted_flops(items);
+        m.roofline_flop = m.work_per_launch;
+        m.roofline_bytes =
+            sizeof(float) * double(p.partials.size());  // partials written, nothing read
         m.peak = dev.fp32_peak_gflops;
         m.clear_output = [&p] { std::fill(p.partials.begin(), p.partials.end(), NAN); };
         m.validate = [&p] { return validate(p); };

@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Every kernel on a measured roofline (issue 17 item 4).
+
+The ceilings come from the suite's own rows in CEILINGS.json, per API: FP32
+peak from ceiling/<api>/fma, DRAM from the device copy of 1 GiB
+(bandwidth/<api>/d2d/bytes:1073741824); L2 and shared memory
+(ceiling/<api>/l2, ceiling/<api>/shared) are drawn as further ceilings. A
+kernel is placed from the counters gpucmp-bench writes beside its time,
+roofline_flop (FP32 flop per launch) and roofline_bytes (the least DRAM
+traffic per launch, counted from the workload's sizes): arithmetic intensity
+AI = flop / bytes; its bound is min(FP32 peak, AI x DRAM), or the DRAM
+ceiling itself for a row with no flop; the table gives each row's share of
+its bound.
+
+  roofline.py CEILINGS.json RESULTS.json... [--out-md FILE] [--out-png FILE]
+
+Exit 2 with one line on unreadable input, missing ceilings or no placed row.
+"""
+import argparse
+import os
+import statistics
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gbench_json import InputError, load, write_atomically  # noqa: E402
+
+US_PER_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+COPY_ROW = "bandwidth/{api}/d2d/bytes:1073741824"
+
+
+def base_name(name):
+    """A row's name without Google Benchmark's /iterations:N and /manual_time."""
+    parts = [p for p in name.split("/") if p and p != "manual_time"
+             and not p.startswith("iterations:")]
+    return "/".join(parts)
+
+
+def median_us(entry):
+    return statistics.median(r["real_time"] * US_PER_UNIT[r.get("time_unit", "ns")]
+                             for r in entry["rows"])
+
+
+def rate(entry, key):
+    """The median over repetitions of a rate counter (GB/s or GFLOP/s)."""
+    values = [r[key] for r in entry["rows"] if isinstance(r.get(key), (int, float))]
+    return statistics.median(values) if values else None
+
+
+def ceilings(path):
+    """{api: {"fma": GFLOP/s, "dram": GB/s, "l2": GB/s, "shared": GB/s}}."""
+    _, loaded = load(path, ignore_iterations=True)
+    entries = {base_name(k): v for k, v in loaded.items()}
+    out = {}
+    for api in ("cuda", "opencl"):
+        got = {}
+        for key, name, counter in (("fma", f"ceiling/{api}/fma", "GFLOP/s"),
+                                   ("l2", f"ceiling/{api}/l2", "GB/s"),
+                                   ("shared", f"ceiling/{api}/shared", "GB/s"),
+                                   ("dram", COPY_ROW.format(api=api), "GB/s")):
+            entry = entries.get(name)
+            if entry and entry["rows"] and not entry["error"]:
+                got[key] = rate(entry, counter)
+        if got.get("fma") and got.get("dram"):
+            out[api] = got
+    if not out:
+        raise InputError(f"{path}: no API with both ceiling/<api>/fma and {COPY_ROW} rows")
+    return out
+
+
+def placed_rows(paths, roofs):
+    rows = []
+    for path in paths:
+        _, loaded = load(path, ignore_iterations=True)
+        for name, entry in ((base_name(k), v) for k, v in loaded.items()):
+            if entry["error"] or entry["skipped"] or not entry["rows"]:
+                continue
+            first = entry["rows"][0]
+            flop, nbytes = first.get("roofline_flop"), first.get("roofline_bytes")
+            api = name.split("/")[1] if name.count("/") >= 1 else ""
+            if not isinstance(nbytes, (int, float)) or nbytes <= 0 or api not in roofs:
+                continue
+            flop = float(flop or 0)
+            us = median_us(entry)
+            roof = roofs[api]
+            if flop > 0:
+                ai = flop / nbytes
+                achieved = flop / (us * 1e3)  # GFLOP/s
+                bound = min(roof["fma"], ai * roof["dram"])
+                limiter = "compute" if roof["fma"] <= ai * roof["dram"] else "memory"
+            else:
+                ai = 0.0
+                achieved = nbytes / (us * 1e3)  # GB/s
+                bound = roof["dram"]
+                limiter = "memory (no flop)"
+            rows.append({"api": api, "row": name, "us": us, "ai": ai, "achieved": achieved,
+                         "bound": bound, "share": achieved / bound, "limiter": limiter,
+                         "flop": flop, "bytes": nbytes})
+    if not rows:
+        raise InputError("no row carries roofline_flop and roofline_bytes in "
+                         + ", ".join(paths))
+    return rows
+
+
+def markdown(rows, roofs):
+    lines = ["| API | FP32 FMA (GFLOP/s) | DRAM copy (GB/s) | L2 (GB/s) | shared (GB/s) |",
+             "|---|---:|---:|---:|---:|"]
+    for api, r in roofs.items():
+        lines.append(f"| {api} | {r['fma']:.0f} | {r['dram']:.0f} | "
+                     f"{r.get('l2') or 0:.0f} | {r.get('shared') or 0:.0f} |")
+    lines += ["", "| API | row | flop/byte | achieved | bound | share of bound | limited by |",
+              "|---|---|---:|---:|---:|---:|---|"]
+    for r in sorted(rows, key=lambda r: (r["row"].split("/")[0], r["api"], r["row"])):
+        unit = "GFLOP/s" if r["flop"] > 0 else "GB/s"
+        lines.append(f"| {r['api']} | `{r['row']}` | {r['ai']:.3g} | {r['achieved']:.4g} {unit} | "
+                     f"{r['bound']:.4g} {unit} | {r['share']:.1%} | {r['limiter']} |")
+    return "\n".join(lines) + "\n"
+
+
+def plot(rows, roofs, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    ais = [r["ai"] for r in rows if r["ai"] > 0] or [1.0]
+    lo, hi = min(ais + [0.01]) / 2, max(ais + [100.0]) * 2
+    xs = [lo * (hi / lo) ** (i / 200) for i in range(201)]
+    for api, roof in roofs.items():
+        style = "-" if api == "cuda" else "--"
+        ax.plot(xs, [min(roof["fma"], x * roof["dram"]) for x in xs], style, color="black",
+                label=f"{api}: FMA {roof['fma']:.0f} GFLOP/s, DRAM {roof['dram']:.0f} GB/s")
+        for key, color in (("l2", "tab:gray"), ("shared", "tab:olive")):
+            if roof.get(key):
+                ax.plot(xs, [min(roof["fma"], x * roof[key]) for x in xs], style, color=color,
+                        linewidth=0.8, label=f"{api}: {key} {roof[key]:.0f} GB/s")
+    for api, marker in (("cuda", "o"), ("opencl", "^")):
+        mine = [r for r in rows if r["api"] == api and r["ai"] > 0]
+        ax.scatter([r["ai"] for r in mine], [r["achieved"] for r in mine], marker=marker,
+                   s=18, label=f"{api} kernels", alpha=0.7)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity (FP32 flop per DRAM byte, counted)")
+    ax.set_ylabel("GFLOP/s")
+    ax.legend(fontsize=7)
+    ax.grid(True, which="both", linewidth=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("ceilings")
+    ap.add_argument("results", nargs="+")
+    ap.add_argument("--out-md")
+    ap.add_argument("--out-png")
+    args = ap.parse_args()
+    try:
+        roofs = ceilings(args.ceilings)
+        rows = placed_rows(args.results, roofs)
+        text = markdown(rows, roofs)
+        if args.out_md:
+            write_atomically(args.out_md, text)
+        else:
+            sys.stdout.write(text)
+        if args.out_png:
+            plot(rows, roofs, args.out_png)
+    except (InputError, OSError) as e:
+        print(f"roofline.py: {e}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

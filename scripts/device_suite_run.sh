@@ -40,6 +40,7 @@
 #   OUT=<dir> PART=agpu-reduce scripts/device_suite_run.sh   # the AGPU model's rows (1 of 2)
 #   OUT=<dir> PART=agpu-lookback scripts/device_suite_run.sh # the AGPU model's rows (2 of 2)
 #   OUT=<dir> PART=ceiling scripts/device_suite_run.sh       # the roofline's ceilings
+#   OUT=<dir> PART=roofline scripts/device_suite_run.sh      # the main kernels, to place on it
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -377,6 +378,15 @@ case "$part" in
       EXTRA_METRICS=lts__t_bytes.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       scripts/profile_ncu.sh '^ceiling/cuda/' > "$OUT/ncu.log" 2>&1
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  roofline)
+    # Issue 17 item 4: the suite's main kernels at one standard size each,
+    # both APIs, 3 repetitions, with their counted flop and bytes, beside the
+    # ceilings (scripts/roofline.py places them).
+    run roofline 470 --benchmark_repetitions=3 --startup off --mm-n 4096 --triad-n 134217728 \
+      --reduce-n 268435456 --scan-n 268435456 --scan-alpha 16,32 --lavamd-boxes 30 \
+      --bodies-n 16777216 \
+      --benchmark_filter='^(ceiling/(cuda|opencl)/|bandwidth/(cuda|opencl)/d2d/bytes:1073741824/|triad/|matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/|cp/(cuda|opencl)/(base|unrollx8)/|(mriq|mrifhd)/(cuda|opencl)/(precise|fast)/numK:2048/|(bilinear|mmnaive|trapezoid)/(cuda|opencl)/base/.*local:driver|sort/(cuda|opencl)/bitonic/.*local:driver|(lavamd|bodies)/(cuda|opencl)/base/|layoutconv/(cuda|opencl)/base/[^/]*/words:12/from:aos/to:soa|(reduce|scan)/(cuda|opencl)/)'
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the

@@ -383,7 +383,7 @@ case "$part" in
     # Issue 17 item 4: the suite's main kernels at one standard size each,
     # both APIs, 3 repetitions, with their counted flop and bytes, beside the
     # ceilings (scripts/roofline.py places them).
-    run roofline 470 --benchmark_repetitions=3 --startup off --mm-n 4096 --triad-n 134217728 \
+    run roofline 360 --benchmark_repetitions=3 --startup off --mm-n 4096 --triad-n 134217728 \
       --reduce-n 268435456 --scan-n 268435456 --scan-alpha 16,32 --lavamd-boxes 30 \
       --bodies-n 16777216 \
       --benchmark_filter='^(ceiling/(cuda|opencl)/|bandwidth/(cuda|opencl)/d2d/bytes:1073741824/|triad/|matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/|cp/(cuda|opencl)/(base|unrollx8)/|(mriq|mrifhd)/(cuda|opencl)/(precise|fast)/numK:2048/|(bilinear|mmnaive|trapezoid)/(cuda|opencl)/base/.*local:driver|sort/(cuda|opencl)/bitonic/.*local:driver|(lavamd|bodies)/(cuda|opencl)/base/|layoutconv/(cuda|opencl)/base/[^/]*/words:12/from:aos/to:soa|(reduce|scan)/(cuda|opencl)/)'

@@ -156,6 +156,29 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 
+// Issue 17: every row a kernel of the suite times carries its place on the
+// roofline (scripts/roofline.py), except the ceilings themselves and the
+// host transfers (link traffic, not DRAM); flop / bytes as counted.
+TEST(QuickRun, KernelRowsCarryTheirRooflineCounters) {
+  int matrixmul_rows = 0;
+  for (const auto& b : rows_of("opencl")) {
+    const std::string name = b["name"];
+    const auto parsed = parse_bench_name(name);
+    if (!parsed || parsed->workload == "ceiling" || parsed->workload == "startup" ||
+        (parsed->workload == "bandwidth" && parsed->variant.rfind("d2d", 0) != 0))
+      continue;
+    ASSERT_TRUE(b.contains("roofline_bytes")) << name;
+    EXPECT_GT(b["roofline_bytes"].get<double>(), 0.0) << name;
+    EXPECT_GE(b["roofline_flop"].get<double>(), 0.0) << name;
+    if (name.rfind("matrixMul/opencl/tile16/n:64/", 0) == 0) {
+      ++matrixmul_rows;
+      EXPECT_DOUBLE_EQ(b["roofline_flop"].get<double>(), 2.0 * 64 * 64 * 64);
+      EXPECT_DOUBLE_EQ(b["roofline_bytes"].get<double>(), 3.0 * 4 * 64 * 64);
+    }
+  }
+  EXPECT_EQ(matrixmul_rows, 1);
+}
+
 TEST(QuickRun, MatrixMulRatesMatchTheirTime) {
   for (const auto& b : rows_of("opencl")) {
     const auto name = parse_bench_name(b["name"].get<std::string>());

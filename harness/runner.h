@@ -3,6 +3,7 @@
 // (cuda/timed_runner.h, opencl/timed_runner.h), everything else in harness/.
 #pragma once
 #include <cstddef>
+#include <string>
 
 namespace gpucmp {
 
@@ -27,6 +28,10 @@ class Runner {
   // Milliseconds the API spent building this runner's program (OpenCL JIT),
   // negative when the API builds nothing at run time.
   virtual double build_ms() const { return -1; }
+  // How this runner's program was built ("key=value; ..." as
+  // Api::variant_label), where it differs by more than the variant (e.g. a
+  // program per word type); empty: the API's variant_label stands.
+  virtual std::string label() const { return ""; }
   // The work-group size the API suggests for this runner's kernel, for rows
   // whose launch geometry is a parameter (local_rows.h): CUDA's
   // cudaOccupancyMaxPotentialBlockSize, OpenCL's CL_KERNEL_WORK_GROUP_SIZE

@@ -66,10 +66,10 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
   register_benchmark(
       timed_name(name, opts), apis,
       [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
-        if (const std::string label = api.variant_label(name.workload, name.variant);
-            !label.empty())
-          state.SetLabel(label);
         Prepared p = prepare(dev);
+        std::string label = p.runner->label();
+        if (label.empty()) label = api.variant_label(name.workload, name.variant);
+        if (!label.empty()) state.SetLabel(label);
         p.m.name = timed_name(p.m.name, opts);
         Protocol protocol;
         protocol.sampling = opts.sampling;

@@ -16,9 +16,11 @@ constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-mat
 // reduce.cl's word: int32 summed as unsigned (modulo 2^32), or float.
 constexpr const char* kReduceInt32 = "-DT=uint -DT4=uint4";
 constexpr const char* kReduceFloat = "-DT=float -DT4=float4";
+constexpr const char* kReduceAffine = "-DT=uint -DT4=uint4 -DAFFINE16";  // agpu_ops.clh
 // scan.cl's word, and AS_T: a uint's bits as the word.
 constexpr const char* kScanInt32 = "-DT=uint -DAS_T=as_uint";
 constexpr const char* kScanFloat = "-DT=float -DAS_T=as_float";
+constexpr const char* kScanAffine = "-DT=uint -DAS_T=as_uint -DAFFINE16";
 
 ProgramSpec source(const std::string& workload, const std::string& variant, const std::string& file,
                    const std::string& options) {
@@ -160,14 +162,19 @@ std::vector<ProgramSpec> make_specs() {
       // programs are alike; each row builds its own, as each CUDA row has its kernels).
       source("reduce", "tree-int32", "reduce.cl", kReduceInt32),
       source("reduce", "tree", "reduce.cl", kReduceFloat),
+      source("reduce", "tree-affine16", "reduce.cl", kReduceAffine),
       source("reduce", "cascading-int32", "reduce.cl", kReduceInt32),
       source("reduce", "cascading", "reduce.cl", kReduceFloat),
+      source("reduce", "cascading-affine16", "reduce.cl", kReduceAffine),
       source("reduce", "pipeline-int32", "reduce.cl", kReduceInt32),
       source("reduce", "pipeline", "reduce.cl", kReduceFloat),
+      source("reduce", "pipeline-affine16", "reduce.cl", kReduceAffine),
       source("scan", "alpha-int32", "scan.cl", kScanInt32),
       source("scan", "alpha", "scan.cl", kScanFloat),
+      source("scan", "alpha-affine16", "scan.cl", kScanAffine),
       source("scan", "lookback-int32", "scan.cl", kScanInt32),
       source("scan", "lookback", "scan.cl", kScanFloat),
+      source("scan", "lookback-affine16", "scan.cl", kScanAffine),
       source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
       source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
       source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),

@@ -41,6 +41,8 @@
 #   OUT=<dir> PART=agpu-lookback scripts/device_suite_run.sh # the AGPU model's rows (2 of 2)
 #   OUT=<dir> PART=ceiling scripts/device_suite_run.sh       # the roofline's ceilings
 #   OUT=<dir> PART=roofline scripts/device_suite_run.sh      # the main kernels, to place on it
+#   OUT=<dir> PART=roofline-ncu scripts/device_suite_run.sh  # ncu DRAM bytes of its CUDA rows
+#   OUT=<dir> PART=agpu-order scripts/device_suite_run.sh    # reduce, scan over affine16 (non-commutative)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -387,6 +389,26 @@ case "$part" in
       --reduce-n 268435456 --scan-n 268435456 --scan-alpha 16,32 --lavamd-boxes 30 \
       --bodies-n 16777216 \
       --benchmark_filter='^(ceiling/(cuda|opencl)/|bandwidth/(cuda|opencl)/d2d/bytes:1073741824/|triad/|matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/|cp/(cuda|opencl)/(base|unrollx8)/|(mriq|mrifhd)/(cuda|opencl)/(precise|fast)/numK:2048/|(bilinear|mmnaive|trapezoid)/(cuda|opencl)/base/.*local:driver|sort/(cuda|opencl)/bitonic/.*local:driver|(lavamd|bodies)/(cuda|opencl)/base/|layoutconv/(cuda|opencl)/base/[^/]*/words:12/from:aos/to:soa|(reduce|scan)/(cuda|opencl)/)'
+    ;;
+  roofline-ncu)
+    # Issue 17 item 4: Nsight Compute's DRAM bytes of the roofline's CUDA rows
+    # (the same sizes), one row per kernel workload whose kernels each run
+    # once a launch (scripts/roofline.py --ncu compares them with the
+    # counted bytes); float for reduce and scan.
+    B="$B" OUT="$OUT/ncu-roofline" BUDGET=300 ROW_TIMEOUT=40 LAUNCHES=6 \
+      METRICS=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
+      BENCH_EXTRA="--mm-n 4096 --triad-n 134217728 --reduce-n 268435456 --scan-n 268435456 --scan-alpha 32 --lavamd-boxes 30 --bodies-n 16777216 --reduce-type float --scan-type float --layoutconv-boxes 20,70" \
+      scripts/profile_ncu.sh '^(triad/cuda/|matrixMul/cuda/(tile16|tile32|cublas)/|cp/cuda/(base|unrollx8)/|(mriq|mrifhd)/cuda/(precise|fast)/numK:2048/|(bilinear|mmnaive|trapezoid)/cuda/base/.*local:driver|(lavamd|bodies)/cuda/base/|layoutconv/cuda/base/[^/]*/words:12/from:aos/to:soa|reduce/cuda/(cascading|pipeline|cub)/|scan/cuda/)' \
+      > "$OUT/ncu-roofline.log" 2>&1
+    echo "profile_ncu roofline rc=$?"; tail -3 "$OUT/ncu-roofline.log"
+    ;;
+  agpu-order)
+    # Issue 17 item 1: reduce and scan over affine16, the non-commutative
+    # 2x2 matrix product, both APIs and CUB's scan, 3 repetitions: which
+    # algorithms keep the order (reduce's keeps_order), each validated.
+    run agpu-order 300 --benchmark_repetitions=3 --startup off --reduce-type affine16 \
+      --scan-type affine16 --benchmark_filter='^(reduce|scan)/' \
+      --reduce-n 1048576,268435456 --scan-n 1048576,268435456 --scan-alpha 8,16,32
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the

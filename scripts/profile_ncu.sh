@@ -20,7 +20,10 @@
 # past it are skipped and named); CLOCKS (ncu --clock-control, default base:
 # clocks locked to base, so durations are below the benchmark's boost-clock times;
 # none: the clocks the benchmark runs at); EXTRA_METRICS (comma-separated ncu
-# metrics added to the fixed set, e.g. sm__cycles_elapsed.max).
+# metrics added to the fixed set, e.g. sm__cycles_elapsed.max); METRICS (a
+# comma-separated set instead of the fixed one, e.g. only the DRAM bytes and
+# duration for the roofline's cross-check); BENCH_EXTRA (gpucmp-bench options
+# added to the listing and to every row's run, e.g. sizes: --mm-n 4096).
 # exit: 0 every row profiled; 1 some row failed or was skipped (the JSON holds the
 # others and names the failures); 2 usage, no ncu, or no row matched.
 set -u
@@ -43,11 +46,14 @@ FILTER=${1:-$DEFAULT_FILTER}
 STALLS="barrier branch_resolving dispatch_stall drain imc_miss lg_throttle long_scoreboard
 math_pipe_throttle membar mio_throttle no_instruction not_selected selected
 short_scoreboard sleeping tex_throttle wait"
-METRICS="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
-METRICS+=",sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread"
-METRICS+=",smsp__inst_executed.sum,smsp__pcsamp_sample_count"
-for s in $STALLS; do METRICS+=",smsp__pcsamp_warps_issue_stalled_$s"; done
+if [ -z "${METRICS:-}" ]; then
+  METRICS="gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
+  METRICS+=",sm__warps_active.avg.pct_of_peak_sustained_active,launch__registers_per_thread"
+  METRICS+=",smsp__inst_executed.sum,smsp__pcsamp_sample_count"
+  for s in $STALLS; do METRICS+=",smsp__pcsamp_warps_issue_stalled_$s"; done
+fi
 [ -n "${EXTRA_METRICS:-}" ] && METRICS+=",$EXTRA_METRICS"
+read -r -a EXTRA <<< "${BENCH_EXTRA:-}"
 
 die() { echo "profile_ncu: error: $*" >&2; exit 2; }
 NCU=${NCU:-$(command -v ncu || true)}
@@ -59,7 +65,7 @@ mkdir -p "$OUT/ncu-logs" || die "cannot create $OUT"
 # shellcheck source=gpu_env.sh
 source "$HERE/gpu_env.sh"
 
-mapfile -t NAMES < <("$BENCH" --startup off --benchmark_list_tests=true \
+mapfile -t NAMES < <("$BENCH" --startup off "${EXTRA[@]}" --benchmark_list_tests=true \
   --benchmark_filter="$FILTER" 2>/dev/null)
 [ "${#NAMES[@]}" -gt 0 ] || die "no benchmark matches '$FILTER' (see $BENCH --benchmark_list_tests=true)"
 
@@ -73,7 +79,7 @@ RAW="$OUT/ncu-raw.csv"
   echo "==GPUCMP== date $date"
   echo "==GPUCMP== metrics $METRICS"
   echo "==GPUCMP== option ncu --csv --page raw --print-units base --print-kernel-base function --clock-control $CLOCKS --launch-count $LAUNCHES"
-  echo "==GPUCMP== option gpucmp-bench --size standard --startup off --samples 1 --batch-ms 0.001 --benchmark_repetitions=1"
+  echo "==GPUCMP== option gpucmp-bench --size standard --startup off --samples 1 --batch-ms 0.001 --benchmark_repetitions=1 ${BENCH_EXTRA:-}"
 } > "$RAW"
 
 echo "profile_ncu: ${#NAMES[@]} rows, $LAUNCHES launches each, ncu $version, ${gpu:-unknown GPU}"
@@ -97,7 +103,8 @@ for i in "${!NAMES[@]}"; do
     --print-kernel-base function --clock-control "$CLOCKS" \
     --launch-count "$LAUNCHES" --metrics "$METRICS" --log-file "$csv" \
     "$BENCH" --size standard --startup off --progress off --samples 1 --batch-ms 0.001 \
-    --benchmark_repetitions=1 --benchmark_filter="$exact" > "$OUT/ncu-logs/$k.log" 2>&1
+    --benchmark_repetitions=1 "${EXTRA[@]}" --benchmark_filter="$exact" \
+    > "$OUT/ncu-logs/$k.log" 2>&1
   rc=$?
   kernels=$(grep -c '^"[0-9]' "$csv" 2>/dev/null)
   echo "[$k/${#NAMES[@]}] $name: rc=$rc, $((SECONDS - t0)) s, ${kernels:-0} launches profiled"

@@ -12,11 +12,20 @@ AI = flop / bytes; its bound is min(FP32 peak, AI x DRAM), or the DRAM
 ceiling itself for a row with no flop; the table gives each row's share of
 its bound.
 
-  roofline.py CEILINGS.json RESULTS.json... [--out-md FILE] [--out-png FILE]
+With --ncu NCU.json (scripts/profile_ncu.sh over CUDA rows of the same names
+and sizes), each CUDA row's counted bytes stand beside the DRAM bytes Nsight
+Compute measured for one launch of the row: the sum over the row's kernels of
+each kernel's median dram__bytes_read.sum + dram__bytes_write.sum (ncu flushes
+the caches before every kernel it profiles, so this is the traffic of a cold
+launch). A row whose kernels repeat within one launch (tree, sort's passes)
+is not comparable this way: profile rows whose kernels each run once a launch.
+
+  roofline.py CEILINGS.json RESULTS.json... [--ncu NCU.json] [--out-md FILE] [--out-png FILE]
 
 Exit 2 with one line on unreadable input, missing ceilings or no placed row.
 """
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -101,7 +110,30 @@ def placed_rows(paths, roofs):
     return rows
 
 
-def markdown(rows, roofs):
+def ncu_bytes(path):
+    """{row name: DRAM bytes of one launch} from a profile_ncu.sh JSON."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError) as e:
+        raise InputError(f"{path}: {e}") from e
+    if not isinstance(data, dict) or "rows" not in data:
+        raise InputError(f"{path}: not a profile_ncu.sh JSON (no rows)")
+    out = {}
+    for name, kernels in data["rows"].items():
+        total, seen = 0.0, False
+        for k in kernels.values():
+            m = k.get("metrics", {})
+            read, write = m.get("dram__bytes_read.sum"), m.get("dram__bytes_write.sum")
+            if isinstance(read, (int, float)) and isinstance(write, (int, float)):
+                total += read + write
+                seen = True
+        if seen:
+            out[name] = total
+    return out
+
+
+def markdown(rows, roofs, measured=None):
     lines = ["| API | FP32 FMA (GFLOP/s) | DRAM copy (GB/s) | L2 (GB/s) | shared (GB/s) |",
              "|---|---:|---:|---:|---:|"]
     for api, r in roofs.items():
@@ -113,6 +145,24 @@ def markdown(rows, roofs):
         unit = "GFLOP/s" if r["flop"] > 0 else "GB/s"
         lines.append(f"| {r['api']} | `{r['row']}` | {r['ai']:.3g} | {r['achieved']:.4g} {unit} | "
                      f"{r['bound']:.4g} {unit} | {r['share']:.1%} | {r['limiter']} |")
+    if measured is not None:
+        lines += ["", "Counted bytes against Nsight Compute's DRAM bytes (one cold launch):", "",
+                  "| row | counted bytes | ncu DRAM bytes | ncu / counted |",
+                  "|---|---:|---:|---:|"]
+        ratios = []
+        for r in sorted(rows, key=lambda r: r["row"]):
+            got = measured.get(r["row"])
+            if r["api"] != "cuda" or got is None:
+                continue
+            ratio = got / r["bytes"]
+            ratios.append(ratio)
+            lines.append(f"| `{r['row']}` | {r['bytes']:.4g} | {got:.4g} | {ratio:.3f} |")
+        if ratios:
+            mid = statistics.median(ratios)
+            lines += ["", f"{len(ratios)} rows: ncu / counted median {mid:.3f}"
+                      f", from {min(ratios):.3f} to {max(ratios):.3f}."]
+        else:
+            lines += ["", "No CUDA row of the results has an ncu row."]
     return "\n".join(lines) + "\n"
 
 
@@ -150,13 +200,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ceilings")
     ap.add_argument("results", nargs="+")
+    ap.add_argument("--ncu", help="profile_ncu.sh JSON: DRAM bytes beside the counted bytes")
     ap.add_argument("--out-md")
     ap.add_argument("--out-png")
     args = ap.parse_args()
     try:
         roofs = ceilings(args.ceilings)
         rows = placed_rows(args.results, roofs)
-        text = markdown(rows, roofs)
+        text = markdown(rows, roofs, ncu_bytes(args.ncu) if args.ncu else None)
         if args.out_md:
             write_atomically(args.out_md, text)
         else:

@@ -9,7 +9,7 @@ namespace {
 
 TEST(ReduceBadInput, UnknownType) {
   expect_quick_usage_error("--reduce-type float,double --benchmark_filter=^reduce/",
-                           "--reduce-type double: not a type (int32, float)");
+                           "--reduce-type double: not a type (int32, float, affine16)");
 }
 
 TEST(ReduceBadInput, SizeNotAMultipleOf256) {
@@ -28,7 +28,7 @@ TEST(ScanBadInput, AlphaOutOfRange) {
 
 TEST(ScanBadInput, UnknownType) {
   expect_quick_usage_error("--scan-type int64 --benchmark_filter=^scan/",
-                           "--scan-type int64: not a type (int32, float)");
+                           "--scan-type int64: not a type (int32, float, affine16)");
 }
 
 }  // namespace

@@ -74,6 +74,29 @@ class Roofline(unittest.TestCase):
         self.assertIn("| 6e+04 GFLOP/s | 50.0% | compute |", out)
         self.assertTrue(os.path.getsize(os.path.join(self.tmp.name, "f.png")) > 0)
 
+    def test_ncu_dram_bytes_stand_beside_the_counted_bytes(self):
+        ceilings = self.write("c.json", CEILINGS)
+        results = self.write("r.json", row("k/cuda/b", 500.0, roofline_flop=0.0,
+                                           roofline_bytes=1e9)
+                             + row("k/cuda/c", 500.0, roofline_flop=0.0, roofline_bytes=2e9))
+        # Row b: two kernels, 0.6e9 + 0.5e9 bytes (read + write) = 1.1 x counted.
+        ncu = os.path.join(self.tmp.name, "n.json")
+        with open(ncu, "w", encoding="utf-8") as f:
+            json.dump({"gpucmp_ncu": 1, "rows": {"k/cuda/b": {
+                "k1": {"metrics": {"dram__bytes_read.sum": 4e8, "dram__bytes_write.sum": 2e8}},
+                "k2": {"metrics": {"dram__bytes_read.sum": 5e8, "dram__bytes_write.sum": 0}}}}},
+                f)
+        code, out, err = self.run_script(ceilings, results, "--ncu", ncu)
+        self.assertEqual(code, 0, err)
+        self.assertIn("| `k/cuda/b` | 1e+09 | 1.1e+09 | 1.100 |", out)
+        self.assertNotIn("| `k/cuda/c` | 2e+09", out)  # no ncu row
+        self.assertIn("1 rows: ncu / counted median 1.100", out)
+        with open(ncu, "w", encoding="utf-8") as f:
+            f.write("[]")
+        code, _, err = self.run_script(ceilings, results, "--ncu", ncu)
+        self.assertEqual(code, 2)
+        self.assertIn("not a profile_ncu.sh JSON", err)
+
     def test_missing_ceilings_are_one_line_and_exit_2(self):
         ceilings = self.write("c.json", row("ceiling/cuda/fma", 100.0, **{"GFLOP/s": 1.0}))
         results = self.write("r.json", row("k/cuda/a", 1.0, roofline_flop=1.0,

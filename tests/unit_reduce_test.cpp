@@ -77,10 +77,57 @@ TEST(Reduce, FloatSumWithinTheBoundOfAnyOrderPassesAndALostWordFails) {
   EXPECT_FALSE(validate(p, "pipeline").ok);
 }
 
+TEST(Reduce, Affine16IsAssociativeNotCommutativeWithItsIdentity) {
+  const std::vector<std::uint32_t> words = agpu::make_words(3 * 256, Type::affine16);
+  int commuting = 0;
+  for (std::size_t i = 0; i + 2 < words.size(); i += 3) {
+    const std::uint32_t x = words[i], y = words[i + 1], z = words[i + 2];
+    EXPECT_EQ(x >> 16 & 1U, 1U) << "a is odd";
+    EXPECT_EQ(agpu::affine_product(agpu::affine_product(x, y), z),
+              agpu::affine_product(x, agpu::affine_product(y, z)));
+    EXPECT_EQ(agpu::affine_product(agpu::kAffineIdentity, x), x);
+    EXPECT_EQ(agpu::affine_product(x, agpu::kAffineIdentity), x);
+    commuting += agpu::affine_product(x, y) == agpu::affine_product(y, x);
+  }
+  EXPECT_LT(commuting, 3);  // of 256 random pairs
+  // [[3, 5], [0, 1]] x [[7, 11], [0, 1]] = [[21, 3 x 11 + 5], [0, 1]].
+  EXPECT_EQ(agpu::affine_product(3U << 16 | 5U, 7U << 16 | 11U), 21U << 16 | 38U);
+}
+
+TEST(Reduce, CascadingOrderIsTheWordsOrderOnlyWithOneVectorPerThread) {
+  // One block, 256 threads, one 4-word vector each: the lanes combine in
+  // order, then the block's tree keeps it: the ordered product.
+  const std::vector<std::uint32_t> one = agpu::make_words(4 * kBlock, Type::affine16);
+  std::uint32_t ordered = agpu::kAffineIdentity;
+  for (std::uint32_t w : one) ordered = agpu::affine_product(ordered, w);
+  EXPECT_EQ(cascading_product(one, 1), ordered);
+  // Two vectors per thread: thread t takes vectors t and t + 256, lane by
+  // lane, which is not the words' order.
+  Problem p = make_problem(8 * kBlock, Type::affine16);
+  p.grid_blocks = 1;
+  EXPECT_NE(affine_reference(p, "cascading"), affine_reference(p, "tree"));
+  EXPECT_EQ(affine_reference(p, "tree"), affine_reference(p, "pipeline"));
+}
+
+TEST(Reduce, Affine16IsCheckedAgainstTheAlgorithmsOwnOrder) {
+  Problem p = make_problem(1 << 16, Type::affine16);
+  p.grid_blocks = 4;  // 16 vectors per thread (with one, cascading keeps the order)
+  p.result = affine_reference(p, "tree");
+  EXPECT_TRUE(validate(p, "tree").ok);
+  EXPECT_TRUE(validate(p, "pipeline").ok);
+  const Validation wrong = validate(p, "cascading");  // the ordered product is not cascading's
+  EXPECT_FALSE(wrong.ok);
+  EXPECT_NE(wrong.where.find("in cascading's order"), std::string::npos) << wrong.where;
+  p.result = affine_reference(p, "cascading");
+  EXPECT_TRUE(validate(p, "cascading").ok);
+}
+
 TEST(Reduce, ProgramNamesAndTypes) {
   EXPECT_EQ(agpu::program_of("cascading", Type::int32), "cascading-int32");
   EXPECT_EQ(agpu::program_of("tree", Type::f32), "tree");
   EXPECT_EQ(to_string(Type::f32), "float");
+  EXPECT_EQ(agpu::program_of("pipeline", Type::affine16), "pipeline-affine16");
+  EXPECT_EQ(agpu::parse_type("affine16", "--reduce-type"), Type::affine16);
 }
 
 }  // namespace

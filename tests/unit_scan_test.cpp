@@ -50,6 +50,23 @@ TEST(Scan, Int32PrefixesAreCheckedWordForWord) {
   EXPECT_NE(v.where.find("out[1234]"), std::string::npos) << v.where;
 }
 
+TEST(Scan, Affine16PrefixesAreTheOrderedProductsWordForWord) {
+  Problem p = make_problem(4096, Type::affine16);
+  std::uint32_t running = agpu::kAffineIdentity;
+  for (std::size_t i = 0; i < p.n; ++i)
+    p.out[i] = running = agpu::affine_product(running, p.words[i]);
+  EXPECT_TRUE(validate(p, {"lookback", 8}).ok);
+  // The products in the reversed order (each word on the left) are wrong
+  // from the second word on.
+  running = agpu::kAffineIdentity;
+  for (std::size_t i = 0; i < p.n; ++i)
+    p.out[i] = running = agpu::affine_product(p.words[i], running);
+  const Validation v = validate(p, {"alpha", 8});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.where.find("out[1]: got"), std::string::npos) << v.where;
+  EXPECT_NE(v.where.find("affine16"), std::string::npos) << v.where;
+}
+
 TEST(Scan, FloatPrefixesWithinTheBoundPassAndALostWordFails) {
   Problem p = make_problem(1 << 14, Type::f32);
   // The exact prefixes rounded once to float: within any bound (one rounding).

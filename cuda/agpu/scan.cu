@@ -1,14 +1,15 @@
 // The AGPU model's prefix sum, reduce then scan with alpha words per thread
-// (harness/workloads/agpu/scan.h), templated on the word (int32 summed as
-// unsigned: modulo 2^32; float). Pairs with opencl/agpu/scan.cl, line for
-// line. A tile of alpha x kBlock words sits in shared memory at skewed
-// indices (word e at e + e / 32), so that a thread's alpha consecutive words
-// fall in distinct banks across the warp whatever alpha is.
+// (harness/workloads/agpu/scan.h), templated on the operator (word_ops.h:
+// int32 summed as unsigned, modulo 2^32; float; the affine16 product, l's
+// words first everywhere). Pairs with opencl/agpu/scan.cl, line for line. A tile of alpha x kBlock
+// words sits in shared memory at skewed indices (word e at e + e / 32), so that a thread's alpha
+// consecutive words fall in distinct banks across the warp whatever alpha is.
 #include <cstdint>
 #include <type_traits>
 
 #include "check.h"
 #include "scan_kernels.h"
+#include "word_ops.h"
 
 namespace gpucmp::cuda {
 
@@ -32,7 +33,7 @@ __device__ T* tile_memory() {
 // The block's inclusive scan of the threads' values (Hillis-Steele, in order:
 // each step adds the value `stride` to the left); returns the thread's
 // exclusive prefix, and the block's total in *total.
-template <class T>
+template <class Op, class T = typename Op::T>
 __device__ T block_exclusive_scan(T* a, T* b, T mine, T* total) {
   const int tx = threadIdx.x;
   a[tx] = mine;
@@ -40,22 +41,22 @@ __device__ T block_exclusive_scan(T* a, T* b, T mine, T* total) {
   T* from = a;
   T* to = b;
   for (int stride = 1; stride < kBlock; stride *= 2) {
-    to[tx] = tx >= stride ? from[tx - stride] + from[tx] : from[tx];
+    to[tx] = tx >= stride ? Op::combine(from[tx - stride], from[tx]) : from[tx];
     __syncthreads();
     T* t = from;
     from = to;
     to = t;
   }
   *total = from[kBlock - 1];
-  const T exclusive = tx > 0 ? from[tx - 1] : T(0);
+  const T exclusive = tx > 0 ? from[tx - 1] : Op::identity();
   __syncthreads();  // a and b are reused by the caller's next scan
   return exclusive;
 }
 
-// Loads tile `tile` (alpha x kBlock words from tile x alpha x kBlock, zero
-// beyond n) into shared memory, coalesced, and returns the sum of this
-// thread's alpha consecutive words, added in order.
-template <class T>
+// Loads tile `tile` (alpha x kBlock words from tile x alpha x kBlock, the
+// identity beyond n) into shared memory, coalesced, and returns the sum of
+// this thread's alpha consecutive words, added in order.
+template <class Op, class T = typename Op::T>
 __device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, size_t tile,
                                        int alpha) {
   const int tx = threadIdx.x;
@@ -64,30 +65,30 @@ __device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, siz
   for (int k = 0; k < alpha; ++k) {
     const int e = k * kBlock + tx;
     const size_t i = first + e;
-    tile_words[skew(e)] = i < n ? in[i] : T(0);
+    tile_words[skew(e)] = i < n ? in[i] : Op::identity();
   }
   __syncthreads();
-  T mine = 0;
+  T mine = Op::identity();
 #pragma unroll
-  for (int k = 0; k < alpha; ++k) mine = mine + tile_words[skew(tx * alpha + k)];
+  for (int k = 0; k < alpha; ++k) mine = Op::combine(mine, tile_words[skew(tx * alpha + k)]);
   return mine;
 }
 
 // 1: each tile's sum.
-template <class T, int ALPHA>
+template <class Op, int ALPHA, class T = typename Op::T>
 __global__ void scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
-  const T mine = load_tile(in, tile_memory<T>(), n, blockIdx.x, alpha);
+  const T mine = load_tile<Op>(in, tile_memory<T>(), n, blockIdx.x, alpha);
   T total;
-  block_exclusive_scan(a, b, mine, &total);
+  block_exclusive_scan<Op>(a, b, mine, &total);
   if (threadIdx.x == 0) sums[blockIdx.x] = total;
 }
 
 // Scans the loaded tile in place, this thread's alpha words from `running`
 // (inclusive: each word becomes running + its prefix; exclusive: running +
 // the prefix before it), and writes it to out[tile's words < n], coalesced.
-template <class T>
+template <class Op, class T = typename Op::T>
 __device__ __forceinline__ void write_scanned_tile(T* tile_words, T running, bool inclusive, T* out,
                                                    size_t n, size_t tile, int alpha) {
   const int tx = threadIdx.x;
@@ -95,8 +96,8 @@ __device__ __forceinline__ void write_scanned_tile(T* tile_words, T running, boo
   for (int k = 0; k < alpha; ++k) {
     const int e = skew(tx * alpha + k);
     const T word = tile_words[e];
-    tile_words[e] = inclusive ? running + word : running;
-    running = running + word;
+    tile_words[e] = inclusive ? Op::combine(running, word) : running;
+    running = Op::combine(running, word);
   }
   __syncthreads();
   const size_t first = tile * (size_t)alpha * kBlock;
@@ -112,31 +113,32 @@ __device__ __forceinline__ void write_scanned_tile(T* tile_words, T running, boo
 // 2: one block, the exclusive scan of the m tile sums in place, tile by tile
 // (kSumsAlpha words per thread, read and written coalesced), each tile from
 // the running total of the tiles before it.
-template <class T>
+template <class Op, class T = typename Op::T>
 __global__ void scan_sums(T* sums, size_t m) {
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
-  T offset = 0;
+  T offset = Op::identity();
   const size_t tiles = (m + (size_t)kSumsAlpha * kBlock - 1) / ((size_t)kSumsAlpha * kBlock);
   for (size_t t = 0; t < tiles; ++t) {
-    const T mine = load_tile<T>(sums, tile_words, m, t, kSumsAlpha);
+    const T mine = load_tile<Op>(sums, tile_words, m, t, kSumsAlpha);
     T total;
-    const T before = block_exclusive_scan(a, b, mine, &total);
-    write_scanned_tile(tile_words, offset + before, false, sums, m, t, kSumsAlpha);
-    offset = offset + total;
+    const T before = block_exclusive_scan<Op>(a, b, mine, &total);
+    write_scanned_tile<Op>(tile_words, Op::combine(offset, before), false, sums, m, t, kSumsAlpha);
+    offset = Op::combine(offset, total);
   }
 }
 
 // 3: each tile's inclusive scan plus its offset, written coalesced.
-template <class T, int ALPHA>
+template <class Op, int ALPHA, class T = typename Op::T>
 __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
-  const T mine = load_tile(in, tile_words, n, blockIdx.x, alpha);
+  const T mine = load_tile<Op>(in, tile_words, n, blockIdx.x, alpha);
   T total;
-  const T before = block_exclusive_scan(a, b, mine, &total);
-  write_scanned_tile(tile_words, offsets[blockIdx.x] + before, true, out, n, blockIdx.x, alpha);
+  const T before = block_exclusive_scan<Op>(a, b, mine, &total);
+  write_scanned_tile<Op>(tile_words, Op::combine(offsets[blockIdx.x], before), true, out, n,
+                         blockIdx.x, alpha);
 }
 
 // lookback: one pass with decoupled look-back (Merrill and Garland). Each
@@ -169,7 +171,7 @@ __device__ void publish(unsigned long long* status, size_t tile, unsigned flag, 
       (unsigned long long)flag << 32 | bits;
 }
 
-template <class T>
+template <class Op, class T = typename Op::T>
 __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
                               int alpha) {
   __shared__ T a[kBlock], b[kBlock];
@@ -183,13 +185,13 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   if (tx == 0) tile_id = atomicAdd(reinterpret_cast<unsigned*>(status + m), 1U);
   __syncthreads();
   const size_t tile = tile_id;
-  const T mine = load_tile(in, tile_words, n, tile, alpha);
+  const T mine = load_tile<Op>(in, tile_words, n, tile, alpha);
   T total;
-  const T before = block_exclusive_scan(a, b, mine, &total);
+  const T before = block_exclusive_scan<Op>(a, b, mine, &total);
   if (tx == 0) {
     publish(status, tile, tile == 0 ? kPrefix : kAggregate, to_bits(total));
     next = (long long)tile - 1;
-    prefix = T(0);
+    prefix = Op::identity();
     done = tile == 0;
   }
   __syncthreads();
@@ -210,17 +212,17 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
       for (; lane < kWindow && !found; ++lane) {
         const unsigned flag = unsigned(window[lane] >> 32);
         if (flag == 0) break;
-        sum = from_bits<T>(unsigned(window[lane])) + sum;
+        sum = Op::combine(from_bits<T>(unsigned(window[lane])), sum);
         found = flag == kPrefix;
       }
       prefix = sum;
       next = from - lane;
       done = found;
-      if (found) publish(status, tile, kPrefix, to_bits(sum + total));
+      if (found) publish(status, tile, kPrefix, to_bits(Op::combine(sum, total)));
     }
     __syncthreads();
   }
-  write_scanned_tile(tile_words, prefix + before, true, out, n, tile, alpha);
+  write_scanned_tile<Op>(tile_words, Op::combine(prefix, before), true, out, n, tile, alpha);
 }
 
 // Calls launch(std::integral_constant<int, A>{}) with A = alpha where the
@@ -246,7 +248,7 @@ void with_alpha(int alpha, Launch launch) {
   }
 }
 
-template <class T>
+template <class Op, class T = typename Op::T>
 void run(const void* in, void* out, void* sums, size_t n, int alpha, cudaStream_t stream) {
   const size_t m = scan::tiles(n, alpha);
   const T* x = static_cast<const T*>(in);
@@ -254,27 +256,24 @@ void run(const void* in, void* out, void* sums, size_t n, int alpha, cudaStream_
   const size_t tile = tile_bytes(alpha, sizeof(T));
   with_alpha(alpha, [&](auto compiled) {
     constexpr int A = decltype(compiled)::value;
-    scan_tile_sums<T, A><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
-    scan_sums<T><<<1, kBlock, tile_bytes(kSumsAlpha, sizeof(T)), stream>>>(s, m);
-    scan_tiles<T, A><<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
+    scan_tile_sums<Op, A><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
+    scan_sums<Op><<<1, kBlock, tile_bytes(kSumsAlpha, sizeof(T)), stream>>>(s, m);
+    scan_tiles<Op, A><<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
   });
 }
 
-template <class T>
+template <class Op, class T = typename Op::T>
 void run_lookback(const void* in, void* out, unsigned long long* status, size_t n, int alpha,
                   cudaStream_t stream) {
   const size_t m = scan::tiles(n, alpha);
-  scan_lookback<T><<<unsigned(m), kBlock, tile_bytes(alpha, sizeof(T)), stream>>>(
+  scan_lookback<Op><<<unsigned(m), kBlock, tile_bytes(alpha, sizeof(T)), stream>>>(
       static_cast<const T*>(in), static_cast<T*>(out), status, n, m, alpha);
 }
 }  // namespace
 
 void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, std::size_t n,
                        int alpha, cudaStream_t stream) {
-  if (type == scan::Type::int32)
-    run<unsigned>(in, out, sums, n, alpha, stream);
-  else
-    run<float>(in, out, sums, n, alpha, stream);
+  agpu_ops::with_op(type, [&](auto op) { run<decltype(op)>(in, out, sums, n, alpha, stream); });
 }
 
 void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,
@@ -282,10 +281,8 @@ void launch_scan_lookback(scan::Type type, const void* in, void* out, void* stat
   auto* words = static_cast<unsigned long long*>(status);
   check(cudaMemsetAsync(words, 0, scan::lookback_status_bytes(n, alpha), stream), "cudaMemsetAsync",
         "scan/lookback status");
-  if (type == scan::Type::int32)
-    run_lookback<unsigned>(in, out, words, n, alpha, stream);
-  else
-    run_lookback<float>(in, out, words, n, alpha, stream);
+  agpu_ops::with_op(type,
+                    [&](auto op) { run_lookback<decltype(op)>(in, out, words, n, alpha, stream); });
 }
 
 }  // namespace gpucmp::cuda

@@ -1,9 +1,11 @@
 // The AGPU model's reductions (harness/workloads/agpu/reduce.h): tree,
 // cascading and pipeline; T and T4 come as -D options (opencl/programs.cpp:
-// uint, uint4 for int32, summed modulo 2^32; float, float4). Pairs with
+// uint, uint4 for int32, summed modulo 2^32; float, float4; with -DAFFINE16,
+// uint words combined by the affine16 product). Pairs with
 // cuda/agpu/reduce.cu, line for line.
 #define BLOCK 256       // reduce::kBlock
 #define TILE_WORDS 33   // reduce::kTileWords
+#include "agpu_ops.clh"
 
 // The group's tree over the work-items' values: neighbours first, so it keeps
 // the words' order; the total for every work-item.
@@ -13,7 +15,7 @@ T block_tree(__local T* sums, T mine) {
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int stride = 1; stride < BLOCK; stride *= 2) {
     const int i = 2 * stride * tx;
-    if (i < BLOCK) sums[i] = sums[i] + sums[i + stride];
+    if (i < BLOCK) sums[i] = combine(sums[i], sums[i + stride]);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   return sums[0];
@@ -22,7 +24,7 @@ T block_tree(__local T* sums, T mine) {
 __kernel void reduce_tree(__global const T* in, __global T* partials, ulong n) {
   __local T sums[BLOCK];
   const size_t i = get_global_id(0);
-  const T total = block_tree(sums, i < n ? in[i] : (T)0);
+  const T total = block_tree(sums, i < n ? in[i] : IDENTITY);
   if (get_local_id(0) == 0) partials[get_group_id(0)] = total;
 }
 
@@ -30,22 +32,22 @@ __kernel void reduce_cascading(__global const T* in, __global T* partials, ulong
   __local T sums[BLOCK];
   __global const T4* in4 = (__global const T4*)in;
   const size_t vectors = n / 4, threads = get_global_size(0);
-  T x = 0, y = 0, z = 0, w = 0;
+  T x = IDENTITY, y = IDENTITY, z = IDENTITY, w = IDENTITY;
   for (size_t v = get_global_id(0); v < vectors; v += threads) {
     const T4 q = in4[v];
-    x += q.x;
-    y += q.y;
-    z += q.z;
-    w += q.w;
+    x = combine(x, q.x);
+    y = combine(y, q.y);
+    z = combine(z, q.z);
+    w = combine(w, q.w);
   }
-  const T total = block_tree(sums, (x + y) + (z + w));
+  const T total = block_tree(sums, combine(combine(x, y), combine(z, w)));
   if (get_local_id(0) == 0) partials[get_group_id(0)] = total;
 }
 
 __kernel void reduce_strided_block(__global const T* in, __global T* out, ulong n) {
   __local T sums[BLOCK];
-  T mine = 0;
-  for (size_t i = get_local_id(0); i < n; i += BLOCK) mine += in[i];
+  T mine = IDENTITY;
+  for (size_t i = get_local_id(0); i < n; i += BLOCK) mine = combine(mine, in[i]);
   const T total = block_tree(sums, mine);
   if (get_local_id(0) == 0) out[0] = total;
 }
@@ -57,17 +59,17 @@ __kernel void reduce_pipeline(__global const T* in, __global T* partials, ulong 
   const int tx = get_local_id(0);
   const size_t first = get_group_id(0) * segment;
   const size_t last = min((size_t)n, first + (size_t)segment);
-  T running = 0;
+  T running = IDENTITY;
   for (size_t base = first; base < last; base += BLOCK * TILE_WORDS) {
     for (int k = 0; k < TILE_WORDS; ++k) {
       const size_t i = base + (size_t)k * BLOCK + tx;
-      tile[k * BLOCK + tx] = i < last ? in[i] : (T)0;
+      tile[k * BLOCK + tx] = i < last ? in[i] : IDENTITY;
     }
     barrier(CLK_LOCAL_MEM_FENCE);
-    T mine = 0;
-    for (int k = 0; k < TILE_WORDS; ++k) mine += tile[tx * TILE_WORDS + k];
+    T mine = IDENTITY;
+    for (int k = 0; k < TILE_WORDS; ++k) mine = combine(mine, tile[tx * TILE_WORDS + k]);
     const T total = block_tree(sums, mine);
-    if (tx == 0) running = running + total;
+    if (tx == 0) running = combine(running, total);
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (tx == 0) partials[get_group_id(0)] = running;

@@ -2,7 +2,9 @@
 // work-item (harness/workloads/agpu/scan.h); T comes as a -D option (uint for
 // int32, summed modulo 2^32; float). Pairs with cuda/agpu/scan.cu, line for
 // line: the tile sits in a __local argument of alpha x BLOCK skewed words.
-// AS_T reinterprets a uint's bits as T (as_uint or as_float).
+// AS_T reinterprets a uint's bits as T (as_uint or as_float); -DAFFINE16
+// makes the uint words' operator the affine16 product (agpu_ops.h).
+#include "agpu_ops.clh"
 #define BLOCK 256       // scan::kBlock
 #define SUMS_ALPHA 32   // scan::kSumsAlpha
 // The kernels' alpha: ALPHA where the program is built for one
@@ -22,14 +24,14 @@ T block_exclusive_scan(__local T* a, __local T* b, T mine, T* total) {
   __local T* from = a;
   __local T* to = b;
   for (int stride = 1; stride < BLOCK; stride *= 2) {
-    to[tx] = tx >= stride ? from[tx - stride] + from[tx] : from[tx];
+    to[tx] = tx >= stride ? combine(from[tx - stride], from[tx]) : from[tx];
     barrier(CLK_LOCAL_MEM_FENCE);
     __local T* t = from;
     from = to;
     to = t;
   }
   *total = from[BLOCK - 1];
-  const T exclusive = tx > 0 ? from[tx - 1] : (T)0;
+  const T exclusive = tx > 0 ? from[tx - 1] : IDENTITY;
   barrier(CLK_LOCAL_MEM_FENCE);
   return exclusive;
 }
@@ -41,12 +43,12 @@ T load_tile(__global const T* in, __local T* tile_words, ulong n, size_t tile, i
   for (int k = 0; k < alpha; ++k) {
     const int e = k * BLOCK + tx;
     const size_t i = first + e;
-    tile_words[skew(e)] = i < n ? in[i] : (T)0;
+    tile_words[skew(e)] = i < n ? in[i] : IDENTITY;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  T mine = 0;
+  T mine = IDENTITY;
 #pragma unroll
-  for (int k = 0; k < alpha; ++k) mine = mine + tile_words[skew(tx * alpha + k)];
+  for (int k = 0; k < alpha; ++k) mine = combine(mine, tile_words[skew(tx * alpha + k)]);
   return mine;
 }
 
@@ -67,8 +69,8 @@ void write_scanned_tile(__local T* tile_words, T running, int inclusive, __globa
   for (int k = 0; k < alpha; ++k) {
     const int e = skew(tx * alpha + k);
     const T word = tile_words[e];
-    tile_words[e] = inclusive ? running + word : running;
-    running = running + word;
+    tile_words[e] = inclusive ? combine(running, word) : running;
+    running = combine(running, word);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const size_t first = tile * (size_t)alpha * BLOCK;
@@ -83,14 +85,14 @@ void write_scanned_tile(__local T* tile_words, T running, int inclusive, __globa
 
 __kernel void scan_sums(__global T* sums, ulong m, __local T* tile_words) {
   __local T a[BLOCK], b[BLOCK];
-  T offset = 0;
+  T offset = IDENTITY;
   const size_t tiles = (m + (size_t)SUMS_ALPHA * BLOCK - 1) / ((size_t)SUMS_ALPHA * BLOCK);
   for (size_t t = 0; t < tiles; ++t) {
     const T mine = load_tile(sums, tile_words, m, t, SUMS_ALPHA);
     T total;
     const T before = block_exclusive_scan(a, b, mine, &total);
-    write_scanned_tile(tile_words, offset + before, 0, sums, m, t, SUMS_ALPHA);
-    offset = offset + total;
+    write_scanned_tile(tile_words, combine(offset, before), 0, sums, m, t, SUMS_ALPHA);
+    offset = combine(offset, total);
   }
 }
 
@@ -101,8 +103,8 @@ __kernel void scan_tiles(__global const T* in, __global T* out, __global const T
   const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
   T total;
   const T before = block_exclusive_scan(a, b, mine, &total);
-  write_scanned_tile(tile_words, offsets[get_group_id(0)] + before, 1, out, n, get_group_id(0),
-                     alpha);
+  write_scanned_tile(tile_words, combine(offsets[get_group_id(0)], before), 1, out, n,
+                     get_group_id(0), alpha);
 }
 
 // lookback: one pass with decoupled look-back, as scan.cu's (64-bit status
@@ -135,7 +137,7 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
   if (tx == 0) {
     publish(status, tile, tile == 0 ? PREFIX : AGGREGATE, as_uint(total));
     next = (long)tile - 1;
-    prefix = (T)0;
+    prefix = IDENTITY;
     done = tile == 0;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
@@ -151,15 +153,15 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
       for (; lane < WINDOW && !found; ++lane) {
         const uint flag = (uint)(window[lane] >> 32);
         if (flag == 0) break;
-        sum = AS_T((uint)window[lane]) + sum;
+        sum = combine(AS_T((uint)window[lane]), sum);
         found = flag == PREFIX;
       }
       prefix = sum;
       next = from - lane;
       done = found;
-      if (found) publish(status, tile, PREFIX, as_uint(sum + total));
+      if (found) publish(status, tile, PREFIX, as_uint(combine(sum, total)));
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  write_scanned_tile(tile_words, prefix + before, 1, out, n, tile, alpha);
+  write_scanned_tile(tile_words, combine(prefix, before), 1, out, n, tile, alpha);
 }

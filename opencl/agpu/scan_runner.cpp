@@ -22,7 +22,8 @@ class ScanRunner : public TimedRunner {
       : p_(p),
         lookback_(v.name == "lookback"),
         alpha_(v.alpha),
-        program_(session().program(compiled_for(v, p.type))),
+        spec_(compiled_for(v, p.type)),
+        program_(session().program(spec_)),
         tile_sums_(make_kernel(program_, "scan_tile_sums")),
         sums_(make_kernel(program_, "scan_sums")),
         tiles_(make_kernel(program_, "scan_tiles")),
@@ -43,6 +44,7 @@ class ScanRunner : public TimedRunner {
                               p_.out.data(), 0, nullptr, nullptr),
           "clEnqueueReadBuffer", "scan prefix sums");
   }
+  std::string label() const override { return describe(spec_); }
   double build_ms() const override { return program_.build_ms; }
 
  protected:
@@ -97,6 +99,7 @@ class ScanRunner : public TimedRunner {
   scan::Problem& p_;
   bool lookback_;
   int alpha_;
+  ProgramSpec spec_;  // the program as built: its type's, with -DALPHA where compiled
   const BuiltProgram& program_;
   Kernel tile_sums_, sums_, tiles_, single_pass_;
   Buffer in_, out_, scratch_;

@@ -62,10 +62,49 @@ int summation_depth(const std::string& variant, std::size_t n, int blocks) {
 }
 
 namespace {
+// The block's neighbours-first tree over kBlock values (reduce.cu's block_tree).
+std::uint32_t block_tree_product(std::vector<std::uint32_t> v) {
+  for (std::size_t stride = 1; stride < v.size(); stride *= 2)
+    for (std::size_t i = 0; i + stride < v.size(); i += 2 * stride)
+      v[i] = agpu::affine_product(v[i], v[i + stride]);
+  return v[0];
+}
+
+// One block over `words` as reduce_strided_block: thread t combines words
+// t, t + kBlock, ..., then the block's tree.
+std::uint32_t strided_block_product(const std::vector<std::uint32_t>& words) {
+  std::vector<std::uint32_t> mine(kBlock, agpu::kAffineIdentity);
+  for (std::size_t i = 0; i < words.size(); ++i)
+    mine[i % kBlock] = agpu::affine_product(mine[i % kBlock], words[i]);
+  return block_tree_product(mine);
+}
+}  // namespace
+
+std::uint32_t cascading_product(const std::vector<std::uint32_t>& words, int blocks) {
+  const std::size_t threads = std::size_t(blocks) * kBlock, vectors = words.size() / 4;
+  std::vector<std::uint32_t> partials(static_cast<std::size_t>(blocks));
+  std::vector<std::uint32_t> block(kBlock);
+  for (std::size_t b = 0; b < std::size_t(blocks); ++b) {
+    for (std::size_t t = 0; t < std::size_t(kBlock); ++t) {
+      std::uint32_t lane[4] = {agpu::kAffineIdentity, agpu::kAffineIdentity, agpu::kAffineIdentity,
+                               agpu::kAffineIdentity};
+      for (std::size_t v = b * kBlock + t; v < vectors; v += threads)
+        for (int k = 0; k < 4; ++k) lane[k] = agpu::affine_product(lane[k], words[4 * v + k]);
+      block[t] = agpu::affine_product(agpu::affine_product(lane[0], lane[1]),
+                                      agpu::affine_product(lane[2], lane[3]));
+    }
+    partials[b] = block_tree_product(block);
+  }
+  return strided_block_product(partials);
+}
+
+namespace {
 void make_reference(Problem& p) {
   if (p.have_reference) return;
+  p.want_affine = agpu::kAffineIdentity;
   for (std::uint32_t w : p.words) {
     p.want_int32 += w;
+    p.want_affine = agpu::affine_product(p.want_affine, w);
     float x;
     std::memcpy(&x, &w, sizeof x);
     p.want_sum += x;
@@ -75,17 +114,28 @@ void make_reference(Problem& p) {
 }
 }  // namespace
 
+std::uint32_t affine_reference(Problem& p, const std::string& variant) {
+  make_reference(p);
+  return variant == "cascading" ? cascading_product(p.words, p.grid_blocks) : p.want_affine;
+}
+
 Validation validate(Problem& p, const std::string& variant) {
   make_reference(p);
-  if (p.type == Type::int32) {
-    const std::uint32_t want = p.want_int32;
+  if (p.type != Type::f32) {
+    const bool affine = p.type == Type::affine16;
+    const std::uint32_t want = affine ? affine_reference(p, variant) : p.want_int32;
     Validation v;
     v.checked = 1;
     v.tolerance = 0;
     v.max_rel_err = p.result == want ? 0.0 : 1.0;
     v.ok = p.result == want;
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "sum: got %d, want %d (mod 2^32)", int(p.result), int(want));
+    char buf[128];
+    if (affine)
+      std::snprintf(buf, sizeof buf, "product%s: got 0x%08x, want 0x%08x (affine16)",
+                    variant == "cascading" ? " in cascading's order" : "", unsigned(p.result),
+                    unsigned(want));
+    else
+      std::snprintf(buf, sizeof buf, "sum: got %d, want %d (mod 2^32)", int(p.result), int(want));
     v.where = buf;
     return v;
   }
@@ -135,6 +185,10 @@ class Reduce : public Workload {
                                row.variant.name,
                                {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
           const auto prepare = [this, n, t, row, name](const DeviceInfo& dev) {
+            if (t == Type::affine16 && row.variant.name == "cub")
+              throw Unavailable(
+                  "CUB's DeviceReduce does not support non-commutative operators (its "
+                  "documentation); affine16 is one");
             Problem& p = problems_.get({n, int(t)}, [n, t] { return make_problem(n, t); });
             p.grid_blocks = grid_blocks(dev.compute_units, n);
             Prepared r;
@@ -148,6 +202,10 @@ class Reduce : public Workload {
             m.peak = dev.dram_peak_gbps;
             m.clear_output = [&p] { p.result = 0xffffffffU; };
             m.validate = [&p, variant = row.variant.name] { return validate(p, variant); };
+            if (t == Type::affine16)
+              m.counters.emplace_back(
+                  "keeps_order",
+                  affine_reference(p, row.variant.name) == p.want_affine ? 1.0 : 0.0);
             return r;
           };
           register_measured(name, apis, opts, prepare, /*startup=*/false);

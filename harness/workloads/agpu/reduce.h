@@ -14,11 +14,17 @@
 //              threads' sums, the block keeps a running value; the same kernel
 //              with one block over the partials (time O(n/p)); keeps the order
 //   cub        cub::DeviceReduce::Sum (CUDA only, the vendor's reference)
-// Types: int32 (two's-complement sum modulo 2^32: exact, checked bit for bit)
-// and float (checked against a double reference within gamma_d of the sum of
+// Types: int32 (two's-complement sum modulo 2^32: exact, checked bit for bit),
+// float (checked against a double reference within gamma_d of the sum of
 // |x|, d the algorithm's longest chain of dependent additions: a bound every
 // correct summation order meets; a lost or repeated word shows in the int32
-// rows). GB/s counts the n words read once.
+// rows) and affine16 (the non-commutative product of word_type.h, exact):
+// tree and pipeline are checked against the product in the words' order,
+// cascading against the product in its own order (cascading_product), which
+// is not the words' order; each affine16 row's counter keeps_order says
+// whether its checked product is the ordered one. CUB's DeviceReduce does
+// not support non-commutative operators (its documentation): its affine16
+// rows are skipped. GB/s counts the n words read once.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -45,9 +51,9 @@ struct Problem {
   std::uint32_t result = 0;          // the device's sum (bits of the type)
   int grid_blocks = 0;               // set per row from the device (grid_blocks())
   // The CPU reference, made at the first validation: int32 sum modulo 2^32;
-  // float sum and sum of |x| in double.
+  // float sum and sum of |x| in double; affine16 product in order.
   bool have_reference = false;
-  std::uint32_t want_int32 = 0;
+  std::uint32_t want_int32 = 0, want_affine = 0;
   double want_sum = 0, magnitude = 0;
 };
 
@@ -63,6 +69,15 @@ int grid_blocks(int compute_units, std::size_t n);
 // The longest chain of dependent additions of `variant` over n words with
 // `blocks` blocks (the float tolerance's d).
 int summation_depth(const std::string& variant, std::size_t n, int blocks);
+
+// affine16: the product of `words` in cascading's order over `blocks` blocks
+// (each thread's strided vectors, lane by lane, then the lanes, the block's
+// tree, and the second launch's strided shares): what a correct cascading
+// kernel returns for a non-commutative operator.
+std::uint32_t cascading_product(const std::vector<std::uint32_t>& words, int blocks);
+
+// The affine16 product `variant` is checked against (cascading: its own order).
+std::uint32_t affine_reference(Problem& p, const std::string& variant);
 
 Validation validate(Problem& p, const std::string& variant);  // makes the reference once
 

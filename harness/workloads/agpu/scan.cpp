@@ -64,29 +64,43 @@ int summation_depth(const Variant& v, std::size_t n) {
   return int(ceil_div(n, 1024)) + 64;
 }
 
-Validation validate(const Problem& p, const Variant& v) {
-  if (p.type == Type::int32) {
-    std::uint32_t running = 0;
-    std::size_t first_wrong = p.n;
-    for (std::size_t i = 0; i < p.n && first_wrong == p.n; ++i) {
-      running += p.words[i];
-      if (p.out[i] != running) first_wrong = i;
-    }
-    Validation r;
-    r.checked = p.n;
-    r.tolerance = 0;
-    r.ok = first_wrong == p.n;
-    r.max_rel_err = r.ok ? 0.0 : 1.0;
-    if (!r.ok) {
-      running = 0;
-      for (std::size_t i = 0; i <= first_wrong; ++i) running += p.words[i];
-      char buf[128];
+namespace {
+// int32 and affine16: every prefix exact, in the words' order.
+Validation validate_exact(const Problem& p) {
+  const bool affine = p.type == Type::affine16;
+  const auto combine = [affine](std::uint32_t prefix, std::uint32_t w) {
+    return affine ? agpu::affine_product(prefix, w) : prefix + w;
+  };
+  const std::uint32_t start = affine ? agpu::kAffineIdentity : 0;
+  std::uint32_t running = start;
+  std::size_t first_wrong = p.n;
+  for (std::size_t i = 0; i < p.n && first_wrong == p.n; ++i) {
+    running = combine(running, p.words[i]);
+    if (p.out[i] != running) first_wrong = i;
+  }
+  Validation r;
+  r.checked = p.n;
+  r.tolerance = 0;
+  r.ok = first_wrong == p.n;
+  r.max_rel_err = r.ok ? 0.0 : 1.0;
+  if (!r.ok) {
+    char buf[128];
+    if (affine)
+      std::snprintf(buf, sizeof buf,
+                    "out[%zu]: got 0x%08x, want 0x%08x (affine16 product in order; the first "
+                    "wrong)",
+                    first_wrong, unsigned(p.out[first_wrong]), unsigned(running));
+    else
       std::snprintf(buf, sizeof buf, "out[%zu]: got %d, want %d (mod 2^32; the first wrong)",
                     first_wrong, int(p.out[first_wrong]), int(running));
-      r.where = buf;
-    }
-    return r;
+    r.where = buf;
   }
+  return r;
+}
+}  // namespace
+
+Validation validate(const Problem& p, const Variant& v) {
+  if (p.type != Type::f32) return validate_exact(p);
   const int d = summation_depth(v, p.n);
   const double u = std::ldexp(1.0, -24);
   const double gamma = d * u / (1 - d * u);
@@ -180,7 +194,8 @@ class Scan : public Workload {
       m.name = name;
       m.unit = RateUnit::GBps;
       m.work_per_launch = 2.0 * 4.0 * double(n);
-      m.roofline_flop = t == Type::f32 ? double(n) : 0.0;  // one sum a word (int32: no flop)
+      // one sum a word (int32, affine16: no floating-point flop)
+      m.roofline_flop = t == Type::f32 ? double(n) : 0.0;
       m.roofline_bytes = m.work_per_launch;
       m.peak = dev.dram_peak_gbps;
       m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); };

@@ -22,7 +22,10 @@
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each
 // prefix within gamma_d of the sum of |x| up to it, d the algorithm's longest
-// chain of dependent additions. GB/s counts 2 x 4 x n bytes (read once,
+// chain of dependent additions; affine16 (the non-commutative product of
+// word_type.h), every prefix checked word for word against the product in
+// the words' order: alpha, lookback and CUB's DeviceScan::InclusiveScan all
+// keep the order. GB/s counts 2 x 4 x n bytes (read once,
 // written once), as the copy comparison does.
 #pragma once
 #include <cstdint>

@@ -9,20 +9,34 @@
 
 namespace gpucmp::agpu {
 
-std::string to_string(Type t) { return t == Type::int32 ? "int32" : "float"; }
+std::string to_string(Type t) {
+  switch (t) {
+    case Type::int32:
+      return "int32";
+    case Type::affine16:
+      return "affine16";
+    case Type::f32:
+      break;
+  }
+  return "float";
+}
 
 Type parse_type(const std::string& text, const std::string& what) {
   if (text == "int32") return Type::int32;
   if (text == "float") return Type::f32;
-  throw UsageError(what + " " + text + ": not a type (int32, float)");
+  if (text == "affine16") return Type::affine16;
+  throw UsageError(what + " " + text + ": not a type (int32, float, affine16)");
 }
 
 std::vector<std::uint32_t> make_words(std::size_t n, Type type) {
   std::vector<std::uint32_t> words(n);
-  Rng rng(0x72656475ULL ^ n ^ (type == Type::int32 ? 0x100000000ULL : 0));
+  const std::uint64_t stream = type == Type::int32 ? 1 : type == Type::affine16 ? 2 : 0;
+  Rng rng(0x72656475ULL ^ n ^ (stream << 32));
   for (std::size_t i = 0; i < n; ++i) {
     if (type == Type::int32) {
       words[i] = std::uint32_t(rng.next());
+    } else if (type == Type::affine16) {
+      words[i] = std::uint32_t(rng.next()) | 0x00010000U;  // a odd
     } else {
       const float x = rng.uniform(-1, 1);
       std::memcpy(&words[i], &x, sizeof x);
@@ -52,7 +66,9 @@ void add_word_options(CLI::App& app, const std::string& workload, std::vector<st
       [&types, type](const std::vector<std::string>& items) {
         for (const auto& text : items) types.push_back(parse_type(text, type));
       },
-      workload + ": word types (comma-separated int32, float; default both)")
+      workload +
+          ": word types (comma-separated int32, float, affine16: the non-commutative 2x2 "
+          "matrix product; default int32, float)")
       ->type_name("LIST");
 }
 

@@ -98,33 +98,74 @@ def complexities(workload, variant, n, alpha, m):
     return steps, io, mu
 
 
+def covered(name):
+    """(workload, api, variant, n, alpha, params) of a row the model covers, else None."""
+    parsed = parse_row(name)
+    if not parsed:
+        return None
+    workload, api, variant, params = parsed
+    if (workload, variant) not in MODELLED or not params.get("n", "").isdigit() \
+            or not params.get("alpha", "0").isdigit():
+        return None
+    return workload, api, variant, int(params["n"]), int(params.get("alpha", 0)) or None, params
+
+
+def model_row(name, us, m):
+    """The model's row of one measured benchmark (median time us) under machine m: a dict
+    with api, row, n, alpha, us, T, I, mu; None where the model does not cover it."""
+    got = covered(name)
+    if got is None:
+        return None
+    workload, api, variant, n, alpha, params = got
+    t, io, mu = complexities(workload, variant, n, alpha, m)
+    label = f"{workload}/{variant}" + (f" alpha {alpha}" if alpha else "")
+    if "type" in params:
+        label += f" {params['type']}"
+    return {"api": api, "row": label, "n": n, "alpha": alpha, "us": us, "T": t, "I": io,
+            "mu": mu}
+
+
+def collect_measured(measured):
+    """The modelled rows of already-loaded results: measured is [(name, median us,
+    context, path)], in the order of the rows; the machine of each row's API comes
+    from its context (InputError naming the path where the parameters are missing)."""
+    rows, machines = [], {}
+    for name, us, context, path in measured:
+        got = covered(name)
+        if got is None:
+            continue
+        key = (path, got[1])
+        if key not in machines:
+            machines[key] = machine(context, got[1], path)
+        rows.append(model_row(name, us, machines[key]))
+    return rows
+
+
 def collect(paths):
     """The modelled rows of every file: dicts with api, name, n, alpha, us, T, I, mu."""
-    rows = []
+    measured = []
     for path in paths:
         context, entries = load(path)
-        machines = {}
         for name, entry in entries.items():
-            parsed = parse_row(name)
-            if not parsed or entry["error"] or entry["skipped"] or not entry["rows"]:
+            if entry["error"] or entry["skipped"] or not entry["rows"]:
                 continue
-            workload, api, variant, params = parsed
-            if (workload, variant) not in MODELLED or "n" not in params:
-                continue
-            if api not in machines:
-                machines[api] = machine(context, api, path)
-            n = int(params["n"])
-            alpha = int(params.get("alpha", 0)) or None
             times = [r["real_time"] * US_PER_UNIT[r.get("time_unit", "ns")] for r in entry["rows"]]
-            t, io, mu = complexities(workload, variant, n, alpha, machines[api])
-            label = f"{workload}/{variant}" + (f" alpha {alpha}" if alpha else "")
-            if "type" in params:
-                label += f" {params['type']}"
-            rows.append({"api": api, "row": label, "n": n, "alpha": alpha,
-                         "us": statistics.median(times), "T": t, "I": io, "mu": mu})
+            measured.append((name, statistics.median(times), context, path))
+    rows = collect_measured(measured)
     if not rows:
         raise InputError(f"no reduce or scan rows the model covers in {', '.join(paths)}")
     return rows
+
+
+def fit_size(rows, fit_n=None):
+    """The size the constants are fitted on: fit_n, else the largest size with rows of
+    every API (else the largest size)."""
+    if fit_n is not None and fit_n <= 0:
+        raise InputError(f"--fit-n {fit_n}: not a positive size")
+    apis = {r["api"] for r in rows}
+    common = [n for n in {r["n"] for r in rows}
+              if all(any(r["n"] == n and r["api"] == a for r in rows) for a in apis)]
+    return fit_n or (max(common) if common else max(r["n"] for r in rows))
 
 
 def fit(rows):
@@ -192,6 +233,14 @@ def pct(x):
     return "-" if x is None else f"{x:.1%}"
 
 
+def machine_text(api, m):
+    return f"{api}: p {m['p']}, b {m['b']}, M {m['M']} words"
+
+
+def fitted_text(fit_n, machine_texts):
+    return f"Fitted at n = {fit_n}; machine parameters " + "; ".join(machine_texts) + "."
+
+
 def markdown(result, stats, machines_text):
     lines = ["| API | c_T (ns per step) | c_I (ns per block) | median abs error, predicted rows |"
              " by size |", "|---|---|---|---|---|"]
@@ -221,20 +270,14 @@ def main():
     args = ap.parse_args()
     try:
         rows = collect(args.results)
-        if args.fit_n is not None and args.fit_n <= 0:
-            raise InputError(f"--fit-n {args.fit_n}: not a positive size")
-        apis = {r["api"] for r in rows}
-        common = [n for n in {r["n"] for r in rows}
-                  if all(any(r["n"] == n and r["api"] == a for r in rows) for a in apis)]
-        fit_n = args.fit_n or (max(common) if common else max(r["n"] for r in rows))
+        fit_n = fit_size(rows, args.fit_n)
         result = predict(rows, fit_n)
         stats = summary(result, fit_n)
+        apis = {r["api"] for r in rows}
         contexts = [load(p)[0] for p in args.results]
-        params = sorted({f"{a}: p {machine(c, a, '')['p']}, b {machine(c, a, '')['b']}, "
-                         f"M {machine(c, a, '')['M']} words" for c in contexts for a in apis
+        params = sorted({machine_text(a, machine(c, a, "")) for c in contexts for a in apis
                          if f"{a}.agpu.p" in c})
-        text = markdown(result, stats, f"Fitted at n = {fit_n}; machine parameters "
-                        + "; ".join(params) + ".")
+        text = markdown(result, stats, fitted_text(fit_n, params))
         if args.out_md:
             write_atomically(args.out_md, text)
         else:

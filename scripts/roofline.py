@@ -55,10 +55,10 @@ def rate(entry, key):
     return statistics.median(values) if values else None
 
 
-def ceilings(path):
-    """{api: {"fma": GFLOP/s, "dram": GB/s, "l2": GB/s, "shared": GB/s}}."""
-    _, loaded = load(path, ignore_iterations=True)
-    entries = {base_name(k): v for k, v in loaded.items()}
+def ceilings_from(rates, source):
+    """{api: {"fma": GFLOP/s, "dram": GB/s, "l2": GB/s, "shared": GB/s}} of already-loaded
+    rows: rates is {row name (base_name): {counter: median over its repetitions}};
+    source names them in the error."""
     out = {}
     for api in ("cuda", "opencl"):
         got = {}
@@ -66,48 +66,83 @@ def ceilings(path):
                                    ("l2", f"ceiling/{api}/l2", "GB/s"),
                                    ("shared", f"ceiling/{api}/shared", "GB/s"),
                                    ("dram", COPY_ROW.format(api=api), "GB/s")):
-            entry = entries.get(name)
-            if entry and entry["rows"] and not entry["error"]:
-                got[key] = rate(entry, counter)
+            if name in rates:
+                got[key] = rates[name].get(counter)
         if got.get("fma") and got.get("dram"):
             out[api] = got
     if not out:
-        raise InputError(f"{path}: no API with both ceiling/<api>/fma and {COPY_ROW} rows")
+        raise InputError(f"{source}: no API with both ceiling/<api>/fma and {COPY_ROW} rows")
     return out
 
 
+def ceilings(path):
+    """ceilings_from the rows of one result file."""
+    _, loaded = load(path, ignore_iterations=True)
+    rates = {base_name(k): {c: rate(v, c) for c in ("GFLOP/s", "GB/s")}
+             for k, v in loaded.items() if v["rows"] and not v["error"]}
+    return ceilings_from(rates, path)
+
+
+def place(name, us, flop, nbytes, roofs):
+    """One row on its API's roofline (a dict), or None where it has no counted bytes or
+    its API no ceilings. name: the row's base_name; us: its median time."""
+    api = name.split("/")[1] if name.count("/") >= 1 else ""
+    if not isinstance(nbytes, (int, float)) or nbytes <= 0 or api not in roofs:
+        return None
+    flop = float(flop or 0)
+    roof = roofs[api]
+    if flop > 0:
+        ai = flop / nbytes
+        achieved = flop / (us * 1e3)  # GFLOP/s
+        bound = min(roof["fma"], ai * roof["dram"])
+        limiter = "compute" if roof["fma"] <= ai * roof["dram"] else "memory"
+    else:
+        ai = 0.0
+        achieved = nbytes / (us * 1e3)  # GB/s
+        bound = roof["dram"]
+        limiter = "memory (no flop)"
+    return {"api": api, "row": name, "us": us, "ai": ai, "achieved": achieved,
+            "bound": bound, "share": achieved / bound, "limiter": limiter,
+            "flop": flop, "bytes": nbytes}
+
+
+def placed_from(measured, roofs, source):
+    """The placed rows of already-loaded results: measured is [(base_name, median us,
+    {counter: value})]; InputError naming source where none is placed."""
+    rows = [place(name, us, c.get("roofline_flop"), c.get("roofline_bytes"), roofs)
+            for name, us, c in measured]
+    rows = [r for r in rows if r is not None]
+    if not rows:
+        raise InputError(f"no row carries roofline_flop and roofline_bytes in {source}")
+    return rows
+
+
 def placed_rows(paths, roofs):
-    rows = []
+    measured = []
     for path in paths:
         _, loaded = load(path, ignore_iterations=True)
         for name, entry in ((base_name(k), v) for k, v in loaded.items()):
             if entry["error"] or entry["skipped"] or not entry["rows"]:
                 continue
-            first = entry["rows"][0]
-            flop, nbytes = first.get("roofline_flop"), first.get("roofline_bytes")
-            api = name.split("/")[1] if name.count("/") >= 1 else ""
-            if not isinstance(nbytes, (int, float)) or nbytes <= 0 or api not in roofs:
-                continue
-            flop = float(flop or 0)
-            us = median_us(entry)
-            roof = roofs[api]
-            if flop > 0:
-                ai = flop / nbytes
-                achieved = flop / (us * 1e3)  # GFLOP/s
-                bound = min(roof["fma"], ai * roof["dram"])
-                limiter = "compute" if roof["fma"] <= ai * roof["dram"] else "memory"
-            else:
-                ai = 0.0
-                achieved = nbytes / (us * 1e3)  # GB/s
-                bound = roof["dram"]
-                limiter = "memory (no flop)"
-            rows.append({"api": api, "row": name, "us": us, "ai": ai, "achieved": achieved,
-                         "bound": bound, "share": achieved / bound, "limiter": limiter,
-                         "flop": flop, "bytes": nbytes})
-    if not rows:
-        raise InputError("no row carries roofline_flop and roofline_bytes in "
-                         + ", ".join(paths))
-    return rows
+            measured.append((name, median_us(entry), entry["rows"][0]))
+    return placed_from(measured, roofs, ", ".join(paths))
+
+
+def ncu_bytes_of(profiles):
+    """{row name: DRAM bytes of one launch} of already-loaded profile rows
+    ({row name: {kernel: {"metrics": {...}}}}, a profile_ncu.sh JSON's "rows")."""
+    out = {}
+    for name, kernels in profiles.items():
+        total, seen = 0.0, False
+        for k in kernels.values():
+            m = k.get("metrics", {})
+            read, write = m.get("dram__bytes_read.sum"), m.get("dram__bytes_write.sum")
+            if isinstance(read, (int, float)) and isinstance(write, (int, float)):
+                total += read + write
+                seen = True
+        if seen:
+            out[name] = total
+    return out
 
 
 def ncu_bytes(path):
@@ -119,18 +154,7 @@ def ncu_bytes(path):
         raise InputError(f"{path}: {e}") from e
     if not isinstance(data, dict) or "rows" not in data:
         raise InputError(f"{path}: not a profile_ncu.sh JSON (no rows)")
-    out = {}
-    for name, kernels in data["rows"].items():
-        total, seen = 0.0, False
-        for k in kernels.values():
-            m = k.get("metrics", {})
-            read, write = m.get("dram__bytes_read.sum"), m.get("dram__bytes_write.sum")
-            if isinstance(read, (int, float)) and isinstance(write, (int, float)):
-                total += read + write
-                seen = True
-        if seen:
-            out[name] = total
-    return out
+    return ncu_bytes_of(data["rows"])
 
 
 def markdown(rows, roofs, measured=None):
@@ -146,19 +170,19 @@ def markdown(rows, roofs, measured=None):
         lines.append(f"| {r['api']} | `{r['row']}` | {r['ai']:.3g} | {r['achieved']:.4g} {unit} | "
                      f"{r['bound']:.4g} {unit} | {r['share']:.1%} | {r['limiter']} |")
     if measured is not None:
-        lines += ["", "Counted bytes against Nsight Compute's DRAM bytes (one cold launch):", "",
-                  "| row | counted bytes | ncu DRAM bytes | ncu / counted |",
-                  "|---|---:|---:|---:|"]
-        ratios = []
+        table, ratios = [], []
         for r in sorted(rows, key=lambda r: r["row"]):
             got = measured.get(r["row"])
             if r["api"] != "cuda" or got is None:
                 continue
             ratio = got / r["bytes"]
             ratios.append(ratio)
-            lines.append(f"| `{r['row']}` | {r['bytes']:.4g} | {got:.4g} | {ratio:.3f} |")
+            table.append(f"| `{r['row']}` | {r['bytes']:.4g} | {got:.4g} | {ratio:.3f} |")
         if ratios:
             mid = statistics.median(ratios)
+            lines += ["", "Counted bytes against Nsight Compute's DRAM bytes (one cold "
+                      "launch):", "", "| row | counted bytes | ncu DRAM bytes | ncu / counted |",
+                      "|---|---:|---:|---:|"] + table
             lines += ["", f"{len(ratios)} rows: ncu / counted median {mid:.3f}"
                       f", from {min(ratios):.3f} to {max(ratios):.3f}."]
         else:
@@ -166,10 +190,9 @@ def markdown(rows, roofs, measured=None):
     return "\n".join(lines) + "\n"
 
 
-def plot(rows, roofs, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+def figure(plt, rows, roofs):
+    """The roofline figure (a matplotlib Figure of pyplot plt): each API's ceilings and
+    its placed rows with flop."""
     fig, ax = plt.subplots(figsize=(8, 5.5))
     ais = [r["ai"] for r in rows if r["ai"] > 0] or [1.0]
     lo, hi = min(ais + [0.01]) / 2, max(ais + [100.0]) * 2
@@ -193,7 +216,16 @@ def plot(rows, roofs, path):
     ax.legend(fontsize=7)
     ax.grid(True, which="both", linewidth=0.3)
     fig.tight_layout()
+    return fig
+
+
+def plot(rows, roofs, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig = figure(plt, rows, roofs)
     fig.savefig(path, dpi=110)
+    plt.close(fig)
 
 
 def main():

@@ -10,9 +10,9 @@ RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
 FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
            "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
 # Kinds that write one figure per kernel (and API), or none: their files' pattern
-# (worksize_figures, split_figures, layout_figures).
+# (worksize_figures, split_figures, layout_figures, roofline.py's figure).
 FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
-                   "layout": "fig-layout-*.png"}
+                   "layout": "fig-layout-*.png", "roofline": "fig-roofline.png"}
 
 
 class Plotter:
@@ -240,6 +240,12 @@ class Plotter:
         """LavaMD's time against boxes1d per API and layout: [path] (layout_figures)."""
         from .layout_figures import layout_figure
         return layout_figure(self, series)
+
+    def fig_roofline(self, rows, roofs):
+        """scripts/roofline.py's figure of the placed rows under the ceilings: [path]."""
+        import roofline  # scripts/roofline.py (scripts/ is on sys.path, as for gbench_json)
+        return [self.save(roofline.figure(self.plt, rows, roofs),
+                          FIGURE_PATTERNS["roofline"])]
 
     def fig_peak(self, entries):
         """entries: [(label, {api: pct})]"""

@@ -9,6 +9,7 @@ void add_agpu_parameters(ContextList& ctx, const DeviceInfo& info) {
   std::string source;
   if (info.compute_units > 0 && info.lanes_per_cu > 0) {
     ctx.emplace_back(key + "p", std::to_string(info.compute_units * info.lanes_per_cu));
+    ctx.emplace_back(key + "units", std::to_string(info.compute_units));  // the model's grids
     source += "p: " + std::to_string(info.compute_units) + " compute units (queried) x " +
               std::to_string(info.lanes_per_cu) +
               (info.cc_major > 0 ? " FP32 lanes per unit (by compute capability)"

@@ -2,6 +2,7 @@
 // reports them, for the result JSON's context, where scripts/agpu_model.py
 // reads them:
 //   <api>.agpu.p        cores: compute units x FP32 lanes per unit
+//   <api>.agpu.units    compute units (the grids of cascading and pipeline)
 //   <api>.agpu.b        a warp's threads (the model's block and bank width)
 //   <api>.agpu.M_words  shared memory of one unit, in 32-bit words
 //   <api>.agpu.source   how each was obtained

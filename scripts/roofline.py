@@ -17,8 +17,10 @@ and sizes), each CUDA row's counted bytes stand beside the DRAM bytes Nsight
 Compute measured for one launch of the row: the sum over the row's kernels of
 each kernel's median dram__bytes_read.sum + dram__bytes_write.sum (ncu flushes
 the caches before every kernel it profiles, so this is the traffic of a cold
-launch). A row whose kernels repeat within one launch (tree, sort's passes)
-is not comparable this way: profile rows whose kernels each run once a launch.
+launch); a kernel launched k times as often as the row's least-launched
+kernel counts k times (MRI's chunks). A row that launches one kernel several
+times a launch with different sizes (tree, pipeline's second pass, sort's
+passes) is not comparable this way: the median launch is not the total.
 
   roofline.py CEILINGS.json RESULTS.json... [--ncu NCU.json] [--out-md FILE] [--out-png FILE]
 
@@ -130,15 +132,19 @@ def placed_rows(paths, roofs):
 
 def ncu_bytes_of(profiles):
     """{row name: DRAM bytes of one launch} of already-loaded profile rows
-    ({row name: {kernel: {"metrics": {...}}}}, a profile_ncu.sh JSON's "rows")."""
+    ({row name: {kernel: {"metrics": {...}, "launches": N}}}, a profile_ncu.sh
+    JSON's "rows"): each kernel's median bytes times its launches, over the
+    launches of the row's least-launched kernel (the row launches profiled),
+    so that a kernel run k times a launch (MRI's chunks) counts k times."""
     out = {}
     for name, kernels in profiles.items():
         total, seen = 0.0, False
+        runs = min((k.get("launches") or 1 for k in kernels.values()), default=1)
         for k in kernels.values():
             m = k.get("metrics", {})
             read, write = m.get("dram__bytes_read.sum"), m.get("dram__bytes_write.sum")
             if isinstance(read, (int, float)) and isinstance(write, (int, float)):
-                total += read + write
+                total += (read + write) * (k.get("launches") or 1) / runs
                 seen = True
         if seen:
             out[name] = total

@@ -73,8 +73,8 @@ TEST(AgpuOrder, OnlyCascadingReordersTheReduction) {
   for (const auto& [name, b] : rows()) {
     if (name.workload != "reduce") continue;
     ASSERT_TRUE(b.contains("keeps_order")) << name.str();
-    const bool reordered = name.variant == "cascading" &&
-                           name.str().find("/n:4194304") != std::string::npos;
+    const bool reordered =
+        name.variant == "cascading" && name.str().find("/n:4194304") != std::string::npos;
     if (name.variant != "cascading" || reordered) {
       EXPECT_EQ(b["keeps_order"].get<double>(), reordered ? 0.0 : 1.0) << name.str();
     }
@@ -85,8 +85,7 @@ TEST(AgpuOrder, OnlyCascadingReordersTheReduction) {
 
 TEST(AgpuOrder, CubReduceIsSkippedForANonCommutativeOperator) {
   if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device";
-  const std::string skipped =
-      order_run().report["context"].value("gpucmp.skipped_benchmarks", "");
+  const std::string skipped = order_run().report["context"].value("gpucmp.skipped_benchmarks", "");
   EXPECT_NE(skipped.find("reduce/cuda/cub/type:affine16"), std::string::npos) << skipped;
 }
 

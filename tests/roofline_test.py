@@ -97,6 +97,22 @@ class Roofline(unittest.TestCase):
         self.assertEqual(code, 2)
         self.assertIn("not a profile_ncu.sh JSON", err)
 
+    def test_a_kernel_launched_twice_a_row_launch_counts_twice(self):
+        ceilings = self.write("c.json", CEILINGS)
+        results = self.write("r.json", row("k/cuda/b", 500.0, roofline_flop=0.0,
+                                           roofline_bytes=1e9))
+        # k1 once a row launch (2 launches profiled), k2 twice (4): 1e8 + 2 x 4e8.
+        ncu = os.path.join(self.tmp.name, "n.json")
+        with open(ncu, "w", encoding="utf-8") as f:
+            json.dump({"gpucmp_ncu": 1, "rows": {"k/cuda/b": {
+                "k1": {"launches": 2, "metrics": {"dram__bytes_read.sum": 1e8,
+                                                  "dram__bytes_write.sum": 0}},
+                "k2": {"launches": 4, "metrics": {"dram__bytes_read.sum": 3e8,
+                                                  "dram__bytes_write.sum": 1e8}}}}}, f)
+        code, out, err = self.run_script(ceilings, results, "--ncu", ncu)
+        self.assertEqual(code, 0, err)
+        self.assertIn("| `k/cuda/b` | 1e+09 | 9e+08 | 0.900 |", out)
+
     def test_missing_ceilings_are_one_line_and_exit_2(self):
         ceilings = self.write("c.json", row("ceiling/cuda/fma", 100.0, **{"GFLOP/s": 1.0}))
         results = self.write("r.json", row("k/cuda/a", 1.0, roofline_flop=1.0,

@@ -78,7 +78,7 @@ TEST(Reduce, FloatSumWithinTheBoundOfAnyOrderPassesAndALostWordFails) {
 }
 
 TEST(Reduce, Affine16IsAssociativeNotCommutativeWithItsIdentity) {
-  const std::vector<std::uint32_t> words = agpu::make_words(3 * 256, Type::affine16);
+  const std::vector<std::uint32_t> words = agpu::make_words(std::size_t(3) * 256, Type::affine16);
   int commuting = 0;
   for (std::size_t i = 0; i + 2 < words.size(); i += 3) {
     const std::uint32_t x = words[i], y = words[i + 1], z = words[i + 2];
@@ -97,13 +97,13 @@ TEST(Reduce, Affine16IsAssociativeNotCommutativeWithItsIdentity) {
 TEST(Reduce, CascadingOrderIsTheWordsOrderOnlyWithOneVectorPerThread) {
   // One block, 256 threads, one 4-word vector each: the lanes combine in
   // order, then the block's tree keeps it: the ordered product.
-  const std::vector<std::uint32_t> one = agpu::make_words(4 * kBlock, Type::affine16);
+  const std::vector<std::uint32_t> one = agpu::make_words(std::size_t(4) * kBlock, Type::affine16);
   std::uint32_t ordered = agpu::kAffineIdentity;
   for (std::uint32_t w : one) ordered = agpu::affine_product(ordered, w);
   EXPECT_EQ(cascading_product(one, 1), ordered);
   // Two vectors per thread: thread t takes vectors t and t + 256, lane by
   // lane, which is not the words' order.
-  Problem p = make_problem(8 * kBlock, Type::affine16);
+  Problem p = make_problem(std::size_t(8) * kBlock, Type::affine16);
   p.grid_blocks = 1;
   EXPECT_NE(affine_reference(p, "cascading"), affine_reference(p, "tree"));
   EXPECT_EQ(affine_reference(p, "tree"), affine_reference(p, "pipeline"));

@@ -1,0 +1,114 @@
+#include "advection.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "../../errors.h"
+#include "advection_method.h"
+
+namespace gpucmp::advection {
+
+void check_grid(long long nx, long long ny, const std::string& what) {
+  const std::string grid = what + " " + std::to_string(nx) + "x" + std::to_string(ny) + ": ";
+  if (nx < kGridMultiple || ny < kGridMultiple || nx % kGridMultiple || ny % kGridMultiple)
+    throw UsageError(grid + "nx and ny must be positive multiples of 64");
+  if (nx > kMaxSide || ny > kMaxSide) throw UsageError(grid + "nx and ny must be at most 32768");
+  if (nx * ny > kMaxCells) throw UsageError(grid + "nx x ny must be at most 2^27 cells");
+}
+
+Flow make_flow(int nx, int ny) {
+  Flow f;
+  f.nx = nx;
+  f.ny = ny;
+  f.xc = (nx - 1) / 2.0;
+  f.yc = (ny - 1) / 2.0;
+  f.omega = kCourant / std::max(f.xc, f.yc);
+  return f;
+}
+
+double Flow::steps_per_turn() const { return 2 * M_PI / omega; }
+
+std::vector<double> initial_field(int nx, int ny) {
+  const Flow flow = make_flow(nx, ny);
+  const double side = std::min(nx, ny), sigma = side / 16, x0 = flow.xc + side / 4,
+               y0 = flow.yc;
+  std::vector<double> f(std::size_t(nx) * std::size_t(ny));
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) {
+      const double dx = x - x0, dy = y - y0;
+      f[std::size_t(y) * nx + x] = std::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
+    }
+  return f;
+}
+
+void step_reference(const Flow& flow, const std::vector<double>& from, std::vector<double>& to) {
+  const int nx = flow.nx, ny = flow.ny;
+  to = from;  // the border keeps its values
+  for (int y = kBorder; y < ny - kBorder; ++y) {
+    const double xi_x = flow.xi_x(y);
+    for (int x = kBorder; x < nx - kBorder; ++x) {
+      double column[5];
+      for (int r = 0; r < 5; ++r)
+        column[r] = step_1d(&from[std::size_t(y - 2 + r) * nx + std::size_t(x - 2)], xi_x);
+      to[std::size_t(y) * nx + x] = step_1d(column, flow.xi_y(x));
+    }
+  }
+}
+
+std::vector<double> reference(int nx, int ny, int steps) {
+  const Flow flow = make_flow(nx, ny);
+  std::vector<double> f = initial_field(nx, ny), next;
+  for (int s = 0; s < steps; ++s) {
+    step_reference(flow, f, next);
+    f.swap(next);
+  }
+  return f;
+}
+
+Validation validate_against(const std::vector<float>& got, const std::vector<double>& want,
+                            int nx, int steps) {
+  return check_elements(
+      want.size(), steps * kStepTolerance,
+      [&](std::size_t i) { return std::fabs(double(got[i]) - want[i]); },
+      [&](std::size_t i) {
+        char buf[128];
+        std::snprintf(buf, sizeof buf, "f[y %zu, x %zu]: got %.9g, want %.9g (after %d steps)",
+                      i / std::size_t(nx), i % std::size_t(nx), double(got[i]), want[i], steps);
+        return std::string(buf);
+      });
+}
+
+Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long long steps) {
+  const Flow flow = make_flow(nx, ny);
+  const double side = std::min(nx, ny), angle = flow.omega * double(steps);
+  const double want_x = flow.xc + side / 4 * std::cos(angle),
+               want_y = flow.yc + side / 4 * std::sin(angle);
+  std::size_t peak = 0;
+  float lo = got[0], hi = got[0];
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (got[i] > got[peak]) peak = i;
+    lo = std::min(lo, got[i]);
+    hi = std::max(hi, got[i]);
+  }
+  const std::size_t row = peak / std::size_t(nx), column = peak % std::size_t(nx);
+  const auto px = double(column);
+  const auto py = double(row);
+  const double miss = std::hypot(px - want_x, py - want_y);
+  Validation v;
+  v.checked = got.size();
+  v.tolerance = kPeakCells;
+  v.max_rel_err = miss;
+  const bool bounded = lo >= -kBoundSlack && hi <= 1 + kBoundSlack && std::isfinite(miss);
+  v.ok = miss <= kPeakCells && bounded;
+  char buf[200];
+  std::snprintf(buf, sizeof buf,
+                "after %lld steps: peak %.4g at (%g, %g), want near (%.1f, %.1f) (%.2f cells "
+                "off); min %.4g, max %.4g (bounds -%g .. 1+%g)",
+                steps, double(hi), px, py, want_x, want_y, miss, double(lo), double(hi),
+                kBoundSlack, kBoundSlack);
+  v.where = buf;
+  return v;
+}
+
+}  // namespace gpucmp::advection

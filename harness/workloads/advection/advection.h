@@ -1,0 +1,72 @@
+// advection: 2-D advection by the cubic semi-Lagrangian method, the set
+// problem of GPU Challenge 2010 (issue 18; advection_method.h states the
+// step). FP32 on the devices; a CPU reference in double.
+//
+// The grid: nx x ny cells, each a multiple of 64, at most 2^15, and
+// nx x ny at most 2^27 (the challenge's rules; check_grid names the one a
+// size breaks). The outer two cells on every side keep their initial values.
+//
+// The flow, which the paper does not state: solid-body rotation about the
+// grid's centre (xc, yc) = ((nx - 1) / 2, (ny - 1) / 2), counter-clockwise,
+// omega radians per step, in cells per step u = -omega (y - yc),
+// v = omega (x - xc); so the departure offsets are
+//   xi_x = -u = omega (y - yc)     xi_y = -v = -omega (x - xc),
+// computed from the cell's indices (no velocity arrays: a step reads and
+// writes f only, 8 bytes a cell in FP32). omega = kCourant / max(xc, yc), so
+// |xi| <= kCourant everywhere and one turn takes 2 pi / omega steps.
+//
+// The initial field: a Gaussian of peak 1 and width sigma = min(nx, ny) / 16
+// centred at (xc + min(nx, ny) / 4, yc).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "../../validation.h"
+
+namespace gpucmp::advection {
+
+constexpr int kGridMultiple = 64;
+constexpr int kMaxSide = 1 << 15;
+constexpr long long kMaxCells = 1LL << 27;
+constexpr int kBorder = 2;         // cells on each side that keep their initial values
+constexpr double kCourant = 0.5;   // the largest |u dt / dx| and |v dt / dy| on the grid
+
+// Throws UsageError "<what> <nx>x<ny>: <the rule broken>" unless the grid
+// keeps the challenge's rules.
+void check_grid(long long nx, long long ny, const std::string& what);
+
+struct Flow {
+  int nx = 0, ny = 0;
+  double xc = 0, yc = 0, omega = 0;
+  double xi_x(int y) const { return omega * (y - yc); }
+  double xi_y(int x) const { return -omega * (x - xc); }
+  double steps_per_turn() const;
+};
+Flow make_flow(int nx, int ny);
+
+// The Gaussian at cell (x, y) (row-major: index y * nx + x).
+std::vector<double> initial_field(int nx, int ny);
+
+// One step of the method in double, from `from` into `to` (the border copied).
+void step_reference(const Flow& flow, const std::vector<double>& from, std::vector<double>& to);
+
+// `steps` steps from the initial field, in double.
+std::vector<double> reference(int nx, int ny, int steps);
+
+// Every cell of a device's FP32 field after `steps` steps against the double
+// reference: |f - ref| <= steps x kStepTolerance (the field's peak is 1).
+constexpr double kStepTolerance = 1e-6;
+Validation validate_against(const std::vector<float>& got, const std::vector<double>& want,
+                            int nx, int steps);
+
+// The check of a long run that needs no reference: the field's peak stays
+// where the rotation carries it (within kPeakCells cells of the initial
+// peak rotated by steps x omega), and its maximum and minimum stay within
+// [-kBoundSlack, 1 + kBoundSlack] (the cubic is not monotone: it may
+// overshoot a little).
+constexpr double kPeakCells = 2.0;
+constexpr double kBoundSlack = 0.02;
+Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long long steps);
+
+}  // namespace gpucmp::advection

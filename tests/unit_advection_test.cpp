@@ -1,0 +1,119 @@
+// The advection workload's host side (issue 18): the challenge's grid rules,
+// the cubic step (exact at the stencil's points and for cubic polynomials;
+// the branch-free form equal to the two-branch one), the double reference
+// (a linear field carried exactly by the rotation) and both validations.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "errors.h"
+#include "workloads/advection/advection.h"
+#include "workloads/advection/advection_method.h"
+
+namespace gpucmp::advection {
+namespace {
+
+std::string grid_error(long long nx, long long ny) {
+  try {
+    check_grid(nx, ny, "--advection-grid");
+  } catch (const UsageError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Advection, GridRulesNameTheRuleBroken) {
+  EXPECT_EQ(grid_error(4096, 4096), "");
+  EXPECT_EQ(grid_error(8192, 16384), "");  // problem 5: 2^27 cells
+  EXPECT_EQ(grid_error(100, 64), "--advection-grid 100x64: nx and ny must be positive multiples of 64");
+  EXPECT_EQ(grid_error(0, 64), "--advection-grid 0x64: nx and ny must be positive multiples of 64");
+  EXPECT_EQ(grid_error(65536, 64), "--advection-grid 65536x64: nx and ny must be at most 32768");
+  EXPECT_EQ(grid_error(16384, 16384), "--advection-grid 16384x16384: nx x ny must be at most 2^27 cells");
+}
+
+TEST(Advection, CubicIsExactAtItsPointsAndForCubics) {
+  const double f[5] = {3, -1, 4, 1, -5};
+  EXPECT_DOUBLE_EQ(step_1d(f, 0.0), 4);
+  EXPECT_NEAR(evaluate(cubic_plus(f), -1.0), -1, 1e-12);
+  EXPECT_NEAR(evaluate(cubic_plus(f), -2.0), 3, 1e-12);
+  EXPECT_NEAR(evaluate(cubic_plus(f), 1.0), 1, 1e-12);
+  EXPECT_NEAR(evaluate(cubic_minus(f), 1.0), 1, 1e-12);
+  EXPECT_NEAR(evaluate(cubic_minus(f), 2.0), -5, 1e-12);
+  // g(s) = 2 s^3 - s + 0.5 sampled at s = -2 .. 2: both sides reproduce it.
+  const auto g = [](double s) { return 2 * s * s * s - s + 0.5; };
+  const double cubic[5] = {g(-2), g(-1), g(0), g(1), g(2)};
+  for (double xi : {-0.5, -0.25, 0.3, 0.5})
+    EXPECT_NEAR(step_1d(cubic, xi), g(xi), 1e-12) << xi;
+}
+
+TEST(Advection, BranchFreeFormEqualsTheTwoBranches) {
+  std::mt19937 rng(18);
+  std::uniform_real_distribution<double> value(-1, 1), offset(-1, 1);
+  for (int k = 0; k < 1000; ++k) {
+    double f[5];
+    for (double& v : f) v = value(rng);
+    const double xi = offset(rng);
+    const Cubic<double> p = cubic_plus(f), m = cubic_minus(f);
+    const double dif = p.c3 - m.c3;
+    const double branch_free = evaluate(p, xi) - dif * xi * (xi * xi - 1) * (xi > 0 ? 1 : 0);
+    EXPECT_NEAR(branch_free, step_1d(f, xi), 1e-12);
+  }
+}
+
+TEST(Advection, FlowKeepsTheCourantNumberAndTurnsOnce) {
+  const Flow flow = make_flow(256, 128);
+  EXPECT_NEAR(std::fabs(flow.xi_y(0)), kCourant, 1e-12);  // the widest side's edge
+  EXPECT_LE(std::fabs(flow.xi_x(0)), kCourant);
+  EXPECT_NEAR(flow.steps_per_turn(), 2 * M_PI * 127.5 / kCourant, 1e-9);
+}
+
+TEST(Advection, ReferenceCarriesALinearFieldExactly) {
+  // f = x + 2y: every interior cell takes f at its departure point,
+  // (x + xi_x, y + xi_y); the border keeps its values.
+  const int nx = 64, ny = 128;
+  const Flow flow = make_flow(nx, ny);
+  std::vector<double> f(std::size_t(nx) * ny), next;
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) f[std::size_t(y) * nx + x] = x + 2.0 * y;
+  step_reference(flow, f, next);
+  for (int y = 0; y < ny; ++y)
+    for (int x = 0; x < nx; ++x) {
+      const bool border = x < kBorder || y < kBorder || x >= nx - kBorder || y >= ny - kBorder;
+      const double want =
+          border ? x + 2.0 * y : (x + flow.xi_x(y)) + 2.0 * (y + flow.xi_y(x));
+      ASSERT_NEAR(next[std::size_t(y) * nx + x], want, 1e-9) << x << "," << y;
+    }
+}
+
+TEST(Advection, ValidationAgainstTheReferenceCatchesOneWrongCell) {
+  const int nx = 64, ny = 64, steps = 3;
+  const std::vector<double> want = reference(nx, ny, steps);
+  std::vector<float> got(want.begin(), want.end());
+  EXPECT_TRUE(validate_against(got, want, nx, steps).ok);
+  got[std::size_t(30) * nx + 40] += 1e-4F;
+  const Validation v = validate_against(got, want, nx, steps);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.where.find("f[y 30, x 40]"), std::string::npos) << v.where;
+}
+
+TEST(Advection, LongRunCheckFollowsThePeak) {
+  const int nx = 128, ny = 128;
+  const std::vector<double> start = initial_field(nx, ny);
+  const std::vector<float> f(start.begin(), start.end());
+  EXPECT_TRUE(validate_long_run(f, nx, ny, 0).ok) << validate_long_run(f, nx, ny, 0).where;
+  // The same field claimed after a quarter turn: its peak is 32 cells away
+  // from where the rotation carries it.
+  const auto quarter = (long long)std::llround(make_flow(nx, ny).steps_per_turn() / 4);
+  const Validation v = validate_long_run(f, nx, ny, quarter);
+  EXPECT_FALSE(v.ok);
+  EXPECT_GT(v.max_rel_err, 30.0);
+  std::vector<float> blown = f;
+  blown[0] = 1.5F;  // above the bounds
+  EXPECT_FALSE(validate_long_run(blown, nx, ny, 0).ok);
+}
+
+}  // namespace
+}  // namespace gpucmp::advection

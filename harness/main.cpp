@@ -24,6 +24,7 @@
 #include "result_reporter.h"
 #include "runner_table.h"
 #include "skip_log.h"
+#include "workloads/advection/advection.h"
 #include "workloads/agpu/reduce.h"
 #include "workloads/agpu/scan.h"
 #include "workloads/layout/bodies.h"
@@ -71,6 +72,7 @@ std::vector<std::unique_ptr<Workload>> all_workloads() {
   w.push_back(bodies::make_workload());
   w.push_back(reduce::make_workload());
   w.push_back(scan::make_workload());
+  w.push_back(advection::make_workload());
   return w;
 }
 
@@ -189,6 +191,9 @@ int bench_main(int argc, char** argv) {
     std::string order;  // the workloads in registration order, for dashboards
     for (const auto& w : workloads) order += (order.empty() ? "" : ",") + w->name();
     benchmark::AddCustomContext("gpucmp.workloads", order);
+    ContextList stated;
+    for (const auto& w : workloads) w->add_context(stated);
+    for (const auto& [key, value] : stated) benchmark::AddCustomContext(key, value);
     for (auto& w : workloads) w->register_benchmarks(opts, apis);
     register_deferred_benchmarks();
     // An API without a device: its benchmarks stay registered (listed), do

@@ -28,6 +28,9 @@ class Workload {
   // Registers one benchmark per configuration x runner. Throws UsageError for
   // bad option values (before anything runs).
   virtual void register_benchmarks(const Options& opts, const ApiSet& apis) = 0;
+  // What the workload states once for all its rows (e.g. advection's flow
+  // and initial field), as "<workload>.<key>" context entries.
+  virtual void add_context(ContextList& ctx) const { (void)ctx; }
 };
 
 // The timed benchmark's name: `name`, plus the parameter cache:cold in cold

@@ -43,6 +43,7 @@
 #   OUT=<dir> PART=roofline scripts/device_suite_run.sh      # the main kernels, to place on it
 #   OUT=<dir> PART=roofline-ncu scripts/device_suite_run.sh  # ncu DRAM bytes of its CUDA rows
 #   OUT=<dir> PART=agpu-order scripts/device_suite_run.sh    # reduce, scan over affine16 (non-commutative)
+#   OUT=<dir> PART=advection scripts/device_suite_run.sh     # semi-Lagrangian advection, one GPU (issue 18)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -409,6 +410,21 @@ case "$part" in
     run agpu-order 300 --benchmark_repetitions=3 --startup off --reduce-type affine16 \
       --scan-type affine16 --benchmark_filter='^(reduce|scan)/' \
       --reduce-n 1048576,268435456 --scan-n 1048576,268435456 --scan-alpha 8,16,32
+    ;;
+  advection)
+    # Issue 18: one step of the cubic semi-Lagrangian advection at the judged
+    # problems' grids, every variant, both APIs, 3 repetitions interleaved,
+    # beside the device copy of 1 GiB (the bandwidth bound); memcheck over
+    # the CUDA rows at two small grids; ncu over the CUDA rows at 4096^2.
+    run advection 300 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+      --startup off --benchmark_filter='^(advection/|bandwidth/(cuda|opencl)/d2d/bytes:1073741824/)'
+    B="$B" OUT="$OUT/sanitizer-advection" BUDGET=60 TOOLS=memcheck \
+      BENCH_EXTRA="--advection-grid 256x256,128x192" \
+      scripts/compute_sanitizer.sh '^advection/cuda/' > "$OUT/sanitizer-advection.log" 2>&1
+    echo "compute-sanitizer advection rc=$?"; tail -4 "$OUT/sanitizer-advection.log"
+    B="$B" OUT="$OUT/ncu-advection" BUDGET=120 BENCH_EXTRA="--advection-grid 4096x4096" \
+      scripts/profile_ncu.sh '^advection/cuda/' > "$OUT/ncu-advection.log" 2>&1
+    echo "profile_ncu advection rc=$?"; tail -3 "$OUT/ncu-advection.log"
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the

@@ -31,8 +31,7 @@ double Flow::steps_per_turn() const { return 2 * M_PI / omega; }
 
 std::vector<double> initial_field(int nx, int ny) {
   const Flow flow = make_flow(nx, ny);
-  const double side = std::min(nx, ny), sigma = side / 16, x0 = flow.xc + side / 4,
-               y0 = flow.yc;
+  const double side = std::min(nx, ny), sigma = side / 16, x0 = flow.xc + side / 4, y0 = flow.yc;
   std::vector<double> f(std::size_t(nx) * std::size_t(ny));
   for (int y = 0; y < ny; ++y)
     for (int x = 0; x < nx; ++x) {
@@ -66,8 +65,8 @@ std::vector<double> reference(int nx, int ny, int steps) {
   return f;
 }
 
-Validation validate_against(const std::vector<float>& got, const std::vector<double>& want,
-                            int nx, int steps) {
+Validation validate_against(const std::vector<float>& got, const std::vector<double>& want, int nx,
+                            int steps) {
   return check_elements(
       want.size(), steps * kStepTolerance,
       [&](std::size_t i) { return std::fabs(double(got[i]) - want[i]); },

@@ -19,18 +19,21 @@
 // centred at (xc + min(nx, ny) / 4, yc).
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "../../runner_table.h"
 #include "../../validation.h"
+#include "../../workload.h"
 
 namespace gpucmp::advection {
 
 constexpr int kGridMultiple = 64;
 constexpr int kMaxSide = 1 << 15;
 constexpr long long kMaxCells = 1LL << 27;
-constexpr int kBorder = 2;         // cells on each side that keep their initial values
-constexpr double kCourant = 0.5;   // the largest |u dt / dx| and |v dt / dy| on the grid
+constexpr int kBorder = 2;        // cells on each side that keep their initial values
+constexpr double kCourant = 0.5;  // the largest |u dt / dx| and |v dt / dy| on the grid
 
 // Throws UsageError "<what> <nx>x<ny>: <the rule broken>" unless the grid
 // keeps the challenge's rules.
@@ -57,8 +60,8 @@ std::vector<double> reference(int nx, int ny, int steps);
 // Every cell of a device's FP32 field after `steps` steps against the double
 // reference: |f - ref| <= steps x kStepTolerance (the field's peak is 1).
 constexpr double kStepTolerance = 1e-6;
-Validation validate_against(const std::vector<float>& got, const std::vector<double>& want,
-                            int nx, int steps);
+Validation validate_against(const std::vector<float>& got, const std::vector<double>& want, int nx,
+                            int steps);
 
 // The check of a long run that needs no reference: the field's peak stays
 // where the rotation carries it (within kPeakCells cells of the initial
@@ -68,5 +71,51 @@ Validation validate_against(const std::vector<float>& got, const std::vector<dou
 constexpr double kPeakCells = 2.0;
 constexpr double kBoundSlack = 0.02;
 Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long long steps);
+
+// ---- the workload: one launch is one step (advection_workload.cpp) ----
+//   blocked  the paper's kernel: a block of kTileX threads per kTileX x
+//            kTileY cells, f with its halo in shared memory, each thread one
+//            column, the x-coefficients of the five rows it spans kept in
+//            registers as the column advances; the branch-free form
+//   branchy  the same, with the two-branch form (both sides' coefficients)
+//   plain    one thread per cell, its 5 x 5 neighbours read from global
+//            memory (through the caches); the branch-free form
+// The device's f: two buffers, swapped each step (the border of both holds
+// the initial values). A step reads and writes f once at least: 8 bytes a
+// cell, the bound's traffic (GB/s counts it).
+constexpr int kTileX = 64;
+constexpr int kTileY = 64;
+constexpr int kPlainRows = 4;  // plain: a block of kTileX x kPlainRows threads
+
+struct Problem {
+  int nx = 0, ny = 0;
+  Flow flow;
+  std::vector<float> initial;  // the Gaussian in FP32, as uploaded
+  std::vector<float> out;      // the device's field after steps_done steps
+  long long steps_done = 0;    // steps launched since the upload (the runner counts)
+};
+Problem make_problem(int nx, int ny);
+
+// After one step: every cell of every row (at most 2^22 cells), else of 64
+// rows spread over the grid (and the first and last rows), against the
+// double step from the initial field; after more: validate_long_run.
+Validation validate(const Problem& p);
+
+// Bytes a step counts: 8 per cell (f read once, written once).
+double counted_bytes(int nx, int ny);
+
+// Grids of a preset: quick 256 x 256; standard and large the judged
+// problems' grids (2048^2, 4096^2, 16384 x 4096, 8192 x 16384).
+std::vector<std::pair<int, int>> preset_grids(SizePreset size);
+
+struct Variant {
+  std::string name;  // "blocked", "branchy", "plain"
+};
+const std::vector<Variant>& variants();
+
+using Runners = RunnerTable<Problem, Variant>;
+Runners& runners();
+
+std::unique_ptr<Workload> make_workload();
 
 }  // namespace gpucmp::advection

@@ -1,0 +1,130 @@
+// One step of the cubic semi-Lagrangian advection (harness/workloads/
+// advection/advection.h, advection_method.h): the paper's blocked kernel in
+// its branch-free and two-branch forms, and a plain kernel of one thread per
+// cell. Pairs with opencl/advection/advection.cl, line for line. The
+// constants 1/6, 1/3, 2/3 are multiplied, not divided by, on both APIs.
+#include "advection_kernels.h"
+#include "workloads/advection/advection.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+constexpr int kTileX = advection::kTileX;
+constexpr int kTileY = advection::kTileY;
+constexpr int kHalo = 2;
+constexpr int kPlainRows = advection::kPlainRows;
+constexpr float kSixth = 1.0F / 6, kThird = 1.0F / 3, kTwoThirds = 2.0F / 3;
+
+// The coefficients of one row's cubic at one column, f0 .. f4 = f_{i-2} ..
+// f_{i+2}: the u >= 0 side and dif = c3p - c3m (branch-free form), or both
+// sides (two-branch form).
+struct BranchFree {
+  float c3, c2, c1, c0, dif;
+  __device__ static BranchFree of(float f0, float f1, float f2, float f3, float f4) {
+    return {(f3 - f0) * kSixth + (f1 - f2) * 0.5F, (f3 + f1) * 0.5F - f2,
+            f3 * kThird + f2 * 0.5F - f1 + f0 * kSixth, f2,
+            (f1 + f3) * kTwoThirds - f2 - (f0 + f4) * kSixth};
+  }
+  // fp - dif xi (xi^2 - 1) (u < 0), u < 0 being xi > 0.
+  __device__ float at(float xi) const {
+    const float fp = ((c3 * xi + c2) * xi + c1) * xi + c0;
+    return fp - dif * xi * (xi * xi - 1.0F) * (xi > 0.0F ? 1.0F : 0.0F);
+  }
+};
+
+struct TwoBranch {
+  float c3p, c3m, c2, c1p, c1m, c0;
+  __device__ static TwoBranch of(float f0, float f1, float f2, float f3, float f4) {
+    return {(f3 - f0) * kSixth + (f1 - f2) * 0.5F, (f4 - f1) * kSixth + (f2 - f3) * 0.5F,
+            (f3 + f1) * 0.5F - f2, f3 * kThird + f2 * 0.5F - f1 + f0 * kSixth,
+            -f1 * kThird - f2 * 0.5F + f3 - f4 * kSixth, f2};
+  }
+  __device__ float at(float xi) const {
+    if (xi > 0.0F) return ((c3m * xi + c2) * xi + c1m) * xi + c0;
+    return ((c3p * xi + c2) * xi + c1p) * xi + c0;
+  }
+};
+
+__device__ bool on_border(int x, int y, int nx, int ny) {
+  return x < kHalo || y < kHalo || x >= nx - kHalo || y >= ny - kHalo;
+}
+
+// blocked: a block of kTileX threads per kTileX x kTileY cells; f and its
+// halo of 2 in shared memory (clamped at the grid's edge, where only border
+// cells, which keep their values, would read it); thread tx walks column
+// x0 + tx down the tile, keeping the x-coefficients of the five rows its
+// cell spans and computing one new row's per cell.
+template <class Cubic>
+__global__ void advection_blocked(const float* from, float* to, int nx, int ny, float xc, float yc,
+                                  float omega) {
+  __shared__ float tile[kTileY + 2 * kHalo][kTileX + 2 * kHalo];
+  const int tx = threadIdx.x;
+  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kTileY;
+  for (int r = 0; r < kTileY + 2 * kHalo; ++r) {
+    const int gy = min(max(y0 - kHalo + r, 0), ny - 1);
+    for (int c = tx; c < kTileX + 2 * kHalo; c += kTileX) {
+      const int gx = min(max(x0 - kHalo + c, 0), nx - 1);
+      tile[r][c] = from[(size_t)gy * nx + gx];
+    }
+  }
+  __syncthreads();
+  const int x = x0 + tx;
+  const float xi_y = -omega * ((float)x - xc);
+  const auto row = [&](int r) {
+    return Cubic::of(tile[r][tx], tile[r][tx + 1], tile[r][tx + 2], tile[r][tx + 3],
+                     tile[r][tx + 4]);
+  };
+  Cubic w0 = row(0), w1 = row(1), w2 = row(2), w3 = row(3);
+#pragma unroll 4
+  for (int t = 0; t < kTileY; ++t) {
+    const Cubic w4 = row(t + 4);
+    const int y = y0 + t;
+    const float xi_x = omega * ((float)y - yc);
+    float out = tile[t + kHalo][tx + kHalo];
+    if (!on_border(x, y, nx, ny))
+      out = Cubic::of(w0.at(xi_x), w1.at(xi_x), w2.at(xi_x), w3.at(xi_x), w4.at(xi_x)).at(xi_y);
+    to[(size_t)y * nx + x] = out;
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = w4;
+  }
+}
+
+// plain: one thread per cell, its 5 x 5 neighbours from global memory; the
+// branch-free form.
+__global__ void advection_plain(const float* from, float* to, int nx, int ny, float xc, float yc,
+                                float omega) {
+  const int x = blockIdx.x * kTileX + threadIdx.x;
+  const int y = blockIdx.y * kPlainRows + threadIdx.y;
+  const size_t i = (size_t)y * nx + x;
+  if (on_border(x, y, nx, ny)) {
+    to[i] = from[i];
+    return;
+  }
+  const float xi_x = omega * ((float)y - yc), xi_y = -omega * ((float)x - xc);
+  float v[5];
+#pragma unroll
+  for (int r = 0; r < 5; ++r) {
+    const float* f = from + (size_t)(y - kHalo + r) * nx + (x - kHalo);
+    v[r] = BranchFree::of(f[0], f[1], f[2], f[3], f[4]).at(xi_x);
+  }
+  to[i] = BranchFree::of(v[0], v[1], v[2], v[3], v[4]).at(xi_y);
+}
+}  // namespace
+
+void launch_advection_step(const std::string& variant, const float* from, float* to, int nx,
+                           int ny, float xc, float yc, float omega, cudaStream_t stream) {
+  if (variant == "plain") {
+    const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kPlainRows)), block(kTileX, kPlainRows);
+    advection_plain<<<grid, block, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+    return;
+  }
+  const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kTileY));
+  if (variant == "branchy")
+    advection_blocked<TwoBranch><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+  else
+    advection_blocked<BranchFree><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+}
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,113 @@
+// One step of the cubic semi-Lagrangian advection (harness/workloads/
+// advection/advection.h, advection_method.h). Pairs with
+// cuda/advection/advection.cu, line for line: advection_blocked is the
+// branch-free form, or the two-branch form when built with -DTWO_BRANCH;
+// advection_plain is one work-item per cell (branch-free).
+#define TILE_X 64      // advection::kTileX
+#define TILE_Y 64      // advection::kTileY
+#define HALO 2
+#define PLAIN_ROWS 4
+#define SIXTH (1.0f / 6)
+#define THIRD (1.0f / 3)
+#define TWO_THIRDS (2.0f / 3)
+
+typedef struct {
+  float c3, c2, c1, c0, dif;
+} BranchFree;
+
+BranchFree branch_free_of(float f0, float f1, float f2, float f3, float f4) {
+  BranchFree c = {(f3 - f0) * SIXTH + (f1 - f2) * 0.5f, (f3 + f1) * 0.5f - f2,
+                  f3 * THIRD + f2 * 0.5f - f1 + f0 * SIXTH, f2,
+                  (f1 + f3) * TWO_THIRDS - f2 - (f0 + f4) * SIXTH};
+  return c;
+}
+
+float branch_free_at(BranchFree c, float xi) {
+  const float fp = ((c.c3 * xi + c.c2) * xi + c.c1) * xi + c.c0;
+  return fp - c.dif * xi * (xi * xi - 1.0f) * (xi > 0.0f ? 1.0f : 0.0f);
+}
+
+typedef struct {
+  float c3p, c3m, c2, c1p, c1m, c0;
+} TwoBranch;
+
+TwoBranch two_branch_of(float f0, float f1, float f2, float f3, float f4) {
+  TwoBranch c = {(f3 - f0) * SIXTH + (f1 - f2) * 0.5f, (f4 - f1) * SIXTH + (f2 - f3) * 0.5f,
+                 (f3 + f1) * 0.5f - f2, f3 * THIRD + f2 * 0.5f - f1 + f0 * SIXTH,
+                 -f1 * THIRD - f2 * 0.5f + f3 - f4 * SIXTH, f2};
+  return c;
+}
+
+float two_branch_at(TwoBranch c, float xi) {
+  if (xi > 0.0f) return ((c.c3m * xi + c.c2) * xi + c.c1m) * xi + c.c0;
+  return ((c.c3p * xi + c.c2) * xi + c.c1p) * xi + c.c0;
+}
+
+#ifdef TWO_BRANCH
+#define CUBIC TwoBranch
+#define CUBIC_OF two_branch_of
+#define CUBIC_AT two_branch_at
+#else
+#define CUBIC BranchFree
+#define CUBIC_OF branch_free_of
+#define CUBIC_AT branch_free_at
+#endif
+
+int on_border(int x, int y, int nx, int ny) {
+  return x < HALO || y < HALO || x >= nx - HALO || y >= ny - HALO;
+}
+
+#define ROW(r) CUBIC_OF(tile[r][tx], tile[r][tx + 1], tile[r][tx + 2], tile[r][tx + 3], tile[r][tx + 4])
+
+__kernel void advection_blocked(__global const float* from, __global float* to, int nx, int ny,
+                                float xc, float yc, float omega) {
+  __local float tile[TILE_Y + 2 * HALO][TILE_X + 2 * HALO];
+  const int tx = get_local_id(0);
+  const int x0 = get_group_id(0) * TILE_X, y0 = get_group_id(1) * TILE_Y;
+  for (int r = 0; r < TILE_Y + 2 * HALO; ++r) {
+    const int gy = min(max(y0 - HALO + r, 0), ny - 1);
+    for (int c = tx; c < TILE_X + 2 * HALO; c += TILE_X) {
+      const int gx = min(max(x0 - HALO + c, 0), nx - 1);
+      tile[r][c] = from[(size_t)gy * nx + gx];
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int x = x0 + tx;
+  const float xi_y = -omega * ((float)x - xc);
+  CUBIC w0 = ROW(0), w1 = ROW(1), w2 = ROW(2), w3 = ROW(3);
+#pragma unroll 4
+  for (int t = 0; t < TILE_Y; ++t) {
+    const CUBIC w4 = ROW(t + 4);
+    const int y = y0 + t;
+    const float xi_x = omega * ((float)y - yc);
+    float out = tile[t + HALO][tx + HALO];
+    if (!on_border(x, y, nx, ny))
+      out = CUBIC_AT(CUBIC_OF(CUBIC_AT(w0, xi_x), CUBIC_AT(w1, xi_x), CUBIC_AT(w2, xi_x),
+                              CUBIC_AT(w3, xi_x), CUBIC_AT(w4, xi_x)),
+                     xi_y);
+    to[(size_t)y * nx + x] = out;
+    w0 = w1;
+    w1 = w2;
+    w2 = w3;
+    w3 = w4;
+  }
+}
+
+__kernel void advection_plain(__global const float* from, __global float* to, int nx, int ny,
+                              float xc, float yc, float omega) {
+  const int x = get_group_id(0) * TILE_X + get_local_id(0);
+  const int y = get_group_id(1) * PLAIN_ROWS + get_local_id(1);
+  const size_t i = (size_t)y * nx + x;
+  if (on_border(x, y, nx, ny)) {
+    to[i] = from[i];
+    return;
+  }
+  const float xi_x = omega * ((float)y - yc), xi_y = -omega * ((float)x - xc);
+  float v[5];
+#pragma unroll
+  for (int r = 0; r < 5; ++r) {
+    __global const float* f = from + (size_t)(y - HALO + r) * nx + (x - HALO);
+    v[r] = branch_free_at(branch_free_of(f[0], f[1], f[2], f[3], f[4]), xi_x);
+  }
+  to[i] = branch_free_at(branch_free_of(v[0], v[1], v[2], v[3], v[4]), xi_y);
+}

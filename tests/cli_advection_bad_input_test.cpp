@@ -1,0 +1,33 @@
+// Bad advection options (issue 18): a grid that breaks the challenge's rules
+// is a one-line error naming the rule, exit code 2, before anything runs.
+#include <gtest/gtest.h>
+
+#include "bad_input_checks.h"
+
+namespace gpucmp::test {
+namespace {
+
+TEST(AdvectionBadInput, GridNotAMultipleOf64) {
+  expect_quick_usage_error("--advection-grid 4096x4000 --benchmark_filter=^advection/",
+                           "--advection-grid 4096x4000: nx and ny must be positive multiples of 64");
+}
+
+TEST(AdvectionBadInput, SideAbove32768) {
+  expect_quick_usage_error("--advection-grid 65536x64 --benchmark_filter=^advection/",
+                           "--advection-grid 65536x64: nx and ny must be at most 32768");
+}
+
+TEST(AdvectionBadInput, MoreThan2To27Cells) {
+  expect_quick_usage_error("--advection-grid 16384x16384 --benchmark_filter=^advection/",
+                           "--advection-grid 16384x16384: nx x ny must be at most 2^27 cells");
+}
+
+TEST(AdvectionBadInput, NotAGrid) {
+  expect_quick_usage_error("--advection-grid 4096 --benchmark_filter=^advection/",
+                           "--advection-grid 4096: not a grid NXxNY");
+  expect_quick_usage_error("--advection-grid 4096xabc --benchmark_filter=^advection/",
+                           "--advection-grid abc");
+}
+
+}  // namespace
+}  // namespace gpucmp::test

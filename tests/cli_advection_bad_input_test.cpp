@@ -8,8 +8,9 @@ namespace gpucmp::test {
 namespace {
 
 TEST(AdvectionBadInput, GridNotAMultipleOf64) {
-  expect_quick_usage_error("--advection-grid 4096x4000 --benchmark_filter=^advection/",
-                           "--advection-grid 4096x4000: nx and ny must be positive multiples of 64");
+  expect_quick_usage_error(
+      "--advection-grid 4096x4000 --benchmark_filter=^advection/",
+      "--advection-grid 4096x4000: nx and ny must be positive multiples of 64");
 }
 
 TEST(AdvectionBadInput, SideAbove32768) {

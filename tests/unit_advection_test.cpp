@@ -28,10 +28,12 @@ std::string grid_error(long long nx, long long ny) {
 TEST(Advection, GridRulesNameTheRuleBroken) {
   EXPECT_EQ(grid_error(4096, 4096), "");
   EXPECT_EQ(grid_error(8192, 16384), "");  // problem 5: 2^27 cells
-  EXPECT_EQ(grid_error(100, 64), "--advection-grid 100x64: nx and ny must be positive multiples of 64");
+  EXPECT_EQ(grid_error(100, 64),
+            "--advection-grid 100x64: nx and ny must be positive multiples of 64");
   EXPECT_EQ(grid_error(0, 64), "--advection-grid 0x64: nx and ny must be positive multiples of 64");
   EXPECT_EQ(grid_error(65536, 64), "--advection-grid 65536x64: nx and ny must be at most 32768");
-  EXPECT_EQ(grid_error(16384, 16384), "--advection-grid 16384x16384: nx x ny must be at most 2^27 cells");
+  EXPECT_EQ(grid_error(16384, 16384),
+            "--advection-grid 16384x16384: nx x ny must be at most 2^27 cells");
 }
 
 TEST(Advection, CubicIsExactAtItsPointsAndForCubics) {
@@ -45,8 +47,7 @@ TEST(Advection, CubicIsExactAtItsPointsAndForCubics) {
   // g(s) = 2 s^3 - s + 0.5 sampled at s = -2 .. 2: both sides reproduce it.
   const auto g = [](double s) { return 2 * s * s * s - s + 0.5; };
   const double cubic[5] = {g(-2), g(-1), g(0), g(1), g(2)};
-  for (double xi : {-0.5, -0.25, 0.3, 0.5})
-    EXPECT_NEAR(step_1d(cubic, xi), g(xi), 1e-12) << xi;
+  for (double xi : {-0.5, -0.25, 0.3, 0.5}) EXPECT_NEAR(step_1d(cubic, xi), g(xi), 1e-12) << xi;
 }
 
 TEST(Advection, BranchFreeFormEqualsTheTwoBranches) {
@@ -60,6 +61,20 @@ TEST(Advection, BranchFreeFormEqualsTheTwoBranches) {
     const double dif = p.c3 - m.c3;
     const double branch_free = evaluate(p, xi) - dif * xi * (xi * xi - 1) * (xi > 0 ? 1 : 0);
     EXPECT_NEAR(branch_free, step_1d(f, xi), 1e-12);
+  }
+}
+
+TEST(Advection, UpwindWeightsGiveTheSameStep) {
+  std::mt19937 rng(1818);
+  std::uniform_real_distribution<double> value(-1, 1), offset(-1, 1);
+  for (int k = 0; k < 1000; ++k) {
+    double f[5], w[5];
+    for (double& v : f) v = value(rng);
+    const double xi = offset(rng);
+    upwind_weights(xi, w);
+    double sum = 0;
+    for (int i = 0; i < 5; ++i) sum += w[i] * f[i];
+    EXPECT_NEAR(sum, step_1d(f, xi), 1e-12) << xi;
   }
 }
 
@@ -82,8 +97,7 @@ TEST(Advection, ReferenceCarriesALinearFieldExactly) {
   for (int y = 0; y < ny; ++y)
     for (int x = 0; x < nx; ++x) {
       const bool border = x < kBorder || y < kBorder || x >= nx - kBorder || y >= ny - kBorder;
-      const double want =
-          border ? x + 2.0 * y : (x + flow.xi_x(y)) + 2.0 * (y + flow.xi_y(x));
+      const double want = border ? x + 2.0 * y : (x + flow.xi_x(y)) + 2.0 * (y + flow.xi_y(x));
       ASSERT_NEAR(next[std::size_t(y) * nx + x], want, 1e-9) << x << "," << y;
     }
 }

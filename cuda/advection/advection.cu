@@ -1,8 +1,8 @@
 // One step of the cubic semi-Lagrangian advection (harness/workloads/
 // advection/advection.h, advection_method.h): the paper's blocked kernel in
-// its branch-free and two-branch forms, and a plain kernel of one thread per
-// cell. Pairs with opencl/advection/advection.cl, line for line. The
-// constants 1/6, 1/3, 2/3 are multiplied, not divided by, on both APIs.
+// its branch-free and two-branch forms, a plain kernel of one thread per
+// cell, and the blocked tile with the step as weights. Pairs with opencl/advection/advection.cl,
+// line for line. The constants 1/6, 1/3, 2/3 are multiplied, not divided by, on both APIs.
 #include "advection_kernels.h"
 #include "workloads/advection/advection.h"
 
@@ -35,9 +35,12 @@ struct BranchFree {
 struct TwoBranch {
   float c3p, c3m, c2, c1p, c1m, c0;
   __device__ static TwoBranch of(float f0, float f1, float f2, float f3, float f4) {
-    return {(f3 - f0) * kSixth + (f1 - f2) * 0.5F, (f4 - f1) * kSixth + (f2 - f3) * 0.5F,
-            (f3 + f1) * 0.5F - f2, f3 * kThird + f2 * 0.5F - f1 + f0 * kSixth,
-            -f1 * kThird - f2 * 0.5F + f3 - f4 * kSixth, f2};
+    return {(f3 - f0) * kSixth + (f1 - f2) * 0.5F,
+            (f4 - f1) * kSixth + (f2 - f3) * 0.5F,
+            (f3 + f1) * 0.5F - f2,
+            f3 * kThird + f2 * 0.5F - f1 + f0 * kSixth,
+            -f1 * kThird - f2 * 0.5F + f3 - f4 * kSixth,
+            f2};
   }
   __device__ float at(float xi) const {
     if (xi > 0.0F) return ((c3m * xi + c2) * xi + c1m) * xi + c0;
@@ -111,17 +114,87 @@ __global__ void advection_plain(const float* from, float* to, int nx, int ny, fl
   }
   to[i] = BranchFree::of(v[0], v[1], v[2], v[3], v[4]).at(xi_y);
 }
+// The upwind Lagrange weights at xi (advection_method.h upwind_weights).
+__device__ void upwind_weights(float xi, float* w) {
+  if (xi > 0.0F) {
+    w[0] = 0.0F;
+    w[1] = -xi * (xi - 1.0F) * (xi - 2.0F) * kSixth;
+    w[2] = (xi + 1.0F) * (xi - 1.0F) * (xi - 2.0F) * 0.5F;
+    w[3] = -(xi + 1.0F) * xi * (xi - 2.0F) * 0.5F;
+    w[4] = (xi + 1.0F) * xi * (xi - 1.0F) * kSixth;
+  } else {
+    w[0] = -(xi + 1.0F) * xi * (xi - 1.0F) * kSixth;
+    w[1] = (xi + 2.0F) * xi * (xi - 1.0F) * 0.5F;
+    w[2] = -(xi + 2.0F) * (xi + 1.0F) * (xi - 1.0F) * 0.5F;
+    w[3] = (xi + 2.0F) * (xi + 1.0F) * xi * kSixth;
+    w[4] = 0.0F;
+  }
+}
+
+// weights: blocked's tile; the 5 x 5 values around the cell in registers
+// (one new row of five from shared memory per cell), the x weights of the
+// block's kTileY rows in shared memory (one row per thread), the y weights
+// of the column in registers.
+__global__ void advection_weights(const float* from, float* to, int nx, int ny, float xc, float yc,
+                                  float omega) {
+  __shared__ float tile[kTileY + 2 * kHalo][kTileX + 2 * kHalo];
+  __shared__ float wx[kTileY][5];
+  const int tx = threadIdx.x;
+  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kTileY;
+  for (int r = 0; r < kTileY + 2 * kHalo; ++r) {
+    const int gy = min(max(y0 - kHalo + r, 0), ny - 1);
+    for (int c = tx; c < kTileX + 2 * kHalo; c += kTileX) {
+      const int gx = min(max(x0 - kHalo + c, 0), nx - 1);
+      tile[r][c] = from[(size_t)gy * nx + gx];
+    }
+  }
+  static_assert(kTileX == kTileY, "one thread per row's x weights");
+  upwind_weights(omega * ((float)(y0 + tx) - yc), wx[tx]);
+  __syncthreads();
+  const int x = x0 + tx;
+  float wy[5];
+  upwind_weights(-omega * ((float)x - xc), wy);
+  float a[5][5];  // a[r][c]: tile row t + r, column tx + c
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 5; ++c) a[r][c] = tile[r][tx + c];
+#pragma unroll 4
+  for (int t = 0; t < kTileY; ++t) {
+#pragma unroll
+    for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
+    const int y = y0 + t;
+    float out = a[2][2];
+    if (!on_border(x, y, nx, ny)) {
+      out = 0.0F;
+#pragma unroll
+      for (int r = 0; r < 5; ++r) {
+        float v = 0.0F;
+#pragma unroll
+        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
+        out += wy[r] * v;
+      }
+    }
+    to[(size_t)y * nx + x] = out;
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 5; ++c) a[r][c] = a[r + 1][c];
+  }
+}
 }  // namespace
 
-void launch_advection_step(const std::string& variant, const float* from, float* to, int nx,
-                           int ny, float xc, float yc, float omega, cudaStream_t stream) {
+void launch_advection_step(const std::string& variant, const float* from, float* to, int nx, int ny,
+                           float xc, float yc, float omega, cudaStream_t stream) {
   if (variant == "plain") {
     const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kPlainRows)), block(kTileX, kPlainRows);
     advection_plain<<<grid, block, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
     return;
   }
   const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kTileY));
-  if (variant == "branchy")
+  if (variant == "weights")
+    advection_weights<<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+  else if (variant == "branchy")
     advection_blocked<TwoBranch><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
   else
     advection_blocked<BranchFree><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);

@@ -2,7 +2,8 @@
 // advection/advection.h, advection_method.h). Pairs with
 // cuda/advection/advection.cu, line for line: advection_blocked is the
 // branch-free form, or the two-branch form when built with -DTWO_BRANCH;
-// advection_plain is one work-item per cell (branch-free).
+// advection_plain is one work-item per cell (branch-free); advection_weights
+// the blocked tile with the step as weights.
 #define TILE_X 64      // advection::kTileX
 #define TILE_Y 64      // advection::kTileY
 #define HALO 2
@@ -110,4 +111,73 @@ __kernel void advection_plain(__global const float* from, __global float* to, in
     v[r] = branch_free_at(branch_free_of(f[0], f[1], f[2], f[3], f[4]), xi_x);
   }
   to[i] = branch_free_at(branch_free_of(v[0], v[1], v[2], v[3], v[4]), xi_y);
+}
+
+void upwind_weights(float xi, float* w) {
+  if (xi > 0.0f) {
+    w[0] = 0.0f;
+    w[1] = -xi * (xi - 1.0f) * (xi - 2.0f) * SIXTH;
+    w[2] = (xi + 1.0f) * (xi - 1.0f) * (xi - 2.0f) * 0.5f;
+    w[3] = -(xi + 1.0f) * xi * (xi - 2.0f) * 0.5f;
+    w[4] = (xi + 1.0f) * xi * (xi - 1.0f) * SIXTH;
+  } else {
+    w[0] = -(xi + 1.0f) * xi * (xi - 1.0f) * SIXTH;
+    w[1] = (xi + 2.0f) * xi * (xi - 1.0f) * 0.5f;
+    w[2] = -(xi + 2.0f) * (xi + 1.0f) * (xi - 1.0f) * 0.5f;
+    w[3] = (xi + 2.0f) * (xi + 1.0f) * xi * SIXTH;
+    w[4] = 0.0f;
+  }
+}
+
+void upwind_weights_local(float xi, __local float* w) {
+  float p[5];
+  upwind_weights(xi, p);
+  for (int k = 0; k < 5; ++k) w[k] = p[k];
+}
+
+__kernel void advection_weights(__global const float* from, __global float* to, int nx, int ny,
+                                float xc, float yc, float omega) {
+  __local float tile[TILE_Y + 2 * HALO][TILE_X + 2 * HALO];
+  __local float wx[TILE_Y][5];
+  const int tx = get_local_id(0);
+  const int x0 = get_group_id(0) * TILE_X, y0 = get_group_id(1) * TILE_Y;
+  for (int r = 0; r < TILE_Y + 2 * HALO; ++r) {
+    const int gy = min(max(y0 - HALO + r, 0), ny - 1);
+    for (int c = tx; c < TILE_X + 2 * HALO; c += TILE_X) {
+      const int gx = min(max(x0 - HALO + c, 0), nx - 1);
+      tile[r][c] = from[(size_t)gy * nx + gx];
+    }
+  }
+  upwind_weights_local(omega * ((float)(y0 + tx) - yc), wx[tx]);  // TILE_X == TILE_Y
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int x = x0 + tx;
+  float wy[5];
+  upwind_weights(-omega * ((float)x - xc), wy);
+  float a[5][5];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 5; ++c) a[r][c] = tile[r][tx + c];
+#pragma unroll 4
+  for (int t = 0; t < TILE_Y; ++t) {
+#pragma unroll
+    for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
+    const int y = y0 + t;
+    float out = a[2][2];
+    if (!on_border(x, y, nx, ny)) {
+      out = 0.0f;
+#pragma unroll
+      for (int r = 0; r < 5; ++r) {
+        float v = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
+        out += wy[r] * v;
+      }
+    }
+    to[(size_t)y * nx + x] = out;
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 5; ++c) a[r][c] = a[r + 1][c];
+  }
 }

@@ -19,7 +19,9 @@ class AdvectionRunner : public TimedRunner {
       : p_(p),
         plain_(v.name == "plain"),
         program_(session().program(program_spec("advection", v.name))),
-        kernel_(make_kernel(program_, plain_ ? "advection_plain" : "advection_blocked")) {}
+        kernel_(make_kernel(program_, v.name == "plain"     ? "advection_plain"
+                                      : v.name == "weights" ? "advection_weights"
+                                                            : "advection_blocked")) {}
 
   void upload() override {
     const std::size_t bytes = p_.initial.size() * sizeof(float);

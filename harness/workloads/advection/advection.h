@@ -80,6 +80,12 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //   branchy  the same, with the two-branch form (both sides' coefficients)
 //   plain    one thread per cell, its 5 x 5 neighbours read from global
 //            memory (through the caches); the branch-free form
+//   weights  blocked's tile, with each thread keeping the 5 x 5 values
+//            around its cell in registers as the column advances, and the
+//            step as weights (advection_method.h upwind_weights): the x
+//            weights of the block's rows computed once per block into
+//            shared memory (the flow's xi_x depends on the row only), the y
+//            weights once per column; 25 + 5 multiply-adds a cell
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
 // cell, the bound's traffic (GB/s counts it).

@@ -46,4 +46,25 @@ T step_1d(const T* f, T xi) {
   return xi > 0 ? evaluate(cubic_minus(f), xi) : evaluate(cubic_plus(f), xi);
 }
 
+// The same step as weights on f_{i-2} .. f_{i+2} (the Lagrange weights of
+// the upwind side's four points at xi; the other point's weight is 0):
+// sum_k w[k] f[k] = step_1d(f, xi). The `weights` variant's form.
+template <class T>
+void upwind_weights(T xi, T* w) {
+  const T sixth = T(1) / 6, half = T(1) / 2;
+  if (xi > 0) {  // points -1, 0, 1, 2
+    w[0] = 0;
+    w[1] = -xi * (xi - 1) * (xi - 2) * sixth;
+    w[2] = (xi + 1) * (xi - 1) * (xi - 2) * half;
+    w[3] = -(xi + 1) * xi * (xi - 2) * half;
+    w[4] = (xi + 1) * xi * (xi - 1) * sixth;
+  } else {  // points -2, -1, 0, 1
+    w[0] = -(xi + 1) * xi * (xi - 1) * sixth;
+    w[1] = (xi + 2) * xi * (xi - 1) * half;
+    w[2] = -(xi + 2) * (xi + 1) * (xi - 1) * half;
+    w[3] = (xi + 2) * (xi + 1) * xi * sixth;
+    w[4] = 0;
+  }
+}
+
 }  // namespace gpucmp::advection

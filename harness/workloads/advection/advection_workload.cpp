@@ -13,7 +13,7 @@
 namespace gpucmp::advection {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"}};
+  static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"}, {"weights"}};
   return v;
 }
 
@@ -51,7 +51,8 @@ std::vector<int> checked_rows(int nx, int ny) {
     for (int y = 0; y < ny; ++y) rows.push_back(y);
     return rows;
   }
-  for (int k = 0; k < kSampledRows; ++k) rows.push_back(int((long long)(ny - 1) * k / (kSampledRows - 1)));
+  for (int k = 0; k < kSampledRows; ++k)
+    rows.push_back(int((long long)(ny - 1) * k / (kSampledRows - 1)));
   rows.push_back(kBorder);
   rows.push_back(ny - 1 - kBorder);
   std::sort(rows.begin(), rows.end());

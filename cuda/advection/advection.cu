@@ -13,6 +13,7 @@ constexpr int kTileX = advection::kTileX;
 constexpr int kTileY = advection::kTileY;
 constexpr int kHalo = 2;
 constexpr int kPlainRows = advection::kPlainRows;
+constexpr int kWeightsRows = advection::kWeightsRows;
 constexpr float kSixth = 1.0F / 6, kThird = 1.0F / 3, kTwoThirds = 2.0F / 3;
 
 // The coefficients of one row's cubic at one column, f0 .. f4 = f_{i-2} ..
@@ -131,25 +132,26 @@ __device__ void upwind_weights(float xi, float* w) {
   }
 }
 
-// weights: blocked's tile; the 5 x 5 values around the cell in registers
+// weights: a tile of kTileX x kWeightsRows cells (shorter than blocked's,
+// for more resident blocks); the 5 x 5 values around the cell in registers
 // (one new row of five from shared memory per cell), the x weights of the
-// block's kTileY rows in shared memory (one row per thread), the y weights
-// of the column in registers.
+// tile's rows in shared memory (one row per thread), the y weights of the
+// column in registers.
 __global__ void advection_weights(const float* from, float* to, int nx, int ny, float xc, float yc,
                                   float omega) {
-  __shared__ float tile[kTileY + 2 * kHalo][kTileX + 2 * kHalo];
-  __shared__ float wx[kTileY][5];
+  __shared__ float tile[kWeightsRows + 2 * kHalo][kTileX + 2 * kHalo];
+  __shared__ float wx[kWeightsRows][5];
   const int tx = threadIdx.x;
-  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kTileY;
-  for (int r = 0; r < kTileY + 2 * kHalo; ++r) {
+  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kWeightsRows;
+  for (int r = 0; r < kWeightsRows + 2 * kHalo; ++r) {
     const int gy = min(max(y0 - kHalo + r, 0), ny - 1);
     for (int c = tx; c < kTileX + 2 * kHalo; c += kTileX) {
       const int gx = min(max(x0 - kHalo + c, 0), nx - 1);
       tile[r][c] = from[(size_t)gy * nx + gx];
     }
   }
-  static_assert(kTileX == kTileY, "one thread per row's x weights");
-  upwind_weights(omega * ((float)(y0 + tx) - yc), wx[tx]);
+  static_assert(kTileX >= kWeightsRows, "one thread per row's x weights");
+  if (tx < kWeightsRows) upwind_weights(omega * ((float)(y0 + tx) - yc), wx[tx]);
   __syncthreads();
   const int x = x0 + tx;
   float wy[5];
@@ -160,7 +162,7 @@ __global__ void advection_weights(const float* from, float* to, int nx, int ny, 
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[r][c] = tile[r][tx + c];
 #pragma unroll 4
-  for (int t = 0; t < kTileY; ++t) {
+  for (int t = 0; t < kWeightsRows; ++t) {
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
     const int y = y0 + t;
@@ -193,7 +195,8 @@ void launch_advection_step(const std::string& variant, const float* from, float*
   }
   const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kTileY));
   if (variant == "weights")
-    advection_weights<<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+    advection_weights<<<dim3(grid.x, unsigned(ny / kWeightsRows)), kTileX, 0, stream>>>(
+        from, to, nx, ny, xc, yc, omega);
   else if (variant == "branchy")
     advection_blocked<TwoBranch><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
   else

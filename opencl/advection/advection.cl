@@ -8,6 +8,7 @@
 #define TILE_Y 64      // advection::kTileY
 #define HALO 2
 #define PLAIN_ROWS 4
+#define WEIGHTS_ROWS 16  // advection::kWeightsRows
 #define SIXTH (1.0f / 6)
 #define THIRD (1.0f / 3)
 #define TWO_THIRDS (2.0f / 3)
@@ -137,18 +138,18 @@ void upwind_weights_local(float xi, __local float* w) {
 
 __kernel void advection_weights(__global const float* from, __global float* to, int nx, int ny,
                                 float xc, float yc, float omega) {
-  __local float tile[TILE_Y + 2 * HALO][TILE_X + 2 * HALO];
-  __local float wx[TILE_Y][5];
+  __local float tile[WEIGHTS_ROWS + 2 * HALO][TILE_X + 2 * HALO];
+  __local float wx[WEIGHTS_ROWS][5];
   const int tx = get_local_id(0);
-  const int x0 = get_group_id(0) * TILE_X, y0 = get_group_id(1) * TILE_Y;
-  for (int r = 0; r < TILE_Y + 2 * HALO; ++r) {
+  const int x0 = get_group_id(0) * TILE_X, y0 = get_group_id(1) * WEIGHTS_ROWS;
+  for (int r = 0; r < WEIGHTS_ROWS + 2 * HALO; ++r) {
     const int gy = min(max(y0 - HALO + r, 0), ny - 1);
     for (int c = tx; c < TILE_X + 2 * HALO; c += TILE_X) {
       const int gx = min(max(x0 - HALO + c, 0), nx - 1);
       tile[r][c] = from[(size_t)gy * nx + gx];
     }
   }
-  upwind_weights_local(omega * ((float)(y0 + tx) - yc), wx[tx]);  // TILE_X == TILE_Y
+  if (tx < WEIGHTS_ROWS) upwind_weights_local(omega * ((float)(y0 + tx) - yc), wx[tx]);
   barrier(CLK_LOCAL_MEM_FENCE);
   const int x = x0 + tx;
   float wy[5];
@@ -159,7 +160,7 @@ __kernel void advection_weights(__global const float* from, __global float* to, 
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[r][c] = tile[r][tx + c];
 #pragma unroll 4
-  for (int t = 0; t < TILE_Y; ++t) {
+  for (int t = 0; t < WEIGHTS_ROWS; ++t) {
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
     const int y = y0 + t;

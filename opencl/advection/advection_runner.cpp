@@ -18,6 +18,7 @@ class AdvectionRunner : public TimedRunner {
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
         plain_(v.name == "plain"),
+        weights_(v.name == "weights"),
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, v.name == "plain"     ? "advection_plain"
                                       : v.name == "weights" ? "advection_weights"
@@ -45,9 +46,12 @@ class AdvectionRunner : public TimedRunner {
     const advection::Flow& flow = p_.flow;
     set_args(kernel_, "advection", f_[p_.steps_done % 2], f_[(p_.steps_done + 1) % 2],
              cl_int(p_.nx), cl_int(p_.ny), float(flow.xc), float(flow.yc), float(flow.omega));
-    // advection.cl's PLAIN_ROWS and TILE_Y: a work-group of kTileX x kPlainRows
-    // (plain) or kTileX x 1 per kTileX x kTileY cells (blocked).
-    const std::size_t rows = plain_ ? advection::kPlainRows : advection::kTileY;
+    // advection.cl's PLAIN_ROWS, WEIGHTS_ROWS and TILE_Y: a work-group of
+    // kTileX x kPlainRows (plain), or kTileX x 1 per kTileX x kWeightsRows
+    // cells (weights) or kTileX x kTileY cells (blocked).
+    const std::size_t rows = plain_     ? advection::kPlainRows
+                             : weights_ ? advection::kWeightsRows
+                                        : advection::kTileY;
     const std::size_t local[2] = {advection::kTileX, plain_ ? rows : 1};
     const std::size_t global[2] = {std::size_t(p_.nx),
                                    plain_ ? std::size_t(p_.ny) : std::size_t(p_.ny) / rows};
@@ -59,7 +63,7 @@ class AdvectionRunner : public TimedRunner {
 
  private:
   advection::Problem& p_;
-  bool plain_;
+  bool plain_, weights_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer f_[2];

@@ -80,7 +80,8 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //   branchy  the same, with the two-branch form (both sides' coefficients)
 //   plain    one thread per cell, its 5 x 5 neighbours read from global
 //            memory (through the caches); the branch-free form
-//   weights  blocked's tile, with each thread keeping the 5 x 5 values
+//   weights  a tile of kTileX x kWeightsRows cells (shorter than blocked's,
+//            so that more blocks are resident), each thread keeping the 5 x 5 values
 //            around its cell in registers as the column advances, and the
 //            step as weights (advection_method.h upwind_weights): the x
 //            weights of the block's rows computed once per block into
@@ -91,7 +92,8 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 // cell, the bound's traffic (GB/s counts it).
 constexpr int kTileX = 64;
 constexpr int kTileY = 64;
-constexpr int kPlainRows = 4;  // plain: a block of kTileX x kPlainRows threads
+constexpr int kPlainRows = 4;     // plain: a block of kTileX x kPlainRows threads
+constexpr int kWeightsRows = 16;  // weights: a block of kTileX threads per kTileX x 16 cells
 
 struct Problem {
   int nx = 0, ny = 0;

@@ -161,7 +161,7 @@ __global__ void advection_weights(const float* from, float* to, int nx, int ny, 
   for (int r = 0; r < 4; ++r)
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[r][c] = tile[r][tx + c];
-#pragma unroll  // all kWeightsRows: the register window shifts by renaming, no moves
+#pragma unroll 4
   for (int t = 0; t < kWeightsRows; ++t) {
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];

@@ -159,7 +159,7 @@ __kernel void advection_weights(__global const float* from, __global float* to, 
   for (int r = 0; r < 4; ++r)
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[r][c] = tile[r][tx + c];
-#pragma unroll  // all WEIGHTS_ROWS: the register window shifts by renaming
+#pragma unroll 4
   for (int t = 0; t < WEIGHTS_ROWS; ++t) {
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];

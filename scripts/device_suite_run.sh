@@ -62,7 +62,7 @@ case " $PART " in
   *" gputests "*) targets+=(gpucmp_unit_tests gpucmp_quick_run_tests gpucmp_protocol_tests
                             gpucmp_cross_run_tests gpucmp_jit_cache_tests gpucmp_interrupt_tests
                             gpucmp_gbench_flags_tests gpucmp_bad_input_tests
-                            gpucmp_runner_catalog_tests) ;;
+                            gpucmp_runner_catalog_tests gpucmp_agpu_order_tests) ;;
 esac
 case " $PART " in *" sass "*|*" crosssass "*|*" layout-cross "*) targets+=(gpucmp-ptx) ;; esac
 { cmake -S . -B "$B" -DCMAKE_BUILD_TYPE=Release -DGPUCMP_WERROR=${GPUCMP_WERROR:-OFF} &&
@@ -488,7 +488,7 @@ case "$part" in
       --benchmark_filter='^(matrixMul/(cuda|opencl)/(tile16|tile32|cublas|clblast)/n:(1024|4096)/|cp/(cuda|opencl)/unrollx8/|mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/bytes:(1048576|16777216|268435456)/)'
     ;;
   gputests)
-    (cd "$B" && timeout 300 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|BadInput|RunnerCatalog' --output-on-failure) \
+    (cd "$B" && timeout 400 ctest -R 'gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|BadInput|RunnerCatalog|AgpuOrder' --output-on-failure) \
       > "$OUT/ctest-gpu.log" 2>&1
     echo "ctest gpu rc=$? ($(grep -E 'tests passed|tests failed' "$OUT/ctest-gpu.log"))"
     bus=$(nvidia-smi --query-gpu=pci.bus_id --format=csv,noheader | head -1)

@@ -127,6 +127,11 @@ TEST(Advection, LongRunCheckFollowsThePeak) {
   std::vector<float> blown = f;
   blown[0] = 1.5F;  // above the bounds
   EXPECT_FALSE(validate_long_run(blown, nx, ny, 0).ok);
+  std::vector<float> unwritten = f;
+  unwritten[5] = NAN;  // a cell the download left poisoned
+  const Validation nan = validate_long_run(unwritten, nx, ny, 0);
+  EXPECT_FALSE(nan.ok);
+  EXPECT_NE(nan.where.find("1 cells not finite"), std::string::npos) << nan.where;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "errors.h"
 #include "workloads/advection/advection.h"
 #include "workloads/advection/advection_method.h"
+#include "workloads/advection/halo_split.h"
 
 namespace gpucmp::advection {
 namespace {
@@ -132,6 +133,39 @@ TEST(Advection, LongRunCheckFollowsThePeak) {
   const Validation nan = validate_long_run(unwritten, nx, ny, 0);
   EXPECT_FALSE(nan.ok);
   EXPECT_NE(nan.where.find("1 cells not finite"), std::string::npos) << nan.where;
+}
+
+TEST(AdvectionHalo, SplitAtTheChallengesMid) {
+  EXPECT_EQ(split_rows(4096, 1), (std::vector<RowRange>{{0, 4096}}));
+  EXPECT_EQ(split_rows(4096, 2), (std::vector<RowRange>{{0, 2048}, {2048, 2048}}));
+  EXPECT_EQ(split_rows(192, 2), (std::vector<RowRange>{{0, 64}, {64, 128}}));  // floor(192/128) = 1
+  EXPECT_EQ(split_rows(16384, 2), (std::vector<RowRange>{{0, 8192}, {8192, 8192}}));
+  EXPECT_THROW(split_rows(64, 2), Unavailable);  // mid 0
+  EXPECT_THROW(split_rows(4096, 3), Unavailable);
+}
+
+TEST(AdvectionHalo, PartsExchangeTheTwoRowsNextToTheSplit) {
+  const std::vector<RowRange> parts = split_rows(256, 2);  // mid 128
+  const HaloPart top = halo_part(parts, 0, 256), bottom = halo_part(parts, 1, 256);
+  EXPECT_EQ(top.own, (RowRange{0, 128}));
+  EXPECT_EQ(top.resident, (RowRange{0, 130}));
+  EXPECT_EQ(top.interior, (RowRange{0, 126}));
+  EXPECT_EQ(top.up, -1);
+  EXPECT_EQ(top.down, 1);
+  EXPECT_EQ(top.send_down, (RowRange{126, 2}));
+  EXPECT_EQ(top.recv_down, (RowRange{128, 2}));
+  EXPECT_EQ(bottom.resident, (RowRange{126, 130}));
+  EXPECT_EQ(bottom.interior, (RowRange{130, 126}));
+  EXPECT_EQ(bottom.up, 0);
+  EXPECT_EQ(bottom.down, -1);
+  // What one sends is what the other receives.
+  EXPECT_EQ(bottom.send_up, top.recv_down);
+  EXPECT_EQ(top.send_down, bottom.recv_up);
+  // One part: every row its own and interior, nothing exchanged.
+  const HaloPart whole = halo_part(split_rows(256, 1), 0, 256);
+  EXPECT_EQ(whole.interior, (RowRange{0, 256}));
+  EXPECT_EQ(whole.resident, (RowRange{0, 256}));
+  EXPECT_EQ(whole.send_up.count + whole.send_down.count, 0);
 }
 
 }  // namespace

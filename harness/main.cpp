@@ -148,7 +148,9 @@ int bench_main(int argc, char** argv) {
   const std::string filter = benchmark::GetBenchmarkFilter();
   try {
     app.parse(argc, argv);
-    check_split_options(opts.split);
+    bool split_rows = false;  // besides --split's: a workload's own (advection's two GPUs)
+    for (const auto& w : workloads) split_rows = split_rows || w->has_split_rows();
+    check_split_options(opts.split, split_rows);
     check_filter(filter);
     mpi::start(opts.split);
   } catch (const CLI::ParseError& e) {

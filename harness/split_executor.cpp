@@ -27,6 +27,12 @@ MpiSplit& mpi_split() {
 
 }  // namespace
 
+std::unique_ptr<Runner> ThreadSplitExecutor::resident_runner(const SplitRow&,
+                                                             const std::vector<Part>&) {
+  throw Unavailable(
+      "the two-GPU rows run one MPI rank per GPU: mpirun -np 2 gpucmp-bench --split-over mpi");
+}
+
 void add_split_row(const std::string& name, SplitRowMaker make) {
   row_makers()[name] = std::move(make);
 }

@@ -34,6 +34,13 @@ class SplitExecutor {
   // The calibrated rule's probe of every device on its part (split_runner.h).
   virtual ProbeResult probe(const SplitRow& row, const std::vector<Part>& parts, int launches,
                             int probe_launches) = 0;
+  // A resident split's runner (advection on two GPUs, issue 18): each part
+  // keeps its data on its device from upload() to download(), which gathers
+  // the parts' outputs; one launch is one launch of every part at once, the
+  // parts trading their halos themselves (halo_link.h). Timed by the host's
+  // clock from a barrier before the batch to one after it.
+  virtual std::unique_ptr<Runner> resident_runner(const SplitRow& row,
+                                                  const std::vector<Part>& parts) = 0;
 };
 
 // The devices of `group` in this process, one worker thread each.
@@ -49,6 +56,9 @@ class ThreadSplitExecutor final : public SplitExecutor {
                     int probe_launches) override {
     return probe_devices(workers_, row.make, parts, launches, probe_launches);
   }
+  // In one process the parts would need a halo link between threads: not built.
+  std::unique_ptr<Runner> resident_runner(const SplitRow& row,
+                                          const std::vector<Part>& parts) override;
 
  private:
   const DeviceGroup& group_;

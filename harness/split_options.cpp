@@ -115,8 +115,8 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
       ->type_name("LIST");
 }
 
-void check_split_options(const SplitOptions& opts) {
-  if (!opts.specs.empty()) return;
+void check_split_options(const SplitOptions& opts, bool workload_rows) {
+  if (!opts.specs.empty() || workload_rows) return;
   if (!opts.cuda_devices.empty())
     throw UsageError("--cuda-split-devices: only with --split (there are no split rows)");
   if (!opts.cl_devices.empty())

@@ -55,7 +55,8 @@ struct SplitOptions {
 // --cl-split-devices.
 void add_split_options(CLI::App& app, SplitOptions& opts);
 // After parsing: a split option given without --split is a UsageError (it
-// would do nothing).
-void check_split_options(const SplitOptions& opts);
+// would do nothing), unless a workload has split rows of its own
+// (`workload_rows`: Workload::has_split_rows).
+void check_split_options(const SplitOptions& opts, bool workload_rows = false);
 
 }  // namespace gpucmp

@@ -31,6 +31,10 @@ class Workload {
   // What the workload states once for all its rows (e.g. advection's flow
   // and initial field), as "<workload>.<key>" context entries.
   virtual void add_context(ContextList& ctx) const { (void)ctx; }
+  // Whether the options asked for rows of the workload's own that run split
+  // over devices or MPI ranks (harness/split_executor.h), so that the split
+  // options apply without --split.
+  virtual bool has_split_rows() const { return false; }
 };
 
 // The timed benchmark's name: `name`, plus the parameter cache:cold in cold

@@ -59,7 +59,8 @@ class OpenClApi : public Api {
     set_session(std::make_unique<Session>(found[p], devs[d], opts.cl_kernel_dir));
     platform_index_ = p;
     device_index_ = d;
-    if (!opts.split.specs.empty())
+    // --split's rows, or a workload's own split rows over MPI (advection's two GPUs)
+    if (!opts.split.specs.empty() || opts.split.over == SplitOver::mpi)
       split_ = make_split_group(opts.split.cl_devices, p, opts.cl_kernel_dir);
   }
 

@@ -30,5 +30,20 @@ TEST(AdvectionBadInput, NotAGrid) {
                            "--advection-grid abc");
 }
 
+TEST(AdvectionBadInput, GpusOtherThanOneOrTwo) {
+  expect_quick_usage_error("--advection-gpus 3 --benchmark_filter=^advection/",
+                           "--advection-gpus 3: must be in 1..2");
+}
+
+TEST(AdvectionBadInput, UnknownExchange) {
+  expect_quick_usage_error("--advection-exchange async --benchmark_filter=^advection/",
+                           "--advection-exchange async: not an exchange (sync, overlap)");
+}
+
+TEST(AdvectionBadInput, NoSuchProblem) {
+  expect_quick_usage_error("--advection-problems 6 --benchmark_filter=^advection/",
+                           "--advection-problems 6: must be in 1..5");
+}
+
 }  // namespace
 }  // namespace gpucmp::test

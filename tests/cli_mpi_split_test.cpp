@@ -14,20 +14,12 @@
 #include <utility>
 
 #include "bench_process.h"
+#include "mpi_process.h"
 
 namespace gpucmp::test {
 namespace {
 
 using nlohmann::json;
-
-const std::string kMpiexec = GPUCMP_MPIEXEC;  // empty: a build without MPI
-
-// mpirun as root needs these; --oversubscribe: more ranks than cores is fine here.
-std::string mpirun(int ranks) {
-  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-         "OMPI_MCA_rmaps_base_oversubscribe=1 " +
-         kMpiexec + " -np " + std::to_string(ranks) + " " + GPUCMP_BENCH_PATH;
-}
 
 const std::string kRows =
     " --benchmark_filter='^(mmnaive|bilinear|trapezoid)/opencl/.*/split' --size quick "
@@ -60,10 +52,6 @@ MpiRun run(const std::string& command, const std::string& args) {
   return r;
 }
 
-void skip_without_mpi() {
-  if (kMpiexec.empty()) GTEST_SKIP() << "this build has no MPI (scripts/setup.sh installs OpenMPI)";
-}
-
 // The same rows, the same outputs bit for bit, every row of `other` marked
 // with its device count.
 void expect_same_outputs(const MpiRun& one, const MpiRun& other, const std::string& devices) {
@@ -81,7 +69,7 @@ void expect_same_outputs(const MpiRun& one, const MpiRun& other, const std::stri
 }
 
 TEST(MpiSplit, TwoRanksGatherWhatOneRankComputesAlongY) {
-  skip_without_mpi();
+  GPUCMP_SKIP_WITHOUT_MPI();
   const MpiRun one = run(mpirun(1), "--split-over mpi");
   const MpiRun two = run(mpirun(2), "--split-over mpi");
   expect_same_outputs(one, two, "2");
@@ -100,7 +88,7 @@ TEST(MpiSplit, TwoRanksGatherWhatOneRankComputesAlongY) {
 }
 
 TEST(MpiSplit, TwoRanksGatherWhatOneRankComputesAlongX) {
-  skip_without_mpi();
+  GPUCMP_SKIP_WITHOUT_MPI();
   expect_same_outputs(run(mpirun(1), "--split-over mpi --split-axis x"),
                       run(mpirun(2), "--split-over mpi --split-axis x"), "2");
 }
@@ -113,7 +101,7 @@ void expect_error(const ProcessResult& r, const std::string& needle) {
 }
 
 TEST(MpiSplitBadInput, OneDeviceListedForTwoRanks) {
-  skip_without_mpi();
+  GPUCMP_SKIP_WITHOUT_MPI();
   expect_error(run_command(mpirun(2) + kRows + " --split-over mpi --cl-split-devices 0:0"),
                "--cl-split-devices names 1 device for 2 MPI ranks");
 }
@@ -121,13 +109,13 @@ TEST(MpiSplitBadInput, OneDeviceListedForTwoRanks) {
 // Only rank 1 fails to choose its device: every rank stops (no hang), rank 0
 // says which rank failed and why.
 TEST(MpiSplitBadInput, OneRanksDeviceMissing) {
-  skip_without_mpi();
+  GPUCMP_SKIP_WITHOUT_MPI();
   expect_error(run_command(mpirun(2) + kRows + " --split-over mpi --cl-split-devices 0:0,0:9"),
                "rank 1: --cl-split-devices 0:9: no such device on platform 0");
 }
 
 TEST(MpiSplitBadInput, TwoRanksWithoutSplitOverMpi) {
-  skip_without_mpi();
+  GPUCMP_SKIP_WITHOUT_MPI();
   expect_error(run_command(mpirun(2) + kRows),
                "started as one of 2 MPI ranks without --split-over mpi");
 }

@@ -168,5 +168,66 @@ TEST(AdvectionHalo, PartsExchangeTheTwoRowsNextToTheSplit) {
   EXPECT_EQ(whole.send_up.count + whole.send_down.count, 0);
 }
 
+TEST(AdvectionHalo, HaloTradesPairUp) {
+  const std::vector<RowRange> parts = split_rows(256, 2);
+  const std::vector<HaloTrade> top = halo_trades(halo_part(parts, 0, 256));
+  const std::vector<HaloTrade> bottom = halo_trades(halo_part(parts, 1, 256));
+  ASSERT_EQ(top.size(), 1u);
+  ASSERT_EQ(bottom.size(), 1u);
+  EXPECT_EQ(top[0].peer, 1);
+  EXPECT_EQ(bottom[0].peer, 0);
+  EXPECT_EQ(top[0].send, bottom[0].recv);
+  EXPECT_EQ(bottom[0].send, top[0].recv);
+  EXPECT_TRUE(halo_trades(halo_part(split_rows(256, 1), 0, 256)).empty());
+}
+
+// Every own row launched once a step; with overlap, the rows launched while
+// the halo is in flight read no halo row, and the rows sent are launched first.
+TEST(AdvectionHalo, StepPlansCoverTheOwnRowsOnce) {
+  const std::vector<RowRange> parts = split_rows(1024, 2);  // mid 512
+  for (int tile : {4, 16, 64})
+    for (int i : {0, 1})
+      for (Exchange e : {Exchange::sync, Exchange::overlap}) {
+        SCOPED_TRACE("tile " + std::to_string(tile) + " part " + std::to_string(i) + " " +
+                     to_string(e));
+        const HaloPart part = halo_part(parts, i, 1024);
+        const StepPlan plan = step_plan(part, tile, e);
+        std::vector<int> launched(1024, 0);
+        for (const auto* ranges : {&plan.first, &plan.during})
+          for (const RowRange& r : *ranges) {
+            EXPECT_EQ(r.count % tile, 0);
+            for (int y = r.first; y < r.end(); ++y) ++launched[std::size_t(y)];
+          }
+        for (int y = 0; y < 1024; ++y)
+          EXPECT_EQ(launched[std::size_t(y)], y >= part.own.first && y < part.own.end() ? 1 : 0);
+        if (e == Exchange::sync) {
+          EXPECT_TRUE(plan.during.empty());
+          continue;
+        }
+        ASSERT_EQ(plan.during.size(), 1u);
+        EXPECT_GE(plan.during[0].first, part.interior.first);
+        EXPECT_LE(plan.during[0].end(), part.interior.end());
+        for (const HaloTrade& t : halo_trades(part)) {
+          bool sent_first = false;
+          for (const RowRange& r : plan.first)
+            sent_first = sent_first || (t.send.first >= r.first && t.send.end() <= r.end());
+          EXPECT_TRUE(sent_first);
+        }
+      }
+  // One part: everything first, nothing during, whatever the exchange.
+  const StepPlan whole = step_plan(halo_part(split_rows(256, 1), 0, 256), 16, Exchange::overlap);
+  EXPECT_EQ(whole.first, (std::vector<RowRange>{{0, 256}}));
+  EXPECT_TRUE(whole.during.empty());
+  EXPECT_THROW(step_plan(halo_part(split_rows(192, 2), 1, 192), 128, Exchange::sync),
+               std::invalid_argument);
+}
+
+TEST(AdvectionHalo, ExchangeNames) {
+  EXPECT_EQ(parse_exchange("sync", "--x"), Exchange::sync);
+  EXPECT_EQ(parse_exchange("overlap", "--x"), Exchange::overlap);
+  EXPECT_EQ(to_string(Exchange::overlap), "overlap");
+  EXPECT_THROW(parse_exchange("async", "--x"), UsageError);
+}
+
 }  // namespace
 }  // namespace gpucmp::advection

@@ -53,24 +53,35 @@ __device__ bool on_border(int x, int y, int nx, int ny) {
   return x < kHalo || y < kHalo || x >= nx - kHalo || y >= ny - kHalo;
 }
 
+// Every kernel: grid rows y_first + blockIdx.y x (its tile's rows) on, of
+// the nx x ny grid; `from` and `to` hold the grid's rows from row0 on (a
+// part's resident rows, harness/workloads/advection/halo_split.h; 0: all).
+
+// Rows y0 - 2 .. y0 + rows + 1, columns x0 - 2 .. x0 + kTileX + 1 of f into
+// `tile` (rows of kTileX + 4), clamped at the grid's edge, where only border
+// cells, which keep their values, would read them.
+__device__ void load_tile(float* tile, int rows, const float* from, int row0, int x0, int y0,
+                          int nx, int ny) {
+  for (int r = 0; r < rows + 2 * kHalo; ++r) {
+    const int gy = min(max(y0 - kHalo + r, 0), ny - 1) - row0;
+    for (int c = threadIdx.x; c < kTileX + 2 * kHalo; c += kTileX) {
+      const int gx = min(max(x0 - kHalo + c, 0), nx - 1);
+      tile[r * (kTileX + 2 * kHalo) + c] = from[(size_t)gy * nx + gx];
+    }
+  }
+}
+
 // blocked: a block of kTileX threads per kTileX x kTileY cells; f and its
-// halo of 2 in shared memory (clamped at the grid's edge, where only border
-// cells, which keep their values, would read it); thread tx walks column
+// halo of 2 in shared memory (load_tile); thread tx walks column
 // x0 + tx down the tile, keeping the x-coefficients of the five rows its
 // cell spans and computing one new row's per cell.
 template <class Cubic>
-__global__ void advection_blocked(const float* from, float* to, int nx, int ny, float xc, float yc,
-                                  float omega) {
+__global__ void advection_blocked(const float* from, float* to, int row0, int y_first, int nx,
+                                  int ny, float xc, float yc, float omega) {
   __shared__ float tile[kTileY + 2 * kHalo][kTileX + 2 * kHalo];
   const int tx = threadIdx.x;
-  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kTileY;
-  for (int r = 0; r < kTileY + 2 * kHalo; ++r) {
-    const int gy = min(max(y0 - kHalo + r, 0), ny - 1);
-    for (int c = tx; c < kTileX + 2 * kHalo; c += kTileX) {
-      const int gx = min(max(x0 - kHalo + c, 0), nx - 1);
-      tile[r][c] = from[(size_t)gy * nx + gx];
-    }
-  }
+  const int x0 = blockIdx.x * kTileX, y0 = y_first + blockIdx.y * kTileY;
+  load_tile(&tile[0][0], kTileY, from, row0, x0, y0, nx, ny);
   __syncthreads();
   const int x = x0 + tx;
   const float xi_y = -omega * ((float)x - xc);
@@ -87,7 +98,7 @@ __global__ void advection_blocked(const float* from, float* to, int nx, int ny, 
     float out = tile[t + kHalo][tx + kHalo];
     if (!on_border(x, y, nx, ny))
       out = Cubic::of(w0.at(xi_x), w1.at(xi_x), w2.at(xi_x), w3.at(xi_x), w4.at(xi_x)).at(xi_y);
-    to[(size_t)y * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = out;
     w0 = w1;
     w1 = w2;
     w2 = w3;
@@ -97,11 +108,11 @@ __global__ void advection_blocked(const float* from, float* to, int nx, int ny, 
 
 // plain: one thread per cell, its 5 x 5 neighbours from global memory; the
 // branch-free form.
-__global__ void advection_plain(const float* from, float* to, int nx, int ny, float xc, float yc,
-                                float omega) {
+__global__ void advection_plain(const float* from, float* to, int row0, int y_first, int nx, int ny,
+                                float xc, float yc, float omega) {
   const int x = blockIdx.x * kTileX + threadIdx.x;
-  const int y = blockIdx.y * kPlainRows + threadIdx.y;
-  const size_t i = (size_t)y * nx + x;
+  const int y = y_first + blockIdx.y * kPlainRows + threadIdx.y;
+  const size_t i = (size_t)(y - row0) * nx + x;
   if (on_border(x, y, nx, ny)) {
     to[i] = from[i];
     return;
@@ -110,7 +121,7 @@ __global__ void advection_plain(const float* from, float* to, int nx, int ny, fl
   float v[5];
 #pragma unroll
   for (int r = 0; r < 5; ++r) {
-    const float* f = from + (size_t)(y - kHalo + r) * nx + (x - kHalo);
+    const float* f = from + (size_t)(y - row0 - kHalo + r) * nx + (x - kHalo);
     v[r] = BranchFree::of(f[0], f[1], f[2], f[3], f[4]).at(xi_x);
   }
   to[i] = BranchFree::of(v[0], v[1], v[2], v[3], v[4]).at(xi_y);
@@ -137,19 +148,13 @@ __device__ void upwind_weights(float xi, float* w) {
 // (one new row of five from shared memory per cell), the x weights of the
 // tile's rows in shared memory (one row per thread), the y weights of the
 // column in registers.
-__global__ void advection_weights(const float* from, float* to, int nx, int ny, float xc, float yc,
-                                  float omega) {
+__global__ void advection_weights(const float* from, float* to, int row0, int y_first, int nx,
+                                  int ny, float xc, float yc, float omega) {
   __shared__ float tile[kWeightsRows + 2 * kHalo][kTileX + 2 * kHalo];
   __shared__ float wx[kWeightsRows][5];
   const int tx = threadIdx.x;
-  const int x0 = blockIdx.x * kTileX, y0 = blockIdx.y * kWeightsRows;
-  for (int r = 0; r < kWeightsRows + 2 * kHalo; ++r) {
-    const int gy = min(max(y0 - kHalo + r, 0), ny - 1);
-    for (int c = tx; c < kTileX + 2 * kHalo; c += kTileX) {
-      const int gx = min(max(x0 - kHalo + c, 0), nx - 1);
-      tile[r][c] = from[(size_t)gy * nx + gx];
-    }
-  }
+  const int x0 = blockIdx.x * kTileX, y0 = y_first + blockIdx.y * kWeightsRows;
+  load_tile(&tile[0][0], kWeightsRows, from, row0, x0, y0, nx, ny);
   static_assert(kTileX >= kWeightsRows, "one thread per row's x weights");
   if (tx < kWeightsRows) upwind_weights(omega * ((float)(y0 + tx) - yc), wx[tx]);
   __syncthreads();
@@ -177,7 +182,7 @@ __global__ void advection_weights(const float* from, float* to, int nx, int ny, 
         out += wy[r] * v;
       }
     }
-    to[(size_t)y * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = out;
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -186,21 +191,22 @@ __global__ void advection_weights(const float* from, float* to, int nx, int ny, 
 }
 }  // namespace
 
-void launch_advection_step(const std::string& variant, const float* from, float* to, int nx, int ny,
-                           float xc, float yc, float omega, cudaStream_t stream) {
-  if (variant == "plain") {
-    const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kPlainRows)), block(kTileX, kPlainRows);
-    advection_plain<<<grid, block, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
-    return;
-  }
-  const dim3 grid(unsigned(nx / kTileX), unsigned(ny / kTileY));
-  if (variant == "weights")
-    advection_weights<<<dim3(grid.x, unsigned(ny / kWeightsRows)), kTileX, 0, stream>>>(
-        from, to, nx, ny, xc, yc, omega);
+void launch_advection_step(const std::string& variant, const StepLaunch& s, cudaStream_t stream) {
+  const unsigned blocks_x = unsigned(s.nx / kTileX);
+  const unsigned blocks_y = unsigned(s.rows / advection::tile_rows(variant));
+  if (blocks_y == 0) return;
+  if (variant == "plain")
+    advection_plain<<<dim3(blocks_x, blocks_y), dim3(kTileX, kPlainRows), 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
+  else if (variant == "weights")
+    advection_weights<<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
   else if (variant == "branchy")
-    advection_blocked<TwoBranch><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+    advection_blocked<TwoBranch><<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
   else
-    advection_blocked<BranchFree><<<grid, kTileX, 0, stream>>>(from, to, nx, ny, xc, yc, omega);
+    advection_blocked<BranchFree><<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
 }
 
 }  // namespace gpucmp::cuda

@@ -6,9 +6,19 @@
 
 namespace gpucmp::cuda {
 
-// One step of `variant` ("blocked", "branchy", "plain"; harness/workloads/
-// advection/advection.h) from `from` into `to`, nx x ny cells, on `stream`.
-void launch_advection_step(const std::string& variant, const float* from, float* to, int nx, int ny,
-                           float xc, float yc, float omega, cudaStream_t stream);
+// One launch: rows [y_first, y_first + rows) of the nx x ny grid (whole
+// tiles of the variant, advection::tile_rows) from `from` into `to`, both
+// holding the grid's rows from row0 on (a part's resident rows; 0: all).
+struct StepLaunch {
+  const float* from = nullptr;
+  float* to = nullptr;
+  int row0 = 0, y_first = 0, rows = 0;
+  int nx = 0, ny = 0;
+  float xc = 0, yc = 0, omega = 0;
+};
+
+// One step of `variant` ("blocked", "branchy", "plain", "weights";
+// harness/workloads/advection/advection.h) on `stream`.
+void launch_advection_step(const std::string& variant, const StepLaunch& step, cudaStream_t stream);
 
 }  // namespace gpucmp::cuda

@@ -1,8 +1,13 @@
-// CUDA runner of advection: the initial field uploaded into both buffers;
-// each launch one step from one buffer into the other (advection.cu); the
-// field of the last step downloaded.
+// CUDA runner of advection: the part's resident rows of the initial field
+// (the whole grid for one GPU) uploaded into both buffers; each launch one
+// step from one buffer into the other (advection.cu) in the order of
+// halo_step, the halos traded through NCCL on two GPUs (nccl_halo.h); the
+// part's own rows of the last step downloaded.
+#include <memory>
+
 #include "advection_kernels.h"
 #include "check.h"
+#include "nccl_halo.h"
 #include "runner_table.h"
 #include "timed_runner.h"
 #include "workloads/advection/advection.h"
@@ -13,35 +18,61 @@ namespace {
 
 class AdvectionRunner : public TimedRunner {
  public:
-  AdvectionRunner(advection::Problem& p, const advection::Variant& v) : p_(p), variant_(v.name) {}
+  AdvectionRunner(advection::Problem& p, const advection::Variant& v)
+      : p_(p),
+        variant_(v.name),
+        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
+        plan_(advection::step_plan(part_, advection::tile_rows(v.name), v.exchange)) {
+    if (v.parts > 1) halo_ = std::make_unique<NcclHalo>(part_, p.nx, halo_link());
+  }
 
   void upload() override {
-    const std::size_t bytes = p_.initial.size() * sizeof(float);
+    const std::size_t offset = std::size_t(part_.resident.first) * p_.nx;
+    const std::size_t bytes = std::size_t(part_.resident.count) * p_.nx * sizeof(float);
     for (DevicePtr& f : f_) {
       f = device_alloc(bytes, "advection f");
-      copy_and_wait(f.get(), p_.initial.data(), bytes, cudaMemcpyHostToDevice, stream(),
+      copy_and_wait(f.get(), p_.initial.data() + offset, bytes, cudaMemcpyHostToDevice, stream(),
                     "advection f");
     }
     p_.steps_done = 0;
   }
   void download() override {
-    copy_and_wait(p_.out.data(), f_[p_.steps_done % 2].get(), p_.out.size() * sizeof(float),
-                  cudaMemcpyDeviceToHost, stream(), "advection f");
+    const std::size_t skip = std::size_t(part_.own.first - part_.resident.first) * p_.nx;
+    copy_and_wait(p_.out.data() + std::size_t(part_.own.first) * p_.nx,
+                  static_cast<const float*>(f_[p_.steps_done % 2].get()) + skip,
+                  std::size_t(part_.own.count) * p_.nx * sizeof(float), cudaMemcpyDeviceToHost,
+                  stream(), "advection f");
   }
 
  protected:
   void enqueue() override {
     const advection::Flow& flow = p_.flow;
-    launch_advection_step(variant_, static_cast<const float*>(f_[p_.steps_done % 2].get()),
-                          static_cast<float*>(f_[(p_.steps_done + 1) % 2].get()), p_.nx, p_.ny,
-                          float(flow.xc), float(flow.yc), float(flow.omega), stream());
-    check(cudaGetLastError(), "advection<<<>>>", "advection/" + variant_);
+    const auto* from = static_cast<const float*>(f_[p_.steps_done % 2].get());
+    auto* to = static_cast<float*>(f_[(p_.steps_done + 1) % 2].get());
+    advection::halo_step(
+        plan_,
+        [&](const advection::RowRange& rows) {
+          launch_advection_step(variant_,
+                                {from, to, part_.resident.first, rows.first, rows.count, p_.nx,
+                                 p_.ny, float(flow.xc), float(flow.yc), float(flow.omega)},
+                                stream());
+          check(cudaGetLastError(), "advection<<<>>>", "advection/" + variant_);
+        },
+        [&] {
+          if (halo_) halo_->start(to, stream());
+        },
+        [&] {
+          if (halo_) halo_->finish(stream());
+        });
     ++p_.steps_done;
   }
 
  private:
   advection::Problem& p_;
   std::string variant_;
+  advection::HaloPart part_;
+  advection::StepPlan plan_;
+  std::unique_ptr<NcclHalo> halo_;  // two GPUs
   DevicePtr f_[2];
 };
 

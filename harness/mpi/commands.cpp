@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <exception>
 #include <stdexcept>
 
@@ -163,6 +164,27 @@ json jobs(OpenRow& r, int count) {
   return {{"wall_s", wall}};
 }
 
+// A resident row's launches (split_executor.h): every rank's part at once,
+// between two barriers, on rank 0's clock. The parts trade halos inside
+// their launches: a rank that fails there would leave the others waiting
+// for its halos, so a failure aborts every rank, with its line first.
+json steps(OpenRow& r, int launches) {
+  barrier();
+  const auto t0 = std::chrono::steady_clock::now();
+  if (r.runner) try {
+      r.device->workers->run_all([&](int) { r.runner->time_batch(launches); });
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "gpucmp-bench: error: rank %d: %s (aborting every rank)\n", world_rank(),
+                   e.what());
+      std::fflush(stderr);
+      MPI_Abort(MPI_COMM_WORLD, kExitFailed);
+    }
+  barrier();
+  const double wall = seconds_since(t0);
+  Outcome().settle();
+  return {{"wall_s", wall}};
+}
+
 json probe(const json& c, const SplitRow* row0);
 
 }  // namespace
@@ -186,6 +208,7 @@ json execute(const json& c, const SplitRow* row) {
   if (op == "probe") return probe(c, row);
   OpenRow& r = open_rows().at(c["id"].get<long long>());
   if (op == "jobs") return jobs(r, c["jobs"].get<int>());
+  if (op == "steps") return steps(r, c["launches"].get<int>());
   Outcome outcome;
   if (op == "upload") {
     scatter(r);

@@ -47,6 +47,8 @@ class RanksExecutor final : public SplitExecutor {
                                  int launches) override;
   ProbeResult probe(const SplitRow& row, const std::vector<Part>& parts, int launches,
                     int probe_launches) override;
+  std::unique_ptr<Runner> resident_runner(const SplitRow& row,
+                                          const std::vector<Part>& parts) override;
 
  private:
   std::string api_;

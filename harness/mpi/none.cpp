@@ -1,6 +1,7 @@
 // mpi_split.h for a build without MPI: --split-over mpi is a usage error,
 // everything else does nothing.
 #include "../errors.h"
+#include "../halo_link.h"
 #include "../mpi_split.h"
 #include "launcher.h"
 
@@ -25,3 +26,11 @@ int serve() { return kExitOk; }
 void finish(int) {}
 
 }  // namespace gpucmp::mpi
+
+namespace gpucmp {
+HaloLink& halo_link() {
+  throw Unavailable(
+      "the two-GPU rows run one MPI rank per GPU, and this build has no MPI (scripts/setup.sh "
+      "installs OpenMPI)");
+}
+}  // namespace gpucmp

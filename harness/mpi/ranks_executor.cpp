@@ -19,12 +19,14 @@ json run(json command, const SplitRow* row = nullptr) {
 }
 
 // A split row's job runner over the ranks (split_runner.h): one "launch" is
-// one whole job, scatter and gather included, timed by rank 0's clock.
+// one whole job, scatter and gather included, timed by rank 0's clock. A
+// resident row's (split_executor.h): one launch of every rank's part at once,
+// scattered at upload and gathered at download only.
 class RanksJobRunner final : public Runner {
  public:
   RanksJobRunner(const std::string& api, const SplitRow& row, const std::vector<Part>& parts,
-                 int launches)
-      : id_(next_id()) {
+                 int launches, bool resident)
+      : id_(next_id()), resident_(resident) {
     try {
       run({{"op", "open"},
            {"id", id_},
@@ -44,7 +46,9 @@ class RanksJobRunner final : public Runner {
 
   void upload() override { run({{"op", "upload"}, {"id", id_}}); }
   BatchTiming time_batch(int jobs) override {
-    const double wall = run({{"op", "jobs"}, {"id", id_}, {"jobs", jobs}})["wall_s"].get<double>();
+    const json reply = resident_ ? run({{"op", "steps"}, {"id", id_}, {"launches", jobs}})
+                                 : run({{"op", "jobs"}, {"id", id_}, {"jobs", jobs}});
+    const double wall = reply["wall_s"].get<double>();
     return {wall, wall, jobs};
   }
   void download() override { run({{"op", "download"}, {"id", id_}}); }
@@ -64,13 +68,19 @@ class RanksJobRunner final : public Runner {
     }
   }
   long long id_;
+  bool resident_;
 };
 
 }  // namespace
 
 std::unique_ptr<Runner> RanksExecutor::runner(const SplitRow& row, const std::vector<Part>& parts,
                                               int launches) {
-  return std::make_unique<RanksJobRunner>(api_, row, parts, launches);
+  return std::make_unique<RanksJobRunner>(api_, row, parts, launches, /*resident=*/false);
+}
+
+std::unique_ptr<Runner> RanksExecutor::resident_runner(const SplitRow& row,
+                                                       const std::vector<Part>& parts) {
+  return std::make_unique<RanksJobRunner>(api_, row, parts, /*launches=*/0, /*resident=*/true);
 }
 
 ProbeResult RanksExecutor::probe(const SplitRow& row, const std::vector<Part>& parts, int launches,

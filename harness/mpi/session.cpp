@@ -114,8 +114,13 @@ void start(SplitOptions& split) {
     return;
   }
   int provided = 0;
-  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_FUNNELED, &provided);
+  // Serialized: the halo exchanges of the two-GPU rows (halo_link.h) call
+  // MPI from a device worker thread while the main thread waits for it.
+  MPI_Init_thread(nullptr, nullptr, MPI_THREAD_SERIALIZED, &provided);
   s.started = true;
+  if (provided < MPI_THREAD_SERIALIZED)
+    throw ApiError("--split-over mpi: this MPI library gives thread level " +
+                   std::to_string(provided) + ", below MPI_THREAD_SERIALIZED");
   MPI_Comm node = MPI_COMM_NULL;
   MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
   MPI_Comm_rank(node, &s.local_rank);

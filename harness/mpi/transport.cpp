@@ -29,6 +29,8 @@ int world_size() {
   return n;
 }
 
+void barrier() { MPI_Barrier(MPI_COMM_WORLD); }
+
 void broadcast(nlohmann::json& command) {
   std::string text = world_rank() == 0 ? command.dump() : std::string();
   int bytes = int(text.size());

@@ -18,6 +18,9 @@ namespace gpucmp::mpi {
 int world_rank();
 int world_size();
 
+// Every rank waits for every other.
+void barrier();
+
 // Rank 0's `command` reaches every rank (the others' argument is replaced).
 void broadcast(nlohmann::json& command);
 

@@ -59,20 +59,32 @@ int on_border(int x, int y, int nx, int ny) {
   return x < HALO || y < HALO || x >= nx - HALO || y >= ny - HALO;
 }
 
-#define ROW(r) CUBIC_OF(tile[r][tx], tile[r][tx + 1], tile[r][tx + 2], tile[r][tx + 3], tile[r][tx + 4])
+// Every kernel: grid rows y_first + get_group_id(1) x (its tile's rows) on,
+// of the nx x ny grid; `from` and `to` hold the grid's rows from row0 on (a
+// part's resident rows, harness/workloads/advection/halo_split.h; 0: all).
 
-__kernel void advection_blocked(__global const float* from, __global float* to, int nx, int ny,
-                                float xc, float yc, float omega) {
-  __local float tile[TILE_Y + 2 * HALO][TILE_X + 2 * HALO];
-  const int tx = get_local_id(0);
-  const int x0 = get_group_id(0) * TILE_X, y0 = get_group_id(1) * TILE_Y;
-  for (int r = 0; r < TILE_Y + 2 * HALO; ++r) {
-    const int gy = min(max(y0 - HALO + r, 0), ny - 1);
-    for (int c = tx; c < TILE_X + 2 * HALO; c += TILE_X) {
+// Rows y0 - 2 .. y0 + rows + 1, columns x0 - 2 .. x0 + TILE_X + 1 of f into
+// `tile` (rows of TILE_X + 4), clamped at the grid's edge, where only border
+// cells, which keep their values, would read them.
+void load_tile(__local float* tile, int rows, __global const float* from, int row0, int x0, int y0,
+               int nx, int ny) {
+  for (int r = 0; r < rows + 2 * HALO; ++r) {
+    const int gy = min(max(y0 - HALO + r, 0), ny - 1) - row0;
+    for (int c = get_local_id(0); c < TILE_X + 2 * HALO; c += TILE_X) {
       const int gx = min(max(x0 - HALO + c, 0), nx - 1);
-      tile[r][c] = from[(size_t)gy * nx + gx];
+      tile[r * (TILE_X + 2 * HALO) + c] = from[(size_t)gy * nx + gx];
     }
   }
+}
+
+#define ROW(r) CUBIC_OF(tile[r][tx], tile[r][tx + 1], tile[r][tx + 2], tile[r][tx + 3], tile[r][tx + 4])
+
+__kernel void advection_blocked(__global const float* from, __global float* to, int row0,
+                                int y_first, int nx, int ny, float xc, float yc, float omega) {
+  __local float tile[TILE_Y + 2 * HALO][TILE_X + 2 * HALO];
+  const int tx = get_local_id(0);
+  const int x0 = get_group_id(0) * TILE_X, y0 = y_first + get_group_id(1) * TILE_Y;
+  load_tile(&tile[0][0], TILE_Y, from, row0, x0, y0, nx, ny);
   barrier(CLK_LOCAL_MEM_FENCE);
   const int x = x0 + tx;
   const float xi_y = -omega * ((float)x - xc);
@@ -87,7 +99,7 @@ __kernel void advection_blocked(__global const float* from, __global float* to, 
       out = CUBIC_AT(CUBIC_OF(CUBIC_AT(w0, xi_x), CUBIC_AT(w1, xi_x), CUBIC_AT(w2, xi_x),
                               CUBIC_AT(w3, xi_x), CUBIC_AT(w4, xi_x)),
                      xi_y);
-    to[(size_t)y * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = out;
     w0 = w1;
     w1 = w2;
     w2 = w3;
@@ -95,11 +107,11 @@ __kernel void advection_blocked(__global const float* from, __global float* to, 
   }
 }
 
-__kernel void advection_plain(__global const float* from, __global float* to, int nx, int ny,
-                              float xc, float yc, float omega) {
+__kernel void advection_plain(__global const float* from, __global float* to, int row0, int y_first,
+                              int nx, int ny, float xc, float yc, float omega) {
   const int x = get_group_id(0) * TILE_X + get_local_id(0);
-  const int y = get_group_id(1) * PLAIN_ROWS + get_local_id(1);
-  const size_t i = (size_t)y * nx + x;
+  const int y = y_first + get_group_id(1) * PLAIN_ROWS + get_local_id(1);
+  const size_t i = (size_t)(y - row0) * nx + x;
   if (on_border(x, y, nx, ny)) {
     to[i] = from[i];
     return;
@@ -108,7 +120,7 @@ __kernel void advection_plain(__global const float* from, __global float* to, in
   float v[5];
 #pragma unroll
   for (int r = 0; r < 5; ++r) {
-    __global const float* f = from + (size_t)(y - HALO + r) * nx + (x - HALO);
+    __global const float* f = from + (size_t)(y - row0 - HALO + r) * nx + (x - HALO);
     v[r] = branch_free_at(branch_free_of(f[0], f[1], f[2], f[3], f[4]), xi_x);
   }
   to[i] = branch_free_at(branch_free_of(v[0], v[1], v[2], v[3], v[4]), xi_y);
@@ -136,19 +148,13 @@ void upwind_weights_local(float xi, __local float* w) {
   for (int k = 0; k < 5; ++k) w[k] = p[k];
 }
 
-__kernel void advection_weights(__global const float* from, __global float* to, int nx, int ny,
-                                float xc, float yc, float omega) {
+__kernel void advection_weights(__global const float* from, __global float* to, int row0,
+                                int y_first, int nx, int ny, float xc, float yc, float omega) {
   __local float tile[WEIGHTS_ROWS + 2 * HALO][TILE_X + 2 * HALO];
   __local float wx[WEIGHTS_ROWS][5];
   const int tx = get_local_id(0);
-  const int x0 = get_group_id(0) * TILE_X, y0 = get_group_id(1) * WEIGHTS_ROWS;
-  for (int r = 0; r < WEIGHTS_ROWS + 2 * HALO; ++r) {
-    const int gy = min(max(y0 - HALO + r, 0), ny - 1);
-    for (int c = tx; c < TILE_X + 2 * HALO; c += TILE_X) {
-      const int gx = min(max(x0 - HALO + c, 0), nx - 1);
-      tile[r][c] = from[(size_t)gy * nx + gx];
-    }
-  }
+  const int x0 = get_group_id(0) * TILE_X, y0 = y_first + get_group_id(1) * WEIGHTS_ROWS;
+  load_tile(&tile[0][0], WEIGHTS_ROWS, from, row0, x0, y0, nx, ny);
   if (tx < WEIGHTS_ROWS) upwind_weights_local(omega * ((float)(y0 + tx) - yc), wx[tx]);
   barrier(CLK_LOCAL_MEM_FENCE);
   const int x = x0 + tx;
@@ -175,7 +181,7 @@ __kernel void advection_weights(__global const float* from, __global float* to, 
         out += wy[r] * v;
       }
     }
-    to[(size_t)y * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = out;
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll

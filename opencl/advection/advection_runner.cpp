@@ -1,11 +1,15 @@
 // OpenCL runner of advection: as cuda/advection/advection_runner.cpp, the
 // step from advection.cl (its program per variant from programs.cpp:
-// branchy is advection_blocked built with -DTWO_BRANCH).
+// branchy is advection_blocked built with -DTWO_BRANCH), the halos of two
+// GPUs staged through the host (staged_halo.h).
+#include <memory>
+
 #include "check.h"
 #include "kernel_args.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
+#include "staged_halo.h"
 #include "timed_runner.h"
 #include "workloads/advection/advection.h"
 
@@ -13,30 +17,42 @@ namespace gpucmp::opencl {
 
 namespace {
 
+const char* kernel_name(const std::string& variant) {
+  if (variant == "plain") return "advection_plain";
+  if (variant == "weights") return "advection_weights";
+  return "advection_blocked";
+}
+
 class AdvectionRunner : public TimedRunner {
  public:
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
         plain_(v.name == "plain"),
-        weights_(v.name == "weights"),
+        tile_rows_(advection::tile_rows(v.name)),
+        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
+        plan_(advection::step_plan(part_, tile_rows_, v.exchange)),
         program_(session().program(program_spec("advection", v.name))),
-        kernel_(make_kernel(program_, v.name == "plain"     ? "advection_plain"
-                                      : v.name == "weights" ? "advection_weights"
-                                                            : "advection_blocked")) {}
+        kernel_(make_kernel(program_, kernel_name(v.name))) {
+    if (v.parts > 1) halo_ = std::make_unique<StagedHalo>(part_, p.nx, halo_link());
+  }
 
   void upload() override {
-    const std::size_t bytes = p_.initial.size() * sizeof(float);
+    const std::size_t offset = std::size_t(part_.resident.first) * p_.nx;
+    const std::size_t bytes = std::size_t(part_.resident.count) * p_.nx * sizeof(float);
     for (Buffer& f : f_) {
       f = make_buffer(CL_MEM_READ_WRITE, bytes, "advection f");
-      check(clEnqueueWriteBuffer(session().queue(), f, CL_TRUE, 0, bytes, p_.initial.data(), 0,
-                                 nullptr, nullptr),
+      check(clEnqueueWriteBuffer(session().queue(), f, CL_TRUE, 0, bytes,
+                                 p_.initial.data() + offset, 0, nullptr, nullptr),
             "clEnqueueWriteBuffer", "advection f");
     }
     p_.steps_done = 0;
   }
   void download() override {
-    check(clEnqueueReadBuffer(session().queue(), f_[p_.steps_done % 2], CL_TRUE, 0,
-                              p_.out.size() * sizeof(float), p_.out.data(), 0, nullptr, nullptr),
+    const std::size_t skip = std::size_t(part_.own.first - part_.resident.first) * p_.nx;
+    check(clEnqueueReadBuffer(
+              session().queue(), f_[p_.steps_done % 2], CL_TRUE, skip * sizeof(float),
+              std::size_t(part_.own.count) * p_.nx * sizeof(float),
+              p_.out.data() + std::size_t(part_.own.first) * p_.nx, 0, nullptr, nullptr),
           "clEnqueueReadBuffer", "advection f");
   }
   double build_ms() const override { return program_.build_ms; }
@@ -44,28 +60,44 @@ class AdvectionRunner : public TimedRunner {
  protected:
   void enqueue() override {
     const advection::Flow& flow = p_.flow;
-    set_args(kernel_, "advection", f_[p_.steps_done % 2], f_[(p_.steps_done + 1) % 2],
-             cl_int(p_.nx), cl_int(p_.ny), float(flow.xc), float(flow.yc), float(flow.omega));
-    // advection.cl's PLAIN_ROWS, WEIGHTS_ROWS and TILE_Y: a work-group of
-    // kTileX x kPlainRows (plain), or kTileX x 1 per kTileX x kWeightsRows
-    // cells (weights) or kTileX x kTileY cells (blocked).
-    const std::size_t rows = plain_     ? advection::kPlainRows
-                             : weights_ ? advection::kWeightsRows
-                                        : advection::kTileY;
-    const std::size_t local[2] = {advection::kTileX, plain_ ? rows : 1};
-    const std::size_t global[2] = {std::size_t(p_.nx),
-                                   plain_ ? std::size_t(p_.ny) : std::size_t(p_.ny) / rows};
-    check(clEnqueueNDRangeKernel(session().queue(), kernel_, 2, nullptr, global, local, 0, nullptr,
-                                 record()),
-          "clEnqueueNDRangeKernel", "advection");
+    const Buffer& from = f_[p_.steps_done % 2];
+    const Buffer& to = f_[(p_.steps_done + 1) % 2];
+    cl_command_queue q = session().queue();
+    advection::halo_step(
+        plan_, [&](const advection::RowRange& rows) { launch(from, to, rows, flow, q); },
+        [&] {
+          if (halo_) halo_->start(to.get(), q);
+        },
+        [&] {
+          if (halo_) halo_->finish(to.get(), q);
+        });
     ++p_.steps_done;
   }
 
  private:
+  // Rows `rows` (whole tiles): a work-group of kTileX x kPlainRows (plain),
+  // or kTileX x 1 per kTileX x tile_rows cells (advection.cl's PLAIN_ROWS,
+  // WEIGHTS_ROWS and TILE_Y).
+  void launch(const Buffer& from, const Buffer& to, const advection::RowRange& rows,
+              const advection::Flow& flow, cl_command_queue q) {
+    set_args(kernel_, "advection", from, to, cl_int(part_.resident.first), cl_int(rows.first),
+             cl_int(p_.nx), cl_int(p_.ny), float(flow.xc), float(flow.yc), float(flow.omega));
+    const auto groups_y = std::size_t(rows.count / tile_rows_);
+    if (groups_y == 0) return;
+    const std::size_t local[2] = {advection::kTileX, plain_ ? std::size_t(tile_rows_) : 1};
+    const std::size_t global[2] = {std::size_t(p_.nx), groups_y * local[1]};
+    check(clEnqueueNDRangeKernel(q, kernel_, 2, nullptr, global, local, 0, nullptr, record()),
+          "clEnqueueNDRangeKernel", "advection");
+  }
+
   advection::Problem& p_;
-  bool plain_, weights_;
+  bool plain_;
+  int tile_rows_;
+  advection::HaloPart part_;
+  advection::StepPlan plan_;
   const BuiltProgram& program_;
   Kernel kernel_;
+  std::unique_ptr<StagedHalo> halo_;  // two GPUs
   Buffer f_[2];
 };
 

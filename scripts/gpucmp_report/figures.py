@@ -12,7 +12,8 @@ FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-be
 # Kinds that write one figure per kernel (and API), or none: their files' pattern
 # (worksize_figures, split_figures, layout_figures, roofline.py's figure).
 FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
-                   "layout": "fig-layout-*.png", "roofline": "fig-roofline.png"}
+                   "layout": "fig-layout-*.png", "roofline": "fig-roofline.png",
+                   "advection": "fig-advection.png"}
 
 
 class Plotter:
@@ -246,6 +247,11 @@ class Plotter:
         import roofline  # scripts/roofline.py (scripts/ is on sys.path, as for gbench_json)
         return [self.save(roofline.figure(self.plt, rows, roofs),
                           FIGURE_PATTERNS["roofline"])]
+
+    def fig_advection(self, problems):
+        """The judged problems' total times, 2010 against ours: [path] (advection_figures)."""
+        from .advection_figures import advection_figure
+        return advection_figure(self, problems)
 
     def fig_peak(self, entries):
         """entries: [(label, {api: pct})]"""

@@ -106,12 +106,12 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
   v.max_rel_err = miss;
   const bool bounded = lo >= -kBoundSlack && hi <= 1 + kBoundSlack && std::isfinite(miss);
   v.ok = miss <= kPeakCells && bounded && not_finite == 0;
-  char buf[240];
+  char buf[280];
   std::snprintf(buf, sizeof buf,
-                "after %lld steps: peak %.4g at (%g, %g), want near (%.1f, %.1f) (%.2f cells "
+                "%safter %lld steps: peak %.4g at (%g, %g), want near (%.1f, %.1f) (%.2f cells "
                 "off); min %.4g, max %.4g (bounds -%g .. 1+%g); %zu cells not finite",
-                steps, double(hi), px, py, want_x, want_y, miss, double(lo), double(hi),
-                kBoundSlack, kBoundSlack, not_finite);
+                bounded || !std::isfinite(miss) ? "" : "out of bounds: ", steps, double(hi), px, py,
+                want_x, want_y, miss, double(lo), double(hi), kBoundSlack, kBoundSlack, not_finite);
   v.where = buf;
   return v;
 }

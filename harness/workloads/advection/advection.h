@@ -26,6 +26,7 @@
 #include "../../runner_table.h"
 #include "../../validation.h"
 #include "../../workload.h"
+#include "halo_split.h"
 
 namespace gpucmp::advection {
 
@@ -112,12 +113,27 @@ Validation validate(const Problem& p);
 // Bytes a step counts: 8 per cell (f read once, written once).
 double counted_bytes(int nx, int ny);
 
+// The challenge's judged problems 1 .. 5 (problems 2 and 3 are one size,
+// judged twice): the grid and the steps of a full-length run.
+struct JudgedProblem {
+  int nx = 0, ny = 0, steps = 0;
+};
+const std::vector<JudgedProblem>& judged_problems();
+
 // Grids of a preset: quick 256 x 256; standard and large the judged
 // problems' grids (2048^2, 4096^2, 16384 x 4096, 8192 x 16384).
 std::vector<std::pair<int, int>> preset_grids(SizePreset size);
 
+// The rows a kernel's work-group covers: its tile's height (kTileY,
+// kWeightsRows, kPlainRows); a launch covers whole tiles.
+int tile_rows(const std::string& variant);
+
 struct Variant {
-  std::string name;  // "blocked", "branchy", "plain"
+  std::string name;  // "blocked", "branchy", "plain", "weights"
+  // The runner's part of the row split (halo_split.h): part `part` of
+  // `parts`, exchanging its halos as `exchange` says. One part: the grid.
+  int parts = 1, part = 0;
+  Exchange exchange = Exchange::sync;
 };
 const std::vector<Variant>& variants();
 

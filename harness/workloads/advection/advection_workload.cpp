@@ -1,12 +1,10 @@
-// The advection workload's rows (advection.h): a row per grid and variant,
-// one step per launch, validated after the first step against the double
-// reference and after timing by the long-run check.
-#include <CLI/CLI.hpp>
+// The advection workload's problem and its validation (advection.h): after
+// the first step against the double reference, after more by the long-run
+// check. Its rows: advection_rows.cpp.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include "../../errors.h"
 #include "advection.h"
 #include "advection_method.h"
 
@@ -15,6 +13,12 @@ namespace gpucmp::advection {
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"}, {"weights"}};
   return v;
+}
+
+int tile_rows(const std::string& variant) {
+  if (variant == "plain") return kPlainRows;
+  if (variant == "weights") return kWeightsRows;
+  return kTileY;
 }
 
 Runners& runners() {
@@ -98,84 +102,5 @@ Validation validate(const Problem& p) {
   if (p.steps_done == 1) return validate_one_step(p);
   return validate_long_run(p.out, p.nx, p.ny, p.steps_done);
 }
-
-namespace {
-
-std::pair<int, int> parse_grid(const std::string& text, const std::string& what) {
-  const auto x = text.find('x');
-  if (x == std::string::npos)
-    throw UsageError(what + " " + text + ": not a grid NXxNY (e.g. 4096x4096)");
-  const long long nx = parse_int(text.substr(0, x), what, {0, 1LL << 40});
-  const long long ny = parse_int(text.substr(x + 1), what, {0, 1LL << 40});
-  check_grid(nx, ny, what);
-  return {int(nx), int(ny)};
-}
-
-class Advection : public Workload {
- public:
-  std::string name() const override { return "advection"; }
-
-  void add_options(CLI::App& app) override {
-    add_checked_list_option(
-        app, "--advection-grid",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items) grids_.push_back(parse_grid(text, "--advection-grid"));
-        },
-        "advection: grids NXxNY (comma-separated; multiples of 64, each at most 32768, at most "
-        "2^27 cells), overriding --size")
-        ->type_name("LIST");
-  }
-
-  void add_context(ContextList& ctx) const override {
-    ctx.emplace_back("advection.flow",
-                     "solid-body rotation about ((nx-1)/2, (ny-1)/2), counter-clockwise: u = "
-                     "-omega (y - yc), v = omega (x - xc) cells per step, omega = " +
-                         std::to_string(kCourant) + " / max(xc, yc) (|u|, |v| <= " +
-                         std::to_string(kCourant) + " cells per step)");
-    ctx.emplace_back("advection.initial",
-                     "Gaussian of peak 1, sigma = min(nx, ny) / 16, centred at (xc + min(nx, "
-                     "ny) / 4, yc); the outer 2 cells on every side keep their initial values");
-    ctx.emplace_back("advection.launch", "one step (double-buffered f, FP32)");
-  }
-
-  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
-    std::vector<std::pair<int, int>> grids = grids_;
-    if (grids.empty()) grids = preset_grids(opts.size);
-    for (const auto& [nx, ny] : grids)
-      for (const Runners::Row& row : runners().rows()) {
-        const BenchName name{"advection",
-                             row.api,
-                             row.variant.name,
-                             {{"nx", std::to_string(nx)}, {"ny", std::to_string(ny)}}};
-        const auto prepare = [this, nx = nx, ny = ny, row, name](const DeviceInfo& dev) {
-          Problem& p = problems_.get({nx, ny}, [nx, ny] { return make_problem(nx, ny); });
-          Prepared r;
-          r.runner = row.make(p, row.variant);
-          Measurement& m = r.m;
-          m.name = name;
-          m.unit = RateUnit::GBps;
-          m.work_per_launch = counted_bytes(nx, ny);
-          m.items_per_launch = double(nx) * double(ny);
-          m.time_per_item_counter = "ps_per_cell";
-          m.roofline_flop = 0;  // no flop counted: placed against the DRAM ceiling
-          m.roofline_bytes = counted_bytes(nx, ny);
-          m.peak = dev.dram_peak_gbps;
-          m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), NAN); };
-          m.validate = [&p] { return validate(p); };
-          m.counters = {{"omega", p.flow.omega}, {"courant", kCourant}};
-          return r;
-        };
-        register_measured(name, apis, opts, prepare, /*startup=*/false);
-      }
-  }
-
- private:
-  std::vector<std::pair<int, int>> grids_;  // empty: the preset's
-  LastProblem<std::pair<int, int>, Problem> problems_;
-};
-
-}  // namespace
-
-std::unique_ptr<Workload> make_workload() { return std::make_unique<Advection>(); }
 
 }  // namespace gpucmp::advection

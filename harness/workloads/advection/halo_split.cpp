@@ -1,6 +1,7 @@
 #include "halo_split.h"
 
 #include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "../../errors.h"
@@ -39,6 +40,45 @@ HaloPart halo_part(const std::vector<RowRange>& parts, int i, int ny) {
     h.recv_down = {h.own.end(), kHaloRows};
   }
   return h;
+}
+
+std::vector<HaloTrade> halo_trades(const HaloPart& part) {
+  std::vector<HaloTrade> trades;
+  if (part.up >= 0) trades.push_back({part.up, part.send_up, part.recv_up});
+  if (part.down >= 0) trades.push_back({part.down, part.send_down, part.recv_down});
+  return trades;
+}
+
+std::string to_string(Exchange e) { return e == Exchange::sync ? "sync" : "overlap"; }
+
+Exchange parse_exchange(const std::string& text, const std::string& what) {
+  if (text == "sync") return Exchange::sync;
+  if (text == "overlap") return Exchange::overlap;
+  throw UsageError(what + " " + text + ": not an exchange (sync, overlap)");
+}
+
+StepPlan step_plan(const HaloPart& part, int tile_rows, Exchange exchange) {
+  if (tile_rows <= 0 || part.own.count % tile_rows != 0 || part.own.first % tile_rows != 0)
+    throw std::invalid_argument("advection step plan: rows " + std::to_string(part.own.first) +
+                                " + " + std::to_string(part.own.count) +
+                                " are not whole tiles of " + std::to_string(tile_rows));
+  StepPlan plan;
+  const bool neighbours = part.up >= 0 || part.down >= 0;
+  if (exchange == Exchange::sync || !neighbours || part.own.count <= tile_rows) {
+    plan.first = {part.own};
+    return plan;
+  }
+  int first = part.own.first, end = part.own.end();
+  if (part.up >= 0) {
+    plan.first.push_back({first, tile_rows});
+    first += tile_rows;
+  }
+  if (part.down >= 0 && end - tile_rows >= first) {
+    plan.first.push_back({end - tile_rows, tile_rows});
+    end -= tile_rows;
+  }
+  if (end > first) plan.during.push_back({first, end - first});
+  return plan;
 }
 
 }  // namespace gpucmp::advection

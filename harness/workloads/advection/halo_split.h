@@ -5,6 +5,7 @@
 // need no halo (the interior, computed while the halo is exchanged), are
 // stated here once for both APIs and every transport.
 #pragma once
+#include <string>
 #include <vector>
 
 namespace gpucmp::advection {
@@ -33,5 +34,45 @@ struct HaloPart {
 
 // Part i of `parts` (split_rows) over ny rows.
 HaloPart halo_part(const std::vector<RowRange>& parts, int i, int ny);
+
+// A part's trade with one neighbour: `send` of its own rows out, `recv` of
+// the neighbour's rows in (up first, then down: the order of the messages).
+struct HaloTrade {
+  int peer = -1;
+  RowRange send, recv;
+};
+std::vector<HaloTrade> halo_trades(const HaloPart& part);
+
+// When a part exchanges its halo rows: after its whole step (sync), or while
+// it computes the rows that need no halo (overlap).
+enum class Exchange { sync, overlap };
+std::string to_string(Exchange e);
+// "sync" or "overlap"; throws UsageError naming `what`.
+Exchange parse_exchange(const std::string& text, const std::string& what);
+
+// What one step of a part launches, each range a whole number of the
+// kernel's tile rows: `first` before its halo exchange starts, `during`
+// while it runs. sync: every own row first. overlap: first the tiles next to
+// each neighbour (whose rows are sent), during the rest, whose source rows
+// are all own (so the halo being received is not read). A part without
+// neighbours: every own row first.
+struct StepPlan {
+  std::vector<RowRange> first, during;
+};
+// Throws std::invalid_argument unless the part's own rows are whole tiles.
+StepPlan step_plan(const HaloPart& part, int tile_rows, Exchange exchange);
+
+// One step in the plan's order, the one place it is written for both APIs:
+// launch(range) for each of `first`, start(), launch for each of `during`,
+// finish(). start() begins the exchange of the rows `first` wrote (a
+// stream- or queue-ordered one returns at once); finish() makes the next
+// step's launches wait for it.
+template <class Launch, class Start, class Finish>
+void halo_step(const StepPlan& plan, Launch launch, Start start, Finish finish) {
+  for (const RowRange& r : plan.first) launch(r);
+  start();
+  for (const RowRange& r : plan.during) launch(r);
+  finish();
+}
 
 }  // namespace gpucmp::advection

@@ -1,0 +1,229 @@
+// The advection workload's rows (advection.h), one step per launch:
+//   advection/<api>/<variant>/nx:N/ny:N
+//     on one device;
+//   .../gpus:2/exchange:<sync|overlap>/over:mpi
+//     the rows split over two GPUs, one MPI rank each (halo_split.h), with
+//     --advection-gpus 2 under mpirun -np 2 ... --split-over mpi;
+//   .../nx:N/ny:N/steps:S[/gpus:2/...]
+//     a judged problem's full-length run, with --advection-problems: one
+//     launch is all S steps.
+// Every row reports output_digest (split_io.h), so that one and two GPUs
+// are compared bit for bit.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "../../errors.h"
+#include "../../grouped_runner.h"
+#include "../../split_executor.h"
+#include "../../split_io.h"
+#include "advection.h"
+
+namespace gpucmp::advection {
+
+const std::vector<JudgedProblem>& judged_problems() {
+  static const std::vector<JudgedProblem> p = {{2048, 2048, 20480},
+                                               {4096, 4096, 10240},
+                                               {4096, 4096, 10240},
+                                               {16384, 4096, 4096},
+                                               {8192, 16384, 2048}};
+  return p;
+}
+
+namespace {
+
+std::pair<int, int> parse_grid(const std::string& text, const std::string& what) {
+  const auto x = text.find('x');
+  if (x == std::string::npos)
+    throw UsageError(what + " " + text + ": not a grid NXxNY (e.g. 4096x4096)");
+  const long long nx = parse_int(text.substr(0, x), what, {0, 1LL << 40});
+  const long long ny = parse_int(text.substr(x + 1), what, {0, 1LL << 40});
+  check_grid(nx, ny, what);
+  return {int(nx), int(ny)};
+}
+
+// One configuration of rows: a grid, and the steps of one launch (1, or a
+// judged problem's all).
+struct Config {
+  int nx = 0, ny = 0, steps = 1;
+};
+
+std::vector<PartTransfer> own_rows(Problem& p, const Part& part) {
+  const Rect rect = part.whole() ? Rect{0, 0, p.nx, p.ny} : Rect{0, part.first, p.nx, part.count};
+  return {{host_array(p.out, p.nx), rect, /*output=*/true}};
+}
+
+class Advection : public Workload {
+ public:
+  std::string name() const override { return "advection"; }
+
+  void add_options(CLI::App& app) override {
+    add_checked_list_option(
+        app, "--advection-grid",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items) grids_.push_back(parse_grid(text, "--advection-grid"));
+        },
+        "advection: grids NXxNY (comma-separated; multiples of 64, each at most 32768, at most "
+        "2^27 cells), overriding --size")
+        ->type_name("LIST");
+    add_checked_list_option(
+        app, "--advection-problems",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items)
+            problems_.push_back(int(parse_int(text, "--advection-problems", {1, 5})));
+        },
+        "advection: the judged problems 1..5 run at full length, one launch being all their "
+        "steps (overriding --size)")
+        ->type_name("LIST");
+    add_checked_list_option(
+        app, "--advection-gpus",
+        [this](const std::vector<std::string>& items) {
+          gpus_.clear();
+          for (const auto& text : items)
+            gpus_.push_back(int(parse_int(text, "--advection-gpus", {1, 2})));
+        },
+        "advection: 1 and/or 2 (default 1); 2: the rows split over two GPUs, one MPI rank each "
+        "(mpirun -np 2 ... --split-over mpi)")
+        ->type_name("LIST");
+    add_checked_list_option(
+        app, "--advection-exchange",
+        [this](const std::vector<std::string>& items) {
+          exchanges_.clear();
+          for (const auto& text : items)
+            exchanges_.push_back(parse_exchange(text, "--advection-exchange"));
+        },
+        "advection, two GPUs: sync (after each step) and/or overlap (during the interior; "
+        "default both)")
+        ->type_name("LIST");
+  }
+
+  void add_context(ContextList& ctx) const override {
+    ctx.emplace_back("advection.flow",
+                     "solid-body rotation about ((nx-1)/2, (ny-1)/2), counter-clockwise: u = "
+                     "-omega (y - yc), v = omega (x - xc) cells per step, omega = " +
+                         std::to_string(kCourant) + " / max(xc, yc) (|u|, |v| <= " +
+                         std::to_string(kCourant) + " cells per step)");
+    ctx.emplace_back("advection.initial",
+                     "Gaussian of peak 1, sigma = min(nx, ny) / 16, centred at (xc + min(nx, "
+                     "ny) / 4, yc); the outer 2 cells on every side keep their initial values");
+    ctx.emplace_back("advection.launch",
+                     "one step (double-buffered f, FP32); a steps:S row, all S steps");
+    ctx.emplace_back("advection.split",
+                     "gpus:2 rows: rows split at 64 floor(ny / 128), one MPI rank per GPU, 2 "
+                     "halo rows each way per step (CUDA: NCCL; OpenCL: staged through the "
+                     "host, MPI); timed on rank 0's clock between barriers");
+  }
+
+  void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    std::vector<Config> configs;
+    for (const auto& [nx, ny] : grids_) configs.push_back({nx, ny, 1});
+    for (int k : problems_) {
+      const JudgedProblem& j = judged_problems().at(std::size_t(k - 1));
+      const Config c{j.nx, j.ny, j.steps};
+      if (std::none_of(configs.begin(), configs.end(), [&](const Config& o) {
+            return o.nx == c.nx && o.ny == c.ny && o.steps == c.steps;
+          }))
+        configs.push_back(c);
+    }
+    if (configs.empty())
+      for (const auto& [nx, ny] : preset_grids(opts.size)) configs.push_back({nx, ny, 1});
+    for (const Config& c : configs)
+      for (int gpus : gpus_)
+        for (const Runners::Row& row : runners().rows()) {
+          if (gpus == 1) {
+            register_row(c, row, {}, opts, apis);
+            continue;
+          }
+          for (Exchange e : exchanges_) register_row(c, row, e, opts, apis);
+        }
+  }
+
+  bool has_split_rows() const override {
+    return std::find(gpus_.begin(), gpus_.end(), 2) != gpus_.end();
+  }
+
+ private:
+  // A row on one device (`exchange` empty) or split over two GPUs.
+  void register_row(const Config& c, const Runners::Row& row, std::optional<Exchange> exchange,
+                    const Options& opts, const ApiSet& apis) {
+    BenchName name{"advection",
+                   row.api,
+                   row.variant.name,
+                   {{"nx", std::to_string(c.nx)}, {"ny", std::to_string(c.ny)}}};
+    if (c.steps > 1) name.params.push_back({"steps", std::to_string(c.steps)});
+    if (exchange) {
+      name.params.push_back({"gpus", "2"});
+      name.params.push_back({"exchange", to_string(*exchange)});
+      name.params.push_back({"over", "mpi"});
+      add_split_row(name.str(), [this, c, row, e = *exchange, id = name.str()] {
+        Problem& p = problem(c);
+        SplitRow r;
+        r.name = id;
+        r.make = [&p, row, e](int, const Part& part) {
+          Variant v = row.variant;
+          v.parts = 2;
+          v.part = part.first == 0 ? 0 : 1;
+          v.exchange = e;
+          return row.make(p, v);
+        };
+        r.io = [&p](const Part& part) { return own_rows(p, part); };
+        return r;
+      });
+    }
+    const auto prepare = [this, c, row, exchange, name, apis](const DeviceInfo& dev) {
+      Problem& p = problem(c);
+      Prepared r;
+      r.runner = exchange ? split_runner(apis, row.api, name.str(), p) : row.make(p, row.variant);
+      if (c.steps > 1) r.runner = std::make_unique<GroupedRunner>(std::move(r.runner), c.steps);
+      Measurement& m = r.m;
+      m.name = name;
+      m.unit = RateUnit::GBps;
+      m.work_per_launch = counted_bytes(c.nx, c.ny) * c.steps;
+      m.items_per_launch = double(c.nx) * double(c.ny) * c.steps;
+      m.time_per_item_counter = "ps_per_cell";
+      m.roofline_flop = 0;  // no flop counted: placed against the DRAM ceiling
+      m.roofline_bytes = m.work_per_launch;
+      m.peak = dev.dram_peak_gbps;
+      m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), NAN); };
+      m.validate = [&p] { return validate(p); };
+      m.output_digest = [&p] { return output_digest(own_rows(p, Part{})); };
+      m.counters = {{"omega", p.flow.omega}, {"courant", kCourant}, {"steps_per_launch", c.steps}};
+      if (exchange) m.counters.emplace_back("gpus", 2);
+      return r;
+    };
+    register_measured(name, apis, opts, prepare, /*startup=*/false);
+  }
+
+  // The two-GPU rows' runner: one MPI rank per part.
+  static std::unique_ptr<Runner> split_runner(const ApiSet& apis, const std::string& api,
+                                              const std::string& name, Problem& p) {
+    if (mpi_split_ranks() != 2)
+      throw Unavailable(
+          "the two-GPU rows run one MPI rank per GPU: mpirun -np 2 gpucmp-bench --split-over "
+          "mpi (this run has " +
+          std::to_string(mpi_split_ranks()) + " ranks)");
+    SplitExecutor& executor = split_executor(apis, api);
+    std::vector<Part> parts;
+    for (const RowRange& r : split_rows(p.ny, 2)) parts.push_back({SplitAxis::y, r.first, r.count});
+    return executor.resident_runner(make_split_row(name), parts);
+  }
+
+  Problem& problem(const Config& c) {
+    return problems_made_.get({c.nx, c.ny}, [c] { return make_problem(c.nx, c.ny); });
+  }
+
+  std::vector<std::pair<int, int>> grids_;  // empty, and no problems_: the preset's
+  std::vector<int> problems_;               // judged problems, 1-based
+  std::vector<int> gpus_ = {1};
+  std::vector<Exchange> exchanges_ = {Exchange::sync, Exchange::overlap};
+  LastProblem<std::pair<int, int>, Problem> problems_made_;
+};
+
+}  // namespace
+
+std::unique_ptr<Workload> make_workload() { return std::make_unique<Advection>(); }
+
+}  // namespace gpucmp::advection

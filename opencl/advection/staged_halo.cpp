@@ -1,0 +1,69 @@
+#include "staged_halo.h"
+
+#include "check.h"
+#include "session.h"
+
+namespace gpucmp::opencl {
+
+StagedHalo::StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link)
+    : part_(part), nx_(nx), link_(link), trades_(advection::halo_trades(part)) {
+  cl_int err = CL_SUCCESS;
+  transfer_ = Queue(
+      clCreateCommandQueueWithProperties(session().context(), session().device(), nullptr, &err));
+  check(err, "clCreateCommandQueueWithProperties", "advection halo transfer queue");
+  for (const advection::HaloTrade& t : trades_) {
+    send_.emplace_back(std::size_t(t.send.count) * std::size_t(nx));
+    recv_.emplace_back(std::size_t(t.recv.count) * std::size_t(nx));
+  }
+  reads_.resize(trades_.size());
+  writes_.resize(trades_.size());
+}
+
+std::size_t StagedHalo::offset_bytes(const advection::RowRange& rows) const {
+  return std::size_t(rows.first - part_.resident.first) * std::size_t(nx_) * sizeof(float);
+}
+
+void StagedHalo::start(cl_mem f, cl_command_queue compute) {
+  Event edges;  // the edge rows are written
+  check(clEnqueueMarkerWithWaitList(compute, 0, nullptr, edges.out()), "clEnqueueMarker",
+        "advection halo");
+  check(clFlush(compute), "clFlush", "advection compute queue");
+  for (std::size_t i = 0; i < trades_.size(); ++i) {
+    reads_[i] = Event();
+    cl_event wait = edges.get();
+    check(clEnqueueReadBuffer(transfer_.get(), f, CL_FALSE, offset_bytes(trades_[i].send),
+                              send_[i].size() * sizeof(float), send_[i].data(), 1, &wait,
+                              reads_[i].out()),
+          "clEnqueueReadBuffer", "advection halo rows");
+  }
+  check(clFlush(transfer_.get()), "clFlush", "advection halo reads");
+}
+
+void StagedHalo::finish(cl_mem f, cl_command_queue compute) {
+  check(clFlush(compute), "clFlush", "advection compute queue");  // the interior runs meanwhile
+  std::vector<cl_event> events;
+  for (const Event& e : reads_) events.push_back(e.get());
+  if (!events.empty())
+    check(clWaitForEvents(cl_uint(events.size()), events.data()), "clWaitForEvents",
+          "advection halo reads");
+  std::vector<HaloMessage> messages;
+  for (std::size_t i = 0; i < trades_.size(); ++i)
+    messages.push_back(
+        {trades_[i].peer, send_[i].data(), recv_[i].data(), send_[i].size() * sizeof(float)});
+  link_.exchange(messages);
+  events.clear();
+  for (std::size_t i = 0; i < trades_.size(); ++i) {
+    writes_[i] = Event();
+    check(clEnqueueWriteBuffer(transfer_.get(), f, CL_FALSE, offset_bytes(trades_[i].recv),
+                               recv_[i].size() * sizeof(float), recv_[i].data(), 0, nullptr,
+                               writes_[i].out()),
+          "clEnqueueWriteBuffer", "advection halo rows");
+    events.push_back(writes_[i].get());
+  }
+  check(clFlush(transfer_.get()), "clFlush", "advection halo writes");
+  if (!events.empty())
+    check(clEnqueueBarrierWithWaitList(compute, cl_uint(events.size()), events.data(), nullptr),
+          "clEnqueueBarrierWithWaitList", "advection halo writes");
+}
+
+}  // namespace gpucmp::opencl

@@ -1,0 +1,41 @@
+// The halo exchange of an OpenCL part of advection's row split over two
+// GPUs (issue 18 item 4): the rows next to the split read to the host on a
+// transfer queue of its own, traded with the neighbour through the halo link
+// (harness/halo_link.h: MPI), and the neighbour's rows written back on the
+// transfer queue; the compute queue's next commands wait for the writes.
+// Whatever the compute queue runs between start() and finish() overlaps the
+// reads and the host's exchange.
+#pragma once
+#include <vector>
+
+#include "halo_link.h"
+#include "handles.h"
+#include "workloads/advection/halo_split.h"
+
+namespace gpucmp::opencl {
+
+class StagedHalo {
+ public:
+  // On the session's device (session.h), one part per MPI rank.
+  StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link);
+
+  // After the commands enqueued on `compute`: reads the part's edge rows of
+  // `f` (which holds the grid's rows from part.resident.first on).
+  void start(cl_mem f, cl_command_queue compute);
+  // Waits for the reads, trades the rows, writes the neighbours' rows into
+  // `f`; the commands enqueued on `compute` next wait for the writes.
+  void finish(cl_mem f, cl_command_queue compute);
+
+ private:
+  std::size_t offset_bytes(const advection::RowRange& rows) const;
+
+  advection::HaloPart part_;
+  int nx_;
+  HaloLink& link_;
+  std::vector<advection::HaloTrade> trades_;
+  Queue transfer_;
+  std::vector<std::vector<float>> send_, recv_;  // one per trade
+  std::vector<Event> reads_, writes_;
+};
+
+}  // namespace gpucmp::opencl

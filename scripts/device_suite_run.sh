@@ -44,6 +44,8 @@
 #   OUT=<dir> PART=roofline-ncu scripts/device_suite_run.sh  # ncu DRAM bytes of its CUDA rows
 #   OUT=<dir> PART=agpu-order scripts/device_suite_run.sh    # reduce, scan over affine16 (non-commutative)
 #   OUT=<dir> PART=advection scripts/device_suite_run.sh     # semi-Lagrangian advection, one GPU (issue 18)
+#   OUT=<dir> PART=advection-full scripts/device_suite_run.sh # judged problems 1 and 5 at full length
+#   OUT=<dir> PART=advection-2ranks-1gpu scripts/device_suite_run.sh # two-GPU rows' path, both ranks on one GPU
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -425,6 +427,32 @@ case "$part" in
     B="$B" OUT="$OUT/ncu-advection" BUDGET=120 BENCH_EXTRA="--advection-grid 4096x4096" \
       scripts/profile_ncu.sh '^advection/cuda/' > "$OUT/ncu-advection.log" 2>&1
     echo "profile_ncu advection rc=$?"; tail -3 "$OUT/ncu-advection.log"
+    ;;
+  advection-full)
+    # Issue 18 item 5: the judged problems 1 (2048^2, 20480 steps) and 5
+    # (8192 x 16384, 2048 steps) at full length, the paper's kernel (blocked)
+    # and the fastest (weights), both APIs: one launch is every step; the
+    # protocol's first launch and warm-up are full runs too, then one timed
+    # sample (one full run), validated by the long-run check after each.
+    run advection-full 400 --startup off --samples 1 --advection-problems 1,5 \
+      --benchmark_filter='^advection/(cuda|opencl)/(blocked|weights)/.*/steps:'
+    ;;
+  advection-2ranks-1gpu)
+    # Issue 18 item 4, a functional check on one GPU (no two-GPU machine is
+    # lent): the OpenCL two-GPU rows with both ranks on the same GPU (two
+    # processes, two contexts), halos staged through the host and MPI; the
+    # same rows' fields against the one-GPU rows' (output_digest) at 4096^2
+    # and 2048 x 192 (a split at row 64), 3 steps each (--cache cold
+    # --samples 1). Not a two-GPU time: both ranks share one GPU. The CUDA
+    # rows need two GPUs (NCCL refuses two ranks on one).
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+    icd=(env "OCL_ICD_FILENAMES=${OCL_ICD_FILENAMES:-}")
+    [ -n "${OCL_ICD_FILENAMES:-}" ] || icd=()
+    LAUNCH=(mpirun --bind-to none -np 2 ${icd[@]+"${icd[@]}"})
+    run advection-2ranks-1gpu 200 --startup off --cache cold --samples 1 \
+      --advection-grid 4096x4096,2048x192 --advection-gpus 1,2 --split-over mpi \
+      --cl-split-devices "$NV_CL:0,$NV_CL:0" --benchmark_filter='^advection/opencl/'
+    unset LAUNCH
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the

@@ -135,6 +135,23 @@ TEST(Advection, LongRunCheckFollowsThePeak) {
   EXPECT_NE(nan.where.find("1 cells not finite"), std::string::npos) << nan.where;
 }
 
+// The double reference over three turns at 64^2 (omega 0.5 / 31.5): its
+// peak follows the method's trajectory, drawn 2.3 cells in from the exact
+// rotation's, and the long-run check passes it.
+TEST(Advection, LongRunCheckFollowsTheMethodsTrajectory) {
+  const int n = 64;
+  const auto steps = (long long)std::llround(3 * make_flow(n, n).steps_per_turn());
+  const std::vector<double> ref = reference(n, n, int(steps));
+  const std::vector<float> f(ref.begin(), ref.end());
+  const Validation v = validate_long_run(f, n, n, steps);
+  EXPECT_TRUE(v.ok) << v.where;
+  const Point p = peak_after(n, n, steps);
+  const Flow flow = make_flow(n, n);
+  const double pulled_in = n / 4.0 - std::hypot(p.x - flow.xc, p.y - flow.yc);
+  EXPECT_GT(pulled_in, 2.0);
+  EXPECT_LT(pulled_in, 2.6);
+}
+
 TEST(AdvectionHalo, SplitAtTheChallengesMid) {
   EXPECT_EQ(split_rows(4096, 1), (std::vector<RowRange>{{0, 4096}}));
   EXPECT_EQ(split_rows(4096, 2), (std::vector<RowRange>{{0, 2048}, {2048, 2048}}));

@@ -78,11 +78,16 @@ Validation validate_against(const std::vector<float>& got, const std::vector<dou
       });
 }
 
-Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long long steps) {
+Point peak_after(int nx, int ny, long long steps) {
   const Flow flow = make_flow(nx, ny);
-  const double side = std::min(nx, ny), angle = flow.omega * double(steps);
-  const double want_x = flow.xc + side / 4 * std::cos(angle),
-               want_y = flow.yc + side / 4 * std::sin(angle);
+  const double n = double(steps), angle = n * std::atan(flow.omega);
+  const double radius = std::min(nx, ny) / 4.0 * std::pow(1 + flow.omega * flow.omega, -n / 2);
+  return {flow.xc + radius * std::cos(angle), flow.yc + radius * std::sin(angle)};
+}
+
+Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long long steps) {
+  const Point want = peak_after(nx, ny, steps);
+  const double want_x = want.x, want_y = want.y;
   std::size_t peak = 0, not_finite = 0;
   float lo = INFINITY, hi = -INFINITY;
   for (std::size_t i = 0; i < got.size(); ++i) {

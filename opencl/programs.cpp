@@ -144,6 +144,7 @@ std::vector<ProgramSpec> make_specs() {
       source("advection", "branchy", "advection.cl", "-DTWO_BRANCH"),
       source("advection", "plain", "advection.cl", ""),
       source("advection", "weights", "advection.cl", ""),
+      source("advection", "stream", "advection.cl", ""),
       source("ceiling", "fma", "ceiling.cl", ""),
       source("ceiling", "shared", "ceiling.cl", ""),
       source("ceiling", "l2", "ceiling.cl", ""),

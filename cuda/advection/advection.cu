@@ -1,8 +1,9 @@
 // One step of the cubic semi-Lagrangian advection (harness/workloads/
 // advection/advection.h, advection_method.h): the paper's blocked kernel in
 // its branch-free and two-branch forms, a plain kernel of one thread per
-// cell, and the blocked tile with the step as weights. Pairs with opencl/advection/advection.cl,
-// line for line. The constants 1/6, 1/3, 2/3 are multiplied, not divided by, on both APIs.
+// cell, the blocked tile with the step as weights, and the same step streamed
+// row by row. Pairs with opencl/advection/advection.cl, line for line. The constants 1/6, 1/3, 2/3
+// are multiplied, not divided by, on both APIs.
 #include "advection_kernels.h"
 #include "workloads/advection/advection.h"
 
@@ -189,6 +190,78 @@ __global__ void advection_weights(const float* from, float* to, int row0, int y_
       for (int c = 0; c < 5; ++c) a[r][c] = a[r + 1][c];
   }
 }
+
+// stream: the step as weights computes it (the same sums in the same order),
+// but a block of kTileX threads walks kTileY rows of its columns reading each
+// input row once: the row enters a double row buffer in shared memory (each
+// thread its column; the two threads at each side the 2-column halo, one
+// barrier a row), and each thread moves the 5 values around its column into
+// its 5 x 5 register window. The rows kPrefetch ahead are loaded into
+// registers before the row in hand is computed, so that the loads overlap
+// the arithmetic; no tile waits in shared memory for all its loads.
+constexpr int kPrefetch = advection::kStreamPrefetch;
+__global__ void advection_stream(const float* from, float* to, int row0, int y_first, int nx,
+                                 int ny, float xc, float yc, float omega) {
+  __shared__ float line[2][kTileX + 2 * kHalo];
+  __shared__ float wx[kTileY][5];
+  const int tx = threadIdx.x;
+  const int x0 = blockIdx.x * kTileX, y0 = y_first + blockIdx.y * kTileY;
+  const int x = x0 + tx;
+  const bool side = tx < kHalo || tx >= kTileX - kHalo;  // also loads a halo column
+  const int slot = tx < kHalo ? tx : tx + 2 * kHalo;     // its place in the row buffer
+  const int hx = min(max(x0 - kHalo + slot, 0), nx - 1);
+  static_assert(kTileX == kTileY, "one thread per row's x weights");
+  upwind_weights(omega * ((float)(y0 + tx) - yc), wx[tx]);
+  float wy[5];
+  upwind_weights(-omega * ((float)x - xc), wy);
+  constexpr int kRows = kTileY + 2 * kHalo;  // input rows y0 - 2 .. y0 + kTileY + 1
+  const auto row_at = [&](int k) {
+    return (size_t)(min(max(y0 - kHalo + k, 0), ny - 1) - row0) * nx;
+  };
+  float pv[kPrefetch], ph[kPrefetch];
+#pragma unroll
+  for (int k = 0; k < kPrefetch; ++k) {
+    pv[k] = from[row_at(k) + x];
+    ph[k] = side ? from[row_at(k) + hx] : 0.0F;
+  }
+  float a[5][5];  // a[r][c]: row y - 2 + r, column x - 2 + c
+#pragma unroll
+  for (int k = 0; k < kRows; ++k) {
+    float* buf = line[k & 1];
+    buf[tx + kHalo] = pv[0];
+    if (side) buf[slot] = ph[0];
+#pragma unroll
+    for (int j = 0; j + 1 < kPrefetch; ++j) {
+      pv[j] = pv[j + 1];
+      ph[j] = ph[j + 1];
+    }
+    if (k + kPrefetch < kRows) {
+      pv[kPrefetch - 1] = from[row_at(k + kPrefetch) + x];
+      if (side) ph[kPrefetch - 1] = from[row_at(k + kPrefetch) + hx];
+    }
+    __syncthreads();
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 5; ++c) a[r][c] = a[r + 1][c];
+#pragma unroll
+    for (int c = 0; c < 5; ++c) a[4][c] = buf[tx + c];
+    if (k < 2 * kHalo) continue;
+    const int t = k - 2 * kHalo, y = y0 + t;
+    float out = a[2][2];
+    if (!on_border(x, y, nx, ny)) {
+      out = 0.0F;
+#pragma unroll
+      for (int r = 0; r < 5; ++r) {
+        float v = 0.0F;
+#pragma unroll
+        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
+        out += wy[r] * v;
+      }
+    }
+    to[(size_t)(y - row0) * nx + x] = out;
+  }
+}
 }  // namespace
 
 void launch_advection_step(const std::string& variant, const StepLaunch& s, cudaStream_t stream) {
@@ -197,6 +270,9 @@ void launch_advection_step(const std::string& variant, const StepLaunch& s, cuda
   if (blocks_y == 0) return;
   if (variant == "plain")
     advection_plain<<<dim3(blocks_x, blocks_y), dim3(kTileX, kPlainRows), 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
+  else if (variant == "stream")
+    advection_stream<<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
         s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
   else if (variant == "weights")
     advection_weights<<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(

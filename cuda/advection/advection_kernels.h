@@ -17,7 +17,7 @@ struct StepLaunch {
   float xc = 0, yc = 0, omega = 0;
 };
 
-// One step of `variant` ("blocked", "branchy", "plain", "weights";
+// One step of `variant` ("blocked", "branchy", "plain", "weights", "stream";
 // harness/workloads/advection/advection.h) on `stream`.
 void launch_advection_step(const std::string& variant, const StepLaunch& step, cudaStream_t stream);
 

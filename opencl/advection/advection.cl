@@ -3,7 +3,8 @@
 // cuda/advection/advection.cu, line for line: advection_blocked is the
 // branch-free form, or the two-branch form when built with -DTWO_BRANCH;
 // advection_plain is one work-item per cell (branch-free); advection_weights
-// the blocked tile with the step as weights.
+// the blocked tile with the step as weights; advection_stream the same step
+// streamed row by row.
 #define TILE_X 64      // advection::kTileX
 #define TILE_Y 64      // advection::kTileY
 #define HALO 2
@@ -186,5 +187,67 @@ __kernel void advection_weights(__global const float* from, __global float* to, 
     for (int r = 0; r < 4; ++r)
 #pragma unroll
       for (int c = 0; c < 5; ++c) a[r][c] = a[r + 1][c];
+  }
+}
+
+// stream: as cuda/advection/advection.cu advection_stream.
+#define PREFETCH 4  // advection::kStreamPrefetch
+__kernel void advection_stream(__global const float* from, __global float* to, int row0,
+                               int y_first, int nx, int ny, float xc, float yc, float omega) {
+  __local float line[2][TILE_X + 2 * HALO];
+  __local float wx[TILE_Y][5];
+  const int tx = get_local_id(0);
+  const int x0 = get_group_id(0) * TILE_X, y0 = y_first + get_group_id(1) * TILE_Y;
+  const int x = x0 + tx;
+  const int side = tx < HALO || tx >= TILE_X - HALO;
+  const int slot = tx < HALO ? tx : tx + 2 * HALO;
+  const int hx = min(max(x0 - HALO + slot, 0), nx - 1);
+  upwind_weights_local(omega * ((float)(y0 + tx) - yc), wx[tx]);
+  float wy[5];
+  upwind_weights(-omega * ((float)x - xc), wy);
+#define ROWS (TILE_Y + 2 * HALO)
+#define ROW_AT(k) ((size_t)(min(max(y0 - HALO + (k), 0), ny - 1) - row0) * nx)
+  float pv[PREFETCH], ph[PREFETCH];
+#pragma unroll
+  for (int k = 0; k < PREFETCH; ++k) {
+    pv[k] = from[ROW_AT(k) + x];
+    ph[k] = side ? from[ROW_AT(k) + hx] : 0.0f;
+  }
+  float a[5][5];
+#pragma unroll
+  for (int k = 0; k < ROWS; ++k) {
+    __local float* buf = line[k & 1];
+    buf[tx + HALO] = pv[0];
+    if (side) buf[slot] = ph[0];
+#pragma unroll
+    for (int j = 0; j + 1 < PREFETCH; ++j) {
+      pv[j] = pv[j + 1];
+      ph[j] = ph[j + 1];
+    }
+    if (k + PREFETCH < ROWS) {
+      pv[PREFETCH - 1] = from[ROW_AT(k + PREFETCH) + x];
+      if (side) ph[PREFETCH - 1] = from[ROW_AT(k + PREFETCH) + hx];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int c = 0; c < 5; ++c) a[r][c] = a[r + 1][c];
+#pragma unroll
+    for (int c = 0; c < 5; ++c) a[4][c] = buf[tx + c];
+    if (k < 2 * HALO) continue;
+    const int t = k - 2 * HALO, y = y0 + t;
+    float out = a[2][2];
+    if (!on_border(x, y, nx, ny)) {
+      out = 0.0f;
+#pragma unroll
+      for (int r = 0; r < 5; ++r) {
+        float v = 0.0f;
+#pragma unroll
+        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
+        out += wy[r] * v;
+      }
+    }
+    to[(size_t)(y - row0) * nx + x] = out;
   }
 }

@@ -20,6 +20,7 @@ namespace {
 const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
+  if (variant == "stream") return "advection_stream";
   return "advection_blocked";
 }
 

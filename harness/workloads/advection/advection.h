@@ -100,13 +100,19 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //            weights of the block's rows computed once per block into
 //            shared memory (the flow's xi_x depends on the row only), the y
 //            weights once per column; 25 + 5 multiply-adds a cell
+//   stream   weights' step (the same sums in the same order: the same
+//            field bit for bit), a block of kTileX threads walking kTileY
+//            rows, each input row read once through a double row buffer in
+//            shared memory into each thread's 5 x 5 register window, the
+//            rows kStreamPrefetch ahead already loading into registers
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
 // cell, the bound's traffic (GB/s counts it).
 constexpr int kTileX = 64;
 constexpr int kTileY = 64;
-constexpr int kPlainRows = 4;     // plain: a block of kTileX x kPlainRows threads
-constexpr int kWeightsRows = 16;  // weights: a block of kTileX threads per kTileX x 16 cells
+constexpr int kPlainRows = 4;       // plain: a block of kTileX x kPlainRows threads
+constexpr int kWeightsRows = 16;    // weights: a block of kTileX threads per kTileX x 16 cells
+constexpr int kStreamPrefetch = 4;  // stream: input rows in flight ahead of the row computed
 
 struct Problem {
   int nx = 0, ny = 0;
@@ -141,7 +147,7 @@ std::vector<std::pair<int, int>> preset_grids(SizePreset size);
 int tile_rows(const std::string& variant);
 
 struct Variant {
-  std::string name;  // "blocked", "branchy", "plain", "weights"
+  std::string name;  // "blocked", "branchy", "plain", "weights", "stream"
   // The runner's part of the row split (halo_split.h): part `part` of
   // `parts`, exchanging its halos as `exchange` says. One part: the grid.
   int parts = 1, part = 0;

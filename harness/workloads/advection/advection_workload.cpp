@@ -11,7 +11,8 @@
 namespace gpucmp::advection {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"}, {"weights"}};
+  static const std::vector<Variant> v = {
+      {"blocked"}, {"branchy"}, {"plain"}, {"weights"}, {"stream"}};
   return v;
 }
 

@@ -431,11 +431,11 @@ case "$part" in
   advection-full)
     # Issue 18 item 5: the judged problems 1 (2048^2, 20480 steps) and 5
     # (8192 x 16384, 2048 steps) at full length, the paper's kernel (blocked)
-    # and the fastest (weights), both APIs: one launch is every step; the
+    # and the fastest two (weights, stream), both APIs: one launch is every step; the
     # protocol's first launch and warm-up are full runs too, then one timed
     # sample (one full run), validated by the long-run check after each.
     run advection-full 400 --startup off --samples 1 --advection-problems 1,5 \
-      --benchmark_filter='^advection/(cuda|opencl)/(blocked|weights)/.*/steps:'
+      --benchmark_filter='^advection/(cuda|opencl)/(blocked|weights|stream)/.*/steps:'
     ;;
   advection-2ranks-1gpu)
     # Issue 18 item 4, a functional check on one GPU (no two-GPU machine is

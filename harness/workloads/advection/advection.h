@@ -64,8 +64,9 @@ constexpr double kStepTolerance = 1e-6;
 Validation validate_against(const std::vector<float>& got, const std::vector<double>& want, int nx,
                             int steps);
 
-// The check of a long run that needs no reference: the field's peak stays
-// where the method carries it (within kPeakCells cells of peak_after), and
+// The check of a long run that needs no reference: the field's centre (the
+// mean position of its cells above half its maximum) stays where the method
+// carries the peak (within kPeakCells cells of peak_after), and
 // its maximum and minimum stay within [-kBoundSlack, 1 + kBoundSlack] (the
 // cubic is not monotone: it may overshoot a little).
 //

@@ -19,8 +19,16 @@ void TimedRunner::flush_l2(std::size_t bytes) {
 
 BatchTiming TimedRunner::time_batch(int launches) {
   const auto t0 = std::chrono::steady_clock::now();
+  const bool spans = launch_spans();
+  const auto n = std::size_t(launches);
+  while (spans && spans_.size() < 2 * n) spans_.push_back(make_event());
   check(cudaEventRecord(start_.get(), stream()), "cudaEventRecord", "batch start");
-  for (int i = 0; i < launches; ++i) enqueue();
+  for (std::size_t i = 0; i < n; ++i) {
+    if (spans) check(cudaEventRecord(spans_[2 * i].get(), stream()), "cudaEventRecord", "launch");
+    enqueue();
+    if (spans)
+      check(cudaEventRecord(spans_[2 * i + 1].get(), stream()), "cudaEventRecord", "launch");
+  }
   check(cudaGetLastError(), "kernel launch", "timed batch");
   check(cudaEventRecord(stop_.get(), stream()), "cudaEventRecord", "batch stop");
   check(cudaEventSynchronize(stop_.get()), "cudaEventSynchronize", "batch stop");
@@ -31,6 +39,14 @@ BatchTiming TimedRunner::time_batch(int launches) {
   t.launches = launches;
   t.device_s = double(ms) * 1e-3;
   t.host_s = std::chrono::duration<double>(t1 - t0).count();
+  if (spans) {
+    t.launches_s = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      check(cudaEventElapsedTime(&ms, spans_[2 * i].get(), spans_[2 * i + 1].get()),
+            "cudaEventElapsedTime", "launch");
+      t.launches_s += double(ms) * 1e-3;
+    }
+  }
   return t;
 }
 

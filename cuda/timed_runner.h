@@ -1,6 +1,8 @@
 // Batch timing for every CUDA runner: an event before the first launch and
 // one after the last on the runner's stream, plus host wall clock.
 #pragma once
+#include <vector>
+
 #include "handles.h"
 #include "runner.h"
 
@@ -20,7 +22,8 @@ class TimedRunner : public Runner {
  private:
   Stream stream_;
   Event start_, stop_;
-  DevicePtr scratch_;  // cold mode: written to evict the L2
+  std::vector<Event> spans_;  // --launch-gaps: an event before and after each launch
+  DevicePtr scratch_;         // cold mode: written to evict the L2
   std::size_t scratch_bytes_ = 0;
   unsigned char flushes_ = 0;
 };

@@ -148,6 +148,7 @@ int bench_main(int argc, char** argv) {
   const std::string filter = benchmark::GetBenchmarkFilter();
   try {
     app.parse(argc, argv);
+    set_launch_spans(opts.launch_gaps);
     bool split_rows = false;  // besides --split's: a workload's own (advection's two GPUs)
     for (const auto& w : workloads) split_rows = split_rows || w->has_split_rows();
     check_split_options(opts.split, split_rows);

@@ -15,6 +15,13 @@
 
 namespace gpucmp {
 
+namespace {
+bool g_launch_spans = false;
+}  // namespace
+
+void set_launch_spans(bool on) { g_launch_spans = on; }
+bool launch_spans() { return g_launch_spans; }
+
 int batch_size(double one_launch_s, double target_s) {
   if (!(one_launch_s > 0)) return 1;
   const double n = std::floor(target_s / one_launch_s);
@@ -112,7 +119,9 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
       cold ? 1 : batch_size(std::max(probe.device_s, probe.host_s), p.batch_target_ms * 1e-3);
 
   ClockLog clocks(p.clocks);
-  double device_total = 0, host_total = 0;
+  double device_total = 0, host_total = 0, launches_total = 0;
+  long long launched = 0;
+  bool spans = true;  // every batch measured its launches' own spans
   Samples samples;
   for (auto _ : state) {
     samples = take_samples(p.sampling, [&] {
@@ -121,6 +130,9 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
       const BatchTiming t = runner.time_batch(batch);
       device_total += t.device_s;
       host_total += t.host_s;
+      launches_total += t.launches_s;
+      launched += batch;
+      spans = spans && t.launches_s >= 0;
       clocks.between_samples();
       return t.device_s / batch;
     });
@@ -169,6 +181,12 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
     if (disagree && batch > 1)
       warn(m, "host wall clock is " + std::to_string(ratio) + "x the device time over batches of " +
                   std::to_string(batch));
+  }
+  if (spans && launched > 0 && launch_spans()) {
+    // The device time between launches (launch overhead the batch did not
+    // hide), and a launch's own time, per launch.
+    state.counters["launch_us"] = launches_total / double(launched) * 1e6;
+    state.counters["launch_gap_us"] = (device_total - launches_total) / double(launched) * 1e6;
   }
   clocks.report(state, m);
   if (m.items_per_launch > 0 && !m.time_per_item_counter.empty())

@@ -90,6 +90,10 @@ void add_common_options(CLI::App& app, Options& opts) {
       "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
       ->type_name("DIR");
   add_split_options(app, opts.split);
+  app.add_flag("--launch-gaps", opts.launch_gaps,
+               "Also time each launch of a timed batch (CUDA: events around it; OpenCL: its "
+               "commands' profiling) and report launch_us and launch_gap_us, the device time "
+               "between launches per launch");
   add_checked_option(app, "--batch-ms",
                      real_into(opts.batch_target_ms, "--batch-ms", {0, true, 60000}),
                      "Target duration of one timed batch of launches, in ms (> 0, <= 60000)")

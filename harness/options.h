@@ -47,10 +47,11 @@ struct Options {
   double batch_target_ms = 20;  // launches per timed sample are chosen to last about this
   SamplingRule sampling;
   CacheMode cache = CacheMode::hot;
-  bool startup = true;      // register the startup/ benchmarks (compile + first launch)
-  int startup_samples = 5;  // fresh builds / context starts per startup benchmark
-  bool progress = true;     // one progress line per benchmark on stderr
-  SplitOptions split;       // multi-device rows (split_options.h)
+  bool startup = true;       // register the startup/ benchmarks (compile + first launch)
+  int startup_samples = 5;   // fresh builds / context starts per startup benchmark
+  bool progress = true;      // one progress line per benchmark on stderr
+  bool launch_gaps = false;  // time each launch too: launch_us, launch_gap_us (runner.h)
+  SplitOptions split;        // multi-device rows (split_options.h)
 };
 
 // Adds gpucmp's options to `app`, writing into `opts`.

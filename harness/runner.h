@@ -11,7 +11,18 @@ struct BatchTiming {
   double device_s = 0;  // device timestamps: first launch start .. last launch end
   double host_s = 0;    // host wall clock around the same batch, incl. synchronisation
   int launches = 0;
+  // With launch spans on (set_launch_spans): the sum over the batch's
+  // launches of each one's own device time, its first command's start to
+  // its last's end, so that device_s - launches_s is the time between
+  // launches; negative when not measured.
+  double launches_s = -1;
 };
+
+// --launch-gaps: the runners also time each launch of a batch (CUDA: an event
+// before and after it; OpenCL: the profiling of its commands). Off by
+// default: CUDA's extra events are commands of the stream.
+void set_launch_spans(bool on);
+bool launch_spans();
 
 class Runner {
  public:

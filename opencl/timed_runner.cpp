@@ -43,7 +43,11 @@ BatchTiming TimedRunner::time_batch(int launches) {
   const auto t0 = std::chrono::steady_clock::now();
   if (span_ == Span::markers)
     check(clEnqueueMarkerWithWaitList(q, 0, nullptr, begin.out()), "clEnqueueMarker", "begin");
-  for (int i = 0; i < launches; ++i) enqueue();
+  std::vector<std::size_t> firsts;  // each launch's first event (launch spans)
+  for (int i = 0; i < launches; ++i) {
+    firsts.push_back(events_.size());
+    enqueue();
+  }
   if (span_ == Span::markers)
     check(clEnqueueMarkerWithWaitList(q, 0, nullptr, end.out()), "clEnqueueMarker", "end");
   check(clFinish(q), "clFinish", "timed batch");
@@ -56,6 +60,13 @@ BatchTiming TimedRunner::time_batch(int launches) {
   } else {
     if (events_.empty()) throw ApiError("OpenCL runner enqueued no event to time");
     t.device_s = profiled_seconds(events_.front(), events_.back());
+    if (launch_spans()) {
+      t.launches_s = 0;
+      firsts.push_back(events_.size());
+      for (std::size_t i = 0; i + 1 < firsts.size(); ++i)
+        if (firsts[i + 1] > firsts[i])
+          t.launches_s += profiled_seconds(events_[firsts[i]], events_[firsts[i + 1] - 1]);
+    }
   }
   events_.clear();
   return t;

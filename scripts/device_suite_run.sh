@@ -46,6 +46,7 @@
 #   OUT=<dir> PART=advection scripts/device_suite_run.sh     # semi-Lagrangian advection, one GPU (issue 18)
 #   OUT=<dir> PART=advection-full scripts/device_suite_run.sh # judged problems 1 and 5 at full length
 #   OUT=<dir> PART=advection-2ranks-1gpu scripts/device_suite_run.sh # two-GPU rows' path, both ranks on one GPU
+#   OUT=<dir> PART=advection-gaps scripts/device_suite_run.sh # advection with each launch timed (--launch-gaps)
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
 # PART may name several parts ("parboil bandwidth"). Results come back as
@@ -436,6 +437,13 @@ case "$part" in
     # sample (one full run), validated by the long-run check after each.
     run advection-full 400 --startup off --samples 1 --advection-problems 1,5 \
       --benchmark_filter='^advection/(cuda|opencl)/(blocked|weights|stream)/.*/steps:'
+    ;;
+  advection-gaps)
+    # Issue 18, the OpenCL/CUDA ratio: each launch timed too (--launch-gaps:
+    # launch_us, and launch_gap_us, the device time between launches), the
+    # rows of every grid, both APIs, 3 repetitions interleaved.
+    run advection-gaps 300 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+      --startup off --launch-gaps --benchmark_filter='^advection/(cuda|opencl)/(plain|weights|stream)/'
     ;;
   advection-2ranks-1gpu)
     # Issue 18 item 4, a functional check on one GPU (no two-GPU machine is

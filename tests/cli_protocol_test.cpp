@@ -203,6 +203,28 @@ TEST(ProtocolRun, FixedSamplesTakesExactlyThatMany) {
   EXPECT_FALSE(row.contains("noise_met")) << row;  // no noise target with --samples
 }
 
+// --launch-gaps: each launch's own time and the time between launches, per
+// launch; they add up to the batch's device time. Without it: neither.
+TEST(ProtocolRun, LaunchGapsSplitTheBatchTime) {
+  const SplitRun r = run_split("gaps", kQuick + kBoth + "--samples 3 --startup off --launch-gaps");
+  EXPECT_EQ(r.exit_code, 0) << context(r);
+  const auto all = rows(r);
+  ASSERT_TRUE(all.count(kTimed)) << context(r);
+  const json& row = all.at(kTimed);
+  ASSERT_FALSE(failed(row)) << why(row);
+  const double launch = row.value("launch_us", -1.0), gap = row.value("launch_gap_us", -1e9);
+  EXPECT_GT(launch, 0.0) << row;
+  EXPECT_GE(gap, -1e-3 * launch) << row;  // launches of one queue do not overlap
+  // launch + gap is the mean device time per launch (the samples' mean).
+  const std::string unit = row.value("time_unit", "");
+  const double scale = unit == "ns" ? 1e-3 : unit == "ms" ? 1e3 : unit == "s" ? 1e6 : 1.0;
+  const double mean_us = row.value("real_time", 0.0) * scale;
+  EXPECT_NEAR(launch + gap, mean_us, 0.01 * mean_us) << row;
+  const json& plain = fixed_run().report.is_object() ? rows(fixed_run()).at(kTimed) : json();
+  EXPECT_FALSE(plain.contains("launch_us"));
+  EXPECT_FALSE(plain.contains("launch_gap_us"));
+}
+
 // The progress total counts what Google Benchmark runs: its filter sees the
 // registered name with /iterations:1/manual_time appended, so a filter that
 // ends in '/' (or '$') selects differently from the bare gpucmp name.

@@ -103,9 +103,10 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
   double sum = 0, sx = 0, sy = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
     if (std::isfinite(got[i]) && got[i] > hi / 2) {
+      const std::size_t row = i / std::size_t(nx), column = i % std::size_t(nx);
       sum += 1;
-      sx += double(i % std::size_t(nx));
-      sy += double(i / std::size_t(nx));
+      sx += double(column);
+      sy += double(row);
     }
   const double px = sum > 0 ? sx / sum : NAN, py = sum > 0 ? sy / sum : NAN;
   const double miss = std::hypot(px - want_x, py - want_y);
@@ -116,11 +117,12 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
   const bool bounded = lo >= -kBoundSlack && hi <= 1 + kBoundSlack && std::isfinite(miss);
   v.ok = miss <= kPeakCells && bounded && not_finite == 0;
   char buf[280];
-  std::snprintf(buf, sizeof buf,
-                "%safter %lld steps: peak %.4g, centre (%.2f, %.2f), want near (%.1f, %.1f) (%.2f cells "
-                "off); min %.4g, max %.4g (bounds -%g .. 1+%g); %zu cells not finite",
-                bounded || !std::isfinite(miss) ? "" : "out of bounds: ", steps, double(hi), px, py,
-                want_x, want_y, miss, double(lo), double(hi), kBoundSlack, kBoundSlack, not_finite);
+  std::snprintf(
+      buf, sizeof buf,
+      "%safter %lld steps: peak %.4g, centre (%.2f, %.2f), want near (%.1f, %.1f) (%.2f cells "
+      "off); min %.4g, max %.4g (bounds -%g .. 1+%g); %zu cells not finite",
+      bounded || !std::isfinite(miss) ? "" : "out of bounds: ", steps, double(hi), px, py, want_x,
+      want_y, miss, double(lo), double(hi), kBoundSlack, kBoundSlack, not_finite);
   v.where = buf;
   return v;
 }

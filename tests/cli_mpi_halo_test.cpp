@@ -55,8 +55,9 @@ TEST(MpiHalo, TwoRanksEqualOneGpuBitForBit) {
   const HaloRun two = run(mpirun(2), "--split-over mpi --advection-gpus 1,2");
   ASSERT_EQ(alone.process.exit_code, 0) << alone.process.output;
   ASSERT_EQ(two.process.exit_code, 0) << two.process.output;
-  ASSERT_EQ(alone.rows.size(), 4u) << alone.process.output;   // 4 variants
-  ASSERT_EQ(two.rows.size(), 4u + 8u) << two.process.output;  // and 2 exchanges of each
+  const std::size_t variants = alone.rows.size();
+  ASSERT_GE(variants, 5u) << alone.process.output;                 // blocked .. stream
+  ASSERT_EQ(two.rows.size(), 3 * variants) << two.process.output;  // and 2 exchanges of each
   int split = 0;
   for (const auto& [name, row] : two.rows) {
     SCOPED_TRACE(name);
@@ -69,7 +70,7 @@ TEST(MpiHalo, TwoRanksEqualOneGpuBitForBit) {
     EXPECT_NE(name.find("/over:mpi"), std::string::npos);
     EXPECT_EQ(row.value("gpus", 0.0), 2.0);
   }
-  EXPECT_EQ(split, 8);
+  EXPECT_EQ(split, int(2 * variants));
 }
 
 // One rank: the two-GPU rows are skipped, saying why; the rest run.

@@ -58,6 +58,8 @@ const std::vector<std::string>& registered_names() { return names(); }
 BenchName timed_name(const BenchName& name, const Options& opts) {
   BenchName n = name;
   if (opts.cache == CacheMode::cold) n.params.push_back({"cache", "cold"});
+  // --launch-gaps adds commands between CUDA's launches: not the same timing.
+  if (opts.launch_gaps) n.params.push_back({"gaps", "timed"});
   return n;
 }
 

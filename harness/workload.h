@@ -38,7 +38,8 @@ class Workload {
 };
 
 // The timed benchmark's name: `name`, plus the parameter cache:cold in cold
-// mode, so that hot and cold rows never mix in one file or dashboard.
+// mode and gaps:timed with --launch-gaps, so that rows timed differently
+// never mix in one file or dashboard.
 BenchName timed_name(const BenchName& name, const Options& opts);
 
 // Registers the timed benchmark `name` (measure() with the options' protocol)

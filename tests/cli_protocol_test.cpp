@@ -209,8 +209,9 @@ TEST(ProtocolRun, LaunchGapsSplitTheBatchTime) {
   const SplitRun r = run_split("gaps", kQuick + kBoth + "--samples 3 --startup off --launch-gaps");
   EXPECT_EQ(r.exit_code, 0) << context(r);
   const auto all = rows(r);
-  ASSERT_TRUE(all.count(kTimed)) << context(r);
-  const json& row = all.at(kTimed);
+  const std::string timed = std::string(kTimed) + "/gaps:timed";  // never mixed with plain rows
+  ASSERT_TRUE(all.count(timed)) << context(r);
+  const json& row = all.at(timed);
   ASSERT_FALSE(failed(row)) << why(row);
   const double launch = row.value("launch_us", -1.0), gap = row.value("launch_gap_us", -1e9);
   EXPECT_GT(launch, 0.0) << row;

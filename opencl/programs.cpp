@@ -145,6 +145,7 @@ std::vector<ProgramSpec> make_specs() {
       source("advection", "plain", "advection.cl", ""),
       source("advection", "weights", "advection.cl", ""),
       source("advection", "stream", "advection.cl", ""),
+      source("advection", "async", "advection_async.cl", ""),
       source("ceiling", "fma", "ceiling.cl", ""),
       source("ceiling", "shared", "ceiling.cl", ""),
       source("ceiling", "l2", "ceiling.cl", ""),

@@ -2,9 +2,11 @@
 // advection/advection.h, advection_method.h): the paper's blocked kernel in
 // its branch-free and two-branch forms, a plain kernel of one thread per
 // cell, the blocked tile with the step as weights, and the same step streamed
-// row by row. Pairs with opencl/advection/advection.cl, line for line. The constants 1/6, 1/3, 2/3
+// row by row (async: advection_async.cu). Pairs with
+// opencl/advection/advection.cl, line for line. The constants 1/6, 1/3, 2/3
 // are multiplied, not divided by, on both APIs.
 #include "advection_kernels.h"
+#include "advection_step.cuh"
 #include "workloads/advection/advection.h"
 
 namespace gpucmp::cuda {
@@ -49,10 +51,6 @@ struct TwoBranch {
     return ((c3p * xi + c2) * xi + c1p) * xi + c0;
   }
 };
-
-__device__ bool on_border(int x, int y, int nx, int ny) {
-  return x < kHalo || y < kHalo || x >= nx - kHalo || y >= ny - kHalo;
-}
 
 // Every kernel: grid rows y_first + blockIdx.y x (its tile's rows) on, of
 // the nx x ny grid; `from` and `to` hold the grid's rows from row0 on (a
@@ -127,23 +125,6 @@ __global__ void advection_plain(const float* from, float* to, int row0, int y_fi
   }
   to[i] = BranchFree::of(v[0], v[1], v[2], v[3], v[4]).at(xi_y);
 }
-// The upwind Lagrange weights at xi (advection_method.h upwind_weights).
-__device__ void upwind_weights(float xi, float* w) {
-  if (xi > 0.0F) {
-    w[0] = 0.0F;
-    w[1] = -xi * (xi - 1.0F) * (xi - 2.0F) * kSixth;
-    w[2] = (xi + 1.0F) * (xi - 1.0F) * (xi - 2.0F) * 0.5F;
-    w[3] = -(xi + 1.0F) * xi * (xi - 2.0F) * 0.5F;
-    w[4] = (xi + 1.0F) * xi * (xi - 1.0F) * kSixth;
-  } else {
-    w[0] = -(xi + 1.0F) * xi * (xi - 1.0F) * kSixth;
-    w[1] = (xi + 2.0F) * xi * (xi - 1.0F) * 0.5F;
-    w[2] = -(xi + 2.0F) * (xi + 1.0F) * (xi - 1.0F) * 0.5F;
-    w[3] = (xi + 2.0F) * (xi + 1.0F) * xi * kSixth;
-    w[4] = 0.0F;
-  }
-}
-
 // weights: a tile of kTileX x kWeightsRows cells (shorter than blocked's,
 // for more resident blocks); the 5 x 5 values around the cell in registers
 // (one new row of five from shared memory per cell), the x weights of the
@@ -172,18 +153,7 @@ __global__ void advection_weights(const float* from, float* to, int row0, int y_
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
     const int y = y0 + t;
-    float out = a[2][2];
-    if (!on_border(x, y, nx, ny)) {
-      out = 0.0F;
-#pragma unroll
-      for (int r = 0; r < 5; ++r) {
-        float v = 0.0F;
-#pragma unroll
-        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
-        out += wy[r] * v;
-      }
-    }
-    to[(size_t)(y - row0) * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -248,27 +218,19 @@ __global__ void advection_stream(const float* from, float* to, int row0, int y_f
     for (int c = 0; c < 5; ++c) a[4][c] = buf[tx + c];
     if (k < 2 * kHalo) continue;
     const int t = k - 2 * kHalo, y = y0 + t;
-    float out = a[2][2];
-    if (!on_border(x, y, nx, ny)) {
-      out = 0.0F;
-#pragma unroll
-      for (int r = 0; r < 5; ++r) {
-        float v = 0.0F;
-#pragma unroll
-        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
-        out += wy[r] * v;
-      }
-    }
-    to[(size_t)(y - row0) * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
   }
 }
 }  // namespace
 
 void launch_advection_step(const std::string& variant, const StepLaunch& s, cudaStream_t stream) {
-  const unsigned blocks_x = unsigned(s.nx / kTileX);
-  const unsigned blocks_y = unsigned(s.rows / advection::tile_rows(variant));
+  const advection::TileShape tile = advection::tile_shape(variant);
+  const unsigned blocks_x = unsigned(tile.tiles_x(s.nx));
+  const unsigned blocks_y = unsigned(s.rows / tile.rows);
   if (blocks_y == 0) return;
-  if (variant == "plain")
+  if (variant == "async")
+    launch_advection_async(s, dim3(blocks_x, blocks_y), stream);
+  else if (variant == "plain")
     advection_plain<<<dim3(blocks_x, blocks_y), dim3(kTileX, kPlainRows), 0, stream>>>(
         s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
   else if (variant == "stream")

@@ -17,8 +17,12 @@ struct StepLaunch {
   float xc = 0, yc = 0, omega = 0;
 };
 
-// One step of `variant` ("blocked", "branchy", "plain", "weights", "stream";
+// One step of `variant` ("blocked", "branchy", "plain", "weights", "stream",
+// "async";
 // harness/workloads/advection/advection.h) on `stream`.
 void launch_advection_step(const std::string& variant, const StepLaunch& step, cudaStream_t stream);
+
+// The async variant's launch (advection_async.cu) on `blocks` of its tile.
+void launch_advection_async(const StepLaunch& step, dim3 blocks, cudaStream_t stream);
 
 }  // namespace gpucmp::cuda

@@ -4,7 +4,9 @@
 // branch-free form, or the two-branch form when built with -DTWO_BRANCH;
 // advection_plain is one work-item per cell (branch-free); advection_weights
 // the blocked tile with the step as weights; advection_stream the same step
-// streamed row by row.
+// streamed row by row (async: advection_async.cl).
+#include "advection_step.clh"
+
 #define TILE_X 64      // advection::kTileX
 #define TILE_Y 64      // advection::kTileY
 #define HALO 2
@@ -55,10 +57,6 @@ float two_branch_at(TwoBranch c, float xi) {
 #define CUBIC_OF branch_free_of
 #define CUBIC_AT branch_free_at
 #endif
-
-int on_border(int x, int y, int nx, int ny) {
-  return x < HALO || y < HALO || x >= nx - HALO || y >= ny - HALO;
-}
 
 // Every kernel: grid rows y_first + get_group_id(1) x (its tile's rows) on,
 // of the nx x ny grid; `from` and `to` hold the grid's rows from row0 on (a
@@ -127,28 +125,6 @@ __kernel void advection_plain(__global const float* from, __global float* to, in
   to[i] = branch_free_at(branch_free_of(v[0], v[1], v[2], v[3], v[4]), xi_y);
 }
 
-void upwind_weights(float xi, float* w) {
-  if (xi > 0.0f) {
-    w[0] = 0.0f;
-    w[1] = -xi * (xi - 1.0f) * (xi - 2.0f) * SIXTH;
-    w[2] = (xi + 1.0f) * (xi - 1.0f) * (xi - 2.0f) * 0.5f;
-    w[3] = -(xi + 1.0f) * xi * (xi - 2.0f) * 0.5f;
-    w[4] = (xi + 1.0f) * xi * (xi - 1.0f) * SIXTH;
-  } else {
-    w[0] = -(xi + 1.0f) * xi * (xi - 1.0f) * SIXTH;
-    w[1] = (xi + 2.0f) * xi * (xi - 1.0f) * 0.5f;
-    w[2] = -(xi + 2.0f) * (xi + 1.0f) * (xi - 1.0f) * 0.5f;
-    w[3] = (xi + 2.0f) * (xi + 1.0f) * xi * SIXTH;
-    w[4] = 0.0f;
-  }
-}
-
-void upwind_weights_local(float xi, __local float* w) {
-  float p[5];
-  upwind_weights(xi, p);
-  for (int k = 0; k < 5; ++k) w[k] = p[k];
-}
-
 __kernel void advection_weights(__global const float* from, __global float* to, int row0,
                                 int y_first, int nx, int ny, float xc, float yc, float omega) {
   __local float tile[WEIGHTS_ROWS + 2 * HALO][TILE_X + 2 * HALO];
@@ -171,18 +147,7 @@ __kernel void advection_weights(__global const float* from, __global float* to, 
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
     const int y = y0 + t;
-    float out = a[2][2];
-    if (!on_border(x, y, nx, ny)) {
-      out = 0.0f;
-#pragma unroll
-      for (int r = 0; r < 5; ++r) {
-        float v = 0.0f;
-#pragma unroll
-        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
-        out += wy[r] * v;
-      }
-    }
-    to[(size_t)(y - row0) * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -237,17 +202,6 @@ __kernel void advection_stream(__global const float* from, __global float* to, i
     for (int c = 0; c < 5; ++c) a[4][c] = buf[tx + c];
     if (k < 2 * HALO) continue;
     const int t = k - 2 * HALO, y = y0 + t;
-    float out = a[2][2];
-    if (!on_border(x, y, nx, ny)) {
-      out = 0.0f;
-#pragma unroll
-      for (int r = 0; r < 5; ++r) {
-        float v = 0.0f;
-#pragma unroll
-        for (int c = 0; c < 5; ++c) v += wx[t][c] * a[r][c];
-        out += wy[r] * v;
-      }
-    }
-    to[(size_t)(y - row0) * nx + x] = out;
+    to[(size_t)(y - row0) * nx + x] = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
   }
 }

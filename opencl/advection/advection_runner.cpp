@@ -21,6 +21,7 @@ const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
   if (variant == "stream") return "advection_stream";
+  if (variant == "async") return "advection_async";
   return "advection_blocked";
 }
 
@@ -28,10 +29,9 @@ class AdvectionRunner : public TimedRunner {
  public:
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
-        plain_(v.name == "plain"),
-        tile_rows_(advection::tile_rows(v.name)),
+        tile_(advection::tile_shape(v.name)),
         part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
-        plan_(advection::step_plan(part_, tile_rows_, v.exchange)),
+        plan_(advection::step_plan(part_, tile_.rows, v.exchange)),
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, kernel_name(v.name))) {
     if (v.parts > 1) halo_ = std::make_unique<StagedHalo>(part_, p.nx, halo_link());
@@ -76,24 +76,24 @@ class AdvectionRunner : public TimedRunner {
   }
 
  private:
-  // Rows `rows` (whole tiles): a work-group of kTileX x kPlainRows (plain),
-  // or kTileX x 1 per kTileX x tile_rows cells (advection.cl's PLAIN_ROWS,
-  // WEIGHTS_ROWS and TILE_Y).
+  // Rows `rows` (whole tiles): a work-group of the variant's tile shape
+  // (advection::tile_shape: advection.cl's TILE_X, PLAIN_ROWS, WEIGHTS_ROWS,
+  // TILE_Y; advection_async.cl's THREADS, CELLS and ROWS).
   void launch(const Buffer& from, const Buffer& to, const advection::RowRange& rows,
               const advection::Flow& flow, cl_command_queue q) {
     set_args(kernel_, "advection", from, to, cl_int(part_.resident.first), cl_int(rows.first),
              cl_int(p_.nx), cl_int(p_.ny), float(flow.xc), float(flow.yc), float(flow.omega));
-    const auto groups_y = std::size_t(rows.count / tile_rows_);
+    const auto groups_y = std::size_t(rows.count / tile_.rows);
     if (groups_y == 0) return;
-    const std::size_t local[2] = {advection::kTileX, plain_ ? std::size_t(tile_rows_) : 1};
-    const std::size_t global[2] = {std::size_t(p_.nx), groups_y * local[1]};
+    const std::size_t local[2] = {std::size_t(tile_.threads_x), std::size_t(tile_.threads_y)};
+    const std::size_t global[2] = {std::size_t(tile_.tiles_x(p_.nx)) * local[0],
+                                   groups_y * local[1]};
     check(clEnqueueNDRangeKernel(q, kernel_, 2, nullptr, global, local, 0, nullptr, record()),
           "clEnqueueNDRangeKernel", "advection");
   }
 
   advection::Problem& p_;
-  bool plain_;
-  int tile_rows_;
+  advection::TileShape tile_;
   advection::HaloPart part_;
   advection::StepPlan plan_;
   const BuiltProgram& program_;

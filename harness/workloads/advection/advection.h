@@ -106,6 +106,15 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //            rows, each input row read once through a double row buffer in
 //            shared memory into each thread's 5 x 5 register window, the
 //            rows kStreamPrefetch ahead already loading into registers
+//   async    weights' step again, bit for bit, streamed as stream is but
+//            through a ring of kAsyncPrefetch + 2 rows in shared memory
+//            that the API's own asynchronous copy fills kAsyncPrefetch rows
+//            ahead (CUDA cp.async, OpenCL async_work_group_copy), so no
+//            register waits for a load; kAsyncCells columns a thread (one
+//            16-byte copy and store a row), kAsyncRows rows a block, and the
+//            zero weight of each row skipped where the block's rows share
+//            their xi_x sign (all but the block astride yc): 20 + 5
+//            multiply-adds a cell
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
 // cell, the bound's traffic (GB/s counts it).
@@ -114,6 +123,10 @@ constexpr int kTileY = 64;
 constexpr int kPlainRows = 4;       // plain: a block of kTileX x kPlainRows threads
 constexpr int kWeightsRows = 16;    // weights: a block of kTileX threads per kTileX x 16 cells
 constexpr int kStreamPrefetch = 4;  // stream: input rows in flight ahead of the row computed
+constexpr int kAsyncThreads = 64;   // async: a block of 64 threads,
+constexpr int kAsyncCells = 4;      // each 4 columns wide,
+constexpr int kAsyncRows = 16;      // walking 16 rows,
+constexpr int kAsyncPrefetch = 6;   // with 6 rows copying ahead
 
 struct Problem {
   int nx = 0, ny = 0;
@@ -143,12 +156,18 @@ const std::vector<JudgedProblem>& judged_problems();
 // problems' grids (2048^2, 4096^2, 16384 x 4096, 8192 x 16384).
 std::vector<std::pair<int, int>> preset_grids(SizePreset size);
 
-// The rows a kernel's work-group covers: its tile's height (kTileY,
-// kWeightsRows, kPlainRows); a launch covers whole tiles.
-int tile_rows(const std::string& variant);
+// A kernel's work-group: the cols x rows cells it covers, by threads_x x
+// threads_y threads. A launch covers whole tiles of rows; a grid's columns
+// (a multiple of 64) are covered by ceil(nx / cols) tiles, the last in part.
+struct TileShape {
+  int cols = kTileX, rows = kTileY, threads_x = kTileX, threads_y = 1;
+  int tiles_x(int nx) const { return (nx + cols - 1) / cols; }
+};
+TileShape tile_shape(const std::string& variant);
+int tile_rows(const std::string& variant);  // tile_shape(variant).rows
 
 struct Variant {
-  std::string name;  // "blocked", "branchy", "plain", "weights", "stream"
+  std::string name;  // "blocked", "branchy", "plain", "weights", "stream", "async"
   // The runner's part of the row split (halo_split.h): part `part` of
   // `parts`, exchanging its halos as `exchange` says. One part: the grid.
   int parts = 1, part = 0;

@@ -11,16 +11,26 @@
 namespace gpucmp::advection {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {
-      {"blocked"}, {"branchy"}, {"plain"}, {"weights"}, {"stream"}};
+  static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"},
+                                         {"weights"}, {"stream"},  {"async"}};
   return v;
 }
 
-int tile_rows(const std::string& variant) {
-  if (variant == "plain") return kPlainRows;
-  if (variant == "weights") return kWeightsRows;
-  return kTileY;
+TileShape tile_shape(const std::string& variant) {
+  TileShape t;
+  if (variant == "plain") {
+    t.rows = t.threads_y = kPlainRows;
+  } else if (variant == "weights") {
+    t.rows = kWeightsRows;
+  } else if (variant == "async") {
+    t.cols = kAsyncThreads * kAsyncCells;
+    t.rows = kAsyncRows;
+    t.threads_x = kAsyncThreads;
+  }
+  return t;
 }
+
+int tile_rows(const std::string& variant) { return tile_shape(variant).rows; }
 
 Runners& runners() {
   static Runners table("advection", variants());

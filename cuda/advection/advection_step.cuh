@@ -1,0 +1,55 @@
+// The step as weights, for the kernels that compute it so (advection.cu's
+// weights and stream, advection_async.cu): advection_method.h's upwind
+// weights and the weighted 5 x 5 sum, written once. Pairs with
+// opencl/advection/advection_step.clh.
+#pragma once
+
+namespace gpucmp::cuda {
+
+constexpr int kStepHalo = 2;
+constexpr float kStepSixth = 1.0F / 6;
+
+// The upwind Lagrange weights at xi (advection_method.h upwind_weights):
+// w[0] is 0 where xi > 0, w[4] elsewhere.
+__device__ __forceinline__ void upwind_weights(float xi, float* w) {
+  if (xi > 0.0F) {
+    w[0] = 0.0F;
+    w[1] = -xi * (xi - 1.0F) * (xi - 2.0F) * kStepSixth;
+    w[2] = (xi + 1.0F) * (xi - 1.0F) * (xi - 2.0F) * 0.5F;
+    w[3] = -(xi + 1.0F) * xi * (xi - 2.0F) * 0.5F;
+    w[4] = (xi + 1.0F) * xi * (xi - 1.0F) * kStepSixth;
+  } else {
+    w[0] = -(xi + 1.0F) * xi * (xi - 1.0F) * kStepSixth;
+    w[1] = (xi + 2.0F) * xi * (xi - 1.0F) * 0.5F;
+    w[2] = -(xi + 2.0F) * (xi + 1.0F) * (xi - 1.0F) * 0.5F;
+    w[3] = (xi + 2.0F) * (xi + 1.0F) * xi * kStepSixth;
+    w[4] = 0.0F;
+  }
+}
+
+__device__ __forceinline__ bool on_border(int x, int y, int nx, int ny) {
+  return x < kStepHalo || y < kStepHalo || x >= nx - kStepHalo || y >= ny - kStepHalo;
+}
+
+// The new value of the cell whose 5 x 5 values are a (a[r][c]: row y - 2 +
+// r, column x - 2 + c), its row's x weights wx and its column's y weights
+// wy: each row's sum over its columns, in order, then over the rows. A
+// border cell keeps its value. Every kernel computing the step as weights
+// sums in this order, each term a fused multiply-add (written out: a
+// compiler may contract a * b + c or not, and PoCL's does in one kernel and
+// not in another), so that their fields are equal bit for bit.
+__device__ __forceinline__ float weighted_step(const float (&a)[5][5], const float* wx,
+                                               const float (&wy)[5], bool border) {
+  if (border) return a[2][2];
+  float out = 0.0F;
+#pragma unroll
+  for (int r = 0; r < 5; ++r) {
+    float v = 0.0F;
+#pragma unroll
+    for (int c = 0; c < 5; ++c) v = fmaf(wx[c], a[r][c], v);
+    out = fmaf(wy[r], v, out);
+  }
+  return out;
+}
+
+}  // namespace gpucmp::cuda

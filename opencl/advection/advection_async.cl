@@ -1,0 +1,110 @@
+// The async variant of the advection step (harness/workloads/advection/
+// advection.h): as cuda/advection/advection_async.cu, the ring of rows
+// filled by OpenCL's own asynchronous copy, async_work_group_copy, one
+// copy of a row's tile columns (and halo) a row, PREFETCH rows ahead.
+#include "advection_step.clh"
+
+#define THREADS 64  // advection::kAsyncThreads
+#define CELLS 4     // advection::kAsyncCells: one float4 a work-item and row
+#define ROWS 16     // advection::kAsyncRows
+#define PREFETCH 6  // advection::kAsyncPrefetch
+#define COLS (THREADS * CELLS)
+#define IN_ROWS (ROWS + 2 * STEP_HALO)
+#define RING (PREFETCH + 2)  // a slot is refilled two barriers after its last reader
+#define LEAD 2               // grid column x0 - 2 + j at slot column LEAD + j
+#define STRIDE (COLS + 8)
+
+// Input row k (grid row y0 - 2 + k), clamped at the grid's edge, where only
+// border cells, which keep their values, read it.
+__global const float* input_row(__global const float* from, int row0, int nx, int ny, int y0,
+                                int k) {
+  int gy = y0 - STEP_HALO + k;
+  if (k < STEP_HALO) gy = max(gy, 0);
+  if (k >= ROWS + STEP_HALO) gy = min(gy, ny - 1);
+  return from + (gy - row0) * nx;
+}
+
+// Row k's columns x0 - 2 .. x0 + COLS + 1 that are in the grid into its
+// slot (the others, read by border cells only, are left).
+event_t copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
+                 int x0, int y0, int k) {
+  const int lo = max(x0 - STEP_HALO, 0), hi = min(x0 + COLS + STEP_HALO, nx);
+  __local float* slot = ring + (k % RING) * STRIDE + LEAD + lo - (x0 - STEP_HALO);
+  return async_work_group_copy(slot, input_row(from, row0, nx, ny, y0, k) + lo, hi - lo, 0);
+}
+
+// The tile's rows, summing the x weights c0 .. c0 + nc - 1 of each row (as
+// advection_async.cu's async_rows; called with constants, so that the
+// window's indices are known). The y weights come from the caller: computed
+// in here, PoCL 3.1 (LLVM 15) got the first column's wrong in the nc 4
+// copies (the field differed from weights' in that column only).
+void async_rows(const int c0, const int nc, __global const float* from, __global float* to,
+                int row0, int nx, int ny, int x0, int y0, __local float* ring,
+                __local const float (*wx)[5], const float wy[CELLS][5]) {
+  const int win = CELLS + nc - 1;
+  const int tx = get_local_id(0), x = x0 + tx * CELLS;
+  event_t copies[PREFETCH];
+#pragma unroll
+  for (int k = 0; k < PREFETCH; ++k) copies[k] = copy_row(ring, from, row0, nx, ny, x0, y0, k);
+  float a[5][CELLS + 4];
+#pragma unroll
+  for (int k = 0; k < IN_ROWS; ++k) {
+    wait_group_events(1, &copies[0]);
+#pragma unroll
+    for (int j = 0; j + 1 < PREFETCH; ++j) copies[j] = copies[j + 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (k + PREFETCH < IN_ROWS)
+      copies[PREFETCH - 1] = copy_row(ring, from, row0, nx, ny, x0, y0, k + PREFETCH);
+    __local const float* slot = ring + (k % RING) * STRIDE;
+#pragma unroll
+    for (int r = 0; r < 4; ++r)
+#pragma unroll
+      for (int j = 0; j < win; ++j) a[r][j] = a[r + 1][j];
+#pragma unroll
+    for (int j = 0; j < win; ++j) a[4][j] = slot[LEAD + tx * CELLS + c0 + j];
+    if (k < 2 * STEP_HALO) continue;
+    const int t = k - 2 * STEP_HALO, y = y0 + t;
+    float w[5];
+#pragma unroll
+    for (int j = 0; j < nc; ++j) w[j] = wx[t][c0 + j];
+    float out[CELLS];
+#pragma unroll
+    for (int q = 0; q < CELLS; ++q) {
+      float sum = 0.0f;
+#pragma unroll
+      for (int r = 0; r < 5; ++r) {
+        float v = 0.0f;
+#pragma unroll
+        for (int j = 0; j < nc; ++j) v = fma(w[j], a[r][q + j], v);
+        sum = fma(wy[q][r], v, sum);
+      }
+      out[q] = on_border(x + q, y, nx, ny) ? a[2][q + STEP_HALO - c0] : sum;
+    }
+    if (x < nx)
+      *(__global float4*)(to + (y - row0) * nx + x) = (float4)(out[0], out[1], out[2], out[3]);
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void advection_async(
+    __global const float* from, __global float* to, int row0, int y_first, int nx, int ny,
+    float xc, float yc, float omega) {
+  __local float ring[RING * STRIDE] __attribute__((aligned(16)));
+  __local float wx[ROWS][5];
+  const int x0 = get_group_id(0) * COLS, y0 = y_first + get_group_id(1) * ROWS;
+  for (int t = get_local_id(0); t < ROWS; t += THREADS)
+    upwind_weights_local(omega * ((float)(y0 + t) - yc), wx[t]);
+  // xi_x is monotone in y: the block's rows share its sign when its first
+  // and last do.
+  float wy[CELLS][5];  // the y weights of the work-item's columns
+#pragma unroll
+  for (int q = 0; q < CELLS; ++q)
+    upwind_weights(-omega * ((float)(x0 + get_local_id(0) * CELLS + q) - xc), wy[q]);
+  const int first = omega * ((float)y0 - yc) > 0.0f;
+  const int last = omega * ((float)(y0 + ROWS - 1) - yc) > 0.0f;
+  if (first != last)
+    async_rows(0, 5, from, to, row0, nx, ny, x0, y0, ring, wx, wy);
+  else if (first)
+    async_rows(1, 4, from, to, row0, nx, ny, x0, y0, ring, wx, wy);  // w[0] = 0
+  else
+    async_rows(0, 4, from, to, row0, nx, ny, x0, y0, ring, wx, wy);  // w[4] = 0
+}

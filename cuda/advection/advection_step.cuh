@@ -35,9 +35,9 @@ __device__ __forceinline__ bool on_border(int x, int y, int nx, int ny) {
 // r, column x - 2 + c), its row's x weights wx and its column's y weights
 // wy: each row's sum over its columns, in order, then over the rows. A
 // border cell keeps its value. Every kernel computing the step as weights
-// sums in this order, each term a fused multiply-add (written out: a
-// compiler may contract a * b + c or not, and PoCL's does in one kernel and
-// not in another), so that their fields are equal bit for bit.
+// sums in this order, each term a fused multiply-add, so that their fields
+// are equal bit for bit (advection_step.clh writes a * b + c, which
+// NVIDIA's OpenCL contracts into the same FMAs).
 __device__ __forceinline__ float weighted_step(const float (&a)[5][5], const float* wx,
                                                const float (&wy)[5], bool border) {
   if (border) return a[2][2];

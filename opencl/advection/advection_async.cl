@@ -75,8 +75,8 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
       for (int r = 0; r < 5; ++r) {
         float v = 0.0f;
 #pragma unroll
-        for (int j = 0; j < nc; ++j) v = fma(w[j], a[r][q + j], v);
-        sum = fma(wy[q][r], v, sum);
+        for (int j = 0; j < nc; ++j) v += w[j] * a[r][q + j];
+        sum += wy[q][r] * v;
       }
       out[q] = on_border(x + q, y, nx, ny) ? a[2][q + STEP_HALO - c0] : sum;
     }

@@ -146,6 +146,7 @@ std::vector<ProgramSpec> make_specs() {
       source("advection", "weights", "advection.cl", ""),
       source("advection", "stream", "advection.cl", ""),
       source("advection", "async", "advection_async.cl", ""),
+      source("advection", "ring", "advection_async.cl", "-DRING_LOADS"),
       source("ceiling", "fma", "ceiling.cl", ""),
       source("ceiling", "shared", "ceiling.cl", ""),
       source("ceiling", "l2", "ceiling.cl", ""),

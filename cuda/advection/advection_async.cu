@@ -1,8 +1,9 @@
 // The async variant of the advection step (harness/workloads/advection/
 // advection.h): weights' step, bit for bit, streamed row by row through a
 // ring of rows in shared memory that cp.async fills kAsyncPrefetch rows
-// ahead, so that no register waits for a load. Pairs with
-// opencl/advection/advection_async.cl (async_work_group_copy).
+// ahead, so that no register waits for a load; and the ring variant, the
+// same kernel with the ring filled by ordinary loads and stores. Pairs with
+// opencl/advection/advection_async.cl (async_work_group_copy; -DRING_LOADS).
 #include "advection_kernels.h"
 #include "advection_step.cuh"
 #include "workloads/advection/advection.h"
@@ -55,7 +56,9 @@ struct Tile {
 // 4 where the block's rows share the sign of xi_x (their zero weight, w[0]
 // or w[4], skipped: adding 0 * a to a sum that started at +0 changes no bit,
 // so the field equals weights'), NC 5 for the block astride yc.
-template <int C0, int NC>
+// Async: the ring filled by cp.async; else (the ring variant) by loads into
+// registers and stores to shared memory, which wait for the loads.
+template <bool Async, int C0, int NC>
 __device__ __forceinline__ void async_rows(const Tile& g, float* ring, const float (*wx)[5],
                                            const float (&wy)[kCells][5]) {
   constexpr int kWin = kCells + NC - 1;  // window columns: x - 2 + C0 on
@@ -74,8 +77,15 @@ __device__ __forceinline__ void async_rows(const Tile& g, float* ring, const flo
   };
   const auto copy_row = [&](int k) {
     float* slot = ring + (k % kRing) * kStride;
-    copy_async16(slot + kLead + kStepHalo + tx * kCells, row(k) + xl);
-    if (left || right) copy_async8(slot + hslot, row(k) + hx);
+    if (Async) {
+      copy_async16(slot + kLead + kStepHalo + tx * kCells, row(k) + xl);
+      if (left || right) copy_async8(slot + hslot, row(k) + hx);
+    } else {
+      *reinterpret_cast<float4*>(slot + kLead + kStepHalo + tx * kCells) =
+          *reinterpret_cast<const float4*>(row(k) + xl);
+      if (left || right)
+        *reinterpret_cast<float2*>(slot + hslot) = *reinterpret_cast<const float2*>(row(k) + hx);
+    }
   };
 #pragma unroll
   for (int k = 0; k < kPrefetch; ++k) {
@@ -120,6 +130,7 @@ __device__ __forceinline__ void async_rows(const Tile& g, float* ring, const flo
   }
 }
 
+template <bool Async>
 __global__ void __launch_bounds__(kThreads)
     advection_async(const float* from, float* to, int row0, int y_first, int nx, int ny, float xc,
                     float yc, float omega) {
@@ -137,17 +148,19 @@ __global__ void __launch_bounds__(kThreads)
   const bool first = omega * ((float)g.y0 - yc) > 0.0F;
   const bool last = omega * ((float)(g.y0 + kRows - 1) - yc) > 0.0F;
   if (first != last)
-    async_rows<0, 5>(g, ring, wx, wy);
+    async_rows<Async, 0, 5>(g, ring, wx, wy);
   else if (first)
-    async_rows<1, 4>(g, ring, wx, wy);  // w[0] = 0
+    async_rows<Async, 1, 4>(g, ring, wx, wy);  // w[0] = 0
   else
-    async_rows<0, 4>(g, ring, wx, wy);  // w[4] = 0
+    async_rows<Async, 0, 4>(g, ring, wx, wy);  // w[4] = 0
 }
 }  // namespace
 
-void launch_advection_async(const StepLaunch& s, dim3 blocks, cudaStream_t stream) {
-  advection_async<<<blocks, kThreads, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx, s.ny,
-                                                   s.xc, s.yc, s.omega);
+void launch_advection_async(bool async_copy, const StepLaunch& s, dim3 blocks,
+                            cudaStream_t stream) {
+  const auto kernel = async_copy ? advection_async<true> : advection_async<false>;
+  kernel<<<blocks, kThreads, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc,
+                                          s.omega);
 }
 
 }  // namespace gpucmp::cuda

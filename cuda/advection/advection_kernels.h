@@ -18,11 +18,13 @@ struct StepLaunch {
 };
 
 // One step of `variant` ("blocked", "branchy", "plain", "weights", "stream",
-// "async";
+// "async", "ring";
 // harness/workloads/advection/advection.h) on `stream`.
 void launch_advection_step(const std::string& variant, const StepLaunch& step, cudaStream_t stream);
 
-// The async variant's launch (advection_async.cu) on `blocks` of its tile.
-void launch_advection_async(const StepLaunch& step, dim3 blocks, cudaStream_t stream);
+// The async (async_copy) and ring variants' launch (advection_async.cu) on
+// `blocks` of their tile.
+void launch_advection_async(bool async_copy, const StepLaunch& step, dim3 blocks,
+                            cudaStream_t stream);
 
 }  // namespace gpucmp::cuda

@@ -1,7 +1,8 @@
 // The async variant of the advection step (harness/workloads/advection/
 // advection.h): as cuda/advection/advection_async.cu, the ring of rows
 // filled by OpenCL's own asynchronous copy, async_work_group_copy, one
-// copy of a row's tile columns (and halo) a row, PREFETCH rows ahead.
+// copy of a row's tile columns (and halo) a row, PREFETCH rows ahead; built
+// with -DRING_LOADS, the ring variant (ordinary loads and stores).
 #include "advection_step.clh"
 
 #define THREADS 64  // advection::kAsyncThreads
@@ -24,6 +25,23 @@ __global const float* input_row(__global const float* from, int row0, int nx, in
   return from + (gy - row0) * nx;
 }
 
+#ifdef RING_LOADS
+// The ring variant: the same columns into the slot by ordinary loads and
+// stores, work-item i copying columns lo + i, lo + i + THREADS, ... (as
+// load_tile in advection.cl; what NVIDIA's JIT makes of the copy below).
+// Nothing is waited: the copy's mark is 0.
+#define COPY_MARK int
+COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
+                   int x0, int y0, int k) {
+  const int lo = max(x0 - STEP_HALO, 0), hi = min(x0 + COLS + STEP_HALO, nx);
+  __local float* slot = ring + (k % RING) * STRIDE + LEAD + lo - (x0 - STEP_HALO);
+  __global const float* src = input_row(from, row0, nx, ny, y0, k) + lo;
+  for (int i = get_local_id(0); i < hi - lo; i += THREADS) slot[i] = src[i];
+  return 0;
+}
+#define WAIT_ROW(e)
+#else
+#define COPY_MARK event_t
 // Row k's columns x0 - 2 .. x0 + COLS + 1 that are in the grid into its
 // slot (the others, read by border cells only, are left).
 event_t copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
@@ -32,6 +50,8 @@ event_t copy_row(__local float* ring, __global const float* from, int row0, int 
   __local float* slot = ring + (k % RING) * STRIDE + LEAD + lo - (x0 - STEP_HALO);
   return async_work_group_copy(slot, input_row(from, row0, nx, ny, y0, k) + lo, hi - lo, 0);
 }
+#define WAIT_ROW(e) wait_group_events(1, &(e))
+#endif
 
 // The tile's rows, summing the x weights c0 .. c0 + nc - 1 of each row (as
 // advection_async.cu's async_rows; called with constants, so that the
@@ -43,13 +63,13 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
                 __local const float (*wx)[5], const float wy[CELLS][5]) {
   const int win = CELLS + nc - 1;
   const int tx = get_local_id(0), x = x0 + tx * CELLS;
-  event_t copies[PREFETCH];
+  COPY_MARK copies[PREFETCH];
 #pragma unroll
   for (int k = 0; k < PREFETCH; ++k) copies[k] = copy_row(ring, from, row0, nx, ny, x0, y0, k);
   float a[5][CELLS + 4];
 #pragma unroll
   for (int k = 0; k < IN_ROWS; ++k) {
-    wait_group_events(1, &copies[0]);
+    WAIT_ROW(copies[0]);
 #pragma unroll
     for (int j = 0; j + 1 < PREFETCH; ++j) copies[j] = copies[j + 1];
     barrier(CLK_LOCAL_MEM_FENCE);

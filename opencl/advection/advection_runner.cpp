@@ -21,7 +21,7 @@ const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
   if (variant == "stream") return "advection_stream";
-  if (variant == "async") return "advection_async";
+  if (variant == "async" || variant == "ring") return "advection_async";
   return "advection_blocked";
 }
 

@@ -115,6 +115,9 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //            zero weight of each row skipped where the block's rows share
 //            their xi_x sign (all but the block astride yc): 20 + 5
 //            multiply-adds a cell
+//   ring     async with the ring filled by ordinary loads and stores, which
+//            wait for the loads: the cross-run that prices the asynchronous
+//            copy on each API
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
 // cell, the bound's traffic (GB/s counts it).
@@ -167,7 +170,8 @@ TileShape tile_shape(const std::string& variant);
 int tile_rows(const std::string& variant);  // tile_shape(variant).rows
 
 struct Variant {
-  std::string name;  // "blocked", "branchy", "plain", "weights", "stream", "async"
+  std::string name;  // "blocked", "branchy", "plain", "weights", "stream", "async",
+                     // "ring"
   // The runner's part of the row split (halo_split.h): part `part` of
   // `parts`, exchanging its halos as `exchange` says. One part: the grid.
   int parts = 1, part = 0;

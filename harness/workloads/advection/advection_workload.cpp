@@ -11,8 +11,8 @@
 namespace gpucmp::advection {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"},
-                                         {"weights"}, {"stream"},  {"async"}};
+  static const std::vector<Variant> v = {{"blocked"}, {"branchy"}, {"plain"}, {"weights"},
+                                         {"stream"},  {"async"},   {"ring"}};
   return v;
 }
 
@@ -22,7 +22,7 @@ TileShape tile_shape(const std::string& variant) {
     t.rows = t.threads_y = kPlainRows;
   } else if (variant == "weights") {
     t.rows = kWeightsRows;
-  } else if (variant == "async") {
+  } else if (variant == "async" || variant == "ring") {
     t.cols = kAsyncThreads * kAsyncCells;
     t.rows = kAsyncRows;
     t.threads_x = kAsyncThreads;

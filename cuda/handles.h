@@ -61,9 +61,29 @@ inline Stream make_stream() {
   return Stream(s);
 }
 
+// A non-blocking stream of the device's highest priority: its blocks are
+// scheduled before those of default-priority streams waiting beside them.
+inline Stream make_priority_stream() {
+  int least = 0, greatest = 0;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest), "cudaDeviceGetStreamPriorityRange",
+        "runner");
+  cudaStream_t s = nullptr;
+  check(cudaStreamCreateWithPriority(&s, cudaStreamNonBlocking, greatest),
+        "cudaStreamCreateWithPriority", "runner");
+  return Stream(s);
+}
+
 inline Event make_event() {
   cudaEvent_t e = nullptr;
   check(cudaEventCreate(&e), "cudaEventCreate", "timing");
+  return Event(e);
+}
+
+// An event that only orders streams (no timestamp: cheaper to record).
+inline Event make_order_event() {
+  cudaEvent_t e = nullptr;
+  check(cudaEventCreateWithFlags(&e, cudaEventDisableTiming), "cudaEventCreateWithFlags",
+        "stream order");
   return Event(e);
 }
 

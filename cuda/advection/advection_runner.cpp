@@ -1,7 +1,8 @@
 // CUDA runner of advection: the part's resident rows of the initial field
 // (the whole grid for one GPU) uploaded into both buffers; each launch one
 // step from one buffer into the other (advection.cu) in the order of
-// halo_step, the halos traded through NCCL on two GPUs (nccl_halo.h); the
+// halo_step, the halos traded through NCCL on two GPUs (nccl_halo.h, whose
+// stream also runs the edge rows, beside the interior); the
 // part's own rows of the last step downloaded.
 #include <memory>
 
@@ -51,11 +52,14 @@ class AdvectionRunner : public TimedRunner {
     auto* to = static_cast<float*>(f_[(p_.steps_done + 1) % 2].get());
     advection::halo_step(
         plan_,
-        [&](const advection::RowRange& rows) {
+        [&](const advection::RowRange& rows, advection::StepPhase phase) {
+          const cudaStream_t on = halo_ && phase == advection::StepPhase::edges
+                                      ? halo_->edge_stream(stream())
+                                      : stream();
           launch_advection_step(variant_,
                                 {from, to, part_.resident.first, rows.first, rows.count, p_.nx,
                                  p_.ny, float(flow.xc), float(flow.yc), float(flow.omega)},
-                                stream());
+                                on);
           check(cudaGetLastError(), "advection<<<>>>", "advection/" + variant_);
         },
         [&] {

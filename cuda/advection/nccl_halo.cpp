@@ -23,8 +23,8 @@ struct NcclHalo::Impl {
   advection::HaloPart part;
   int nx = 0;
   ncclComm_t comm = nullptr;
-  Stream stream = make_stream();
-  Event ready = make_event(), done = make_event();
+  Stream stream = make_priority_stream();
+  Event ready = make_order_event(), done = make_order_event();
   ~Impl() {
     if (comm) ncclCommDestroy(comm);
   }
@@ -42,10 +42,16 @@ NcclHalo::NcclHalo(const advection::HaloPart& part, int nx, HaloLink& link)
 
 NcclHalo::~NcclHalo() = default;
 
-void NcclHalo::start(float* f, cudaStream_t compute) {
+cudaStream_t NcclHalo::edge_stream(cudaStream_t compute) {
   Impl& s = *impl_;
   check(cudaEventRecord(s.ready.get(), compute), "cudaEventRecord", "halo ready");
   check(cudaStreamWaitEvent(s.stream.get(), s.ready.get(), 0), "cudaStreamWaitEvent", "halo");
+  return s.stream.get();
+}
+
+void NcclHalo::start(float* f, cudaStream_t compute) {
+  Impl& s = *impl_;
+  edge_stream(compute);
   const auto rows = [&](const advection::RowRange& r) {
     return f + std::size_t(r.first - s.part.resident.first) * std::size_t(s.nx);
   };
@@ -75,6 +81,7 @@ NcclHalo::NcclHalo(const advection::HaloPart&, int, HaloLink&) {
       "the CUDA toolkit and NCCL_HOME)");
 }
 NcclHalo::~NcclHalo() = default;
+cudaStream_t NcclHalo::edge_stream(cudaStream_t compute) { return compute; }
 void NcclHalo::start(float*, cudaStream_t) {}
 void NcclHalo::finish(cudaStream_t) {}
 

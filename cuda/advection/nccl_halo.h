@@ -1,9 +1,9 @@
 // The halo exchange of a CUDA part of advection's row split over two GPUs
 // (issue 18 item 4): ncclSend / ncclRecv of the rows next to the split, on a
-// stream of its own, ordered against the compute stream by events; whatever
-// the compute stream runs between start() and finish() overlaps the
-// exchange. NCCL starts through the halo link (harness/halo_link.h: rank
-// 0's unique id broadcast over MPI), one rank per GPU.
+// stream of its own (which also runs the step's edge rows), ordered against
+// the compute stream by events; whatever the compute stream runs between
+// start() and finish() overlaps the edge rows and the exchange. NCCL starts through the halo link
+// (harness/halo_link.h: rank 0's unique id broadcast over MPI), one rank per GPU.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -22,7 +22,10 @@ class NcclHalo {
   NcclHalo(const NcclHalo&) = delete;
   NcclHalo& operator=(const NcclHalo&) = delete;
 
-  // After the work enqueued on `compute`: sends the part's edge rows of `f`
+  // The stream of the step's edge rows (StepPhase::edges): the exchange's
+  // own, of the highest priority, after the work enqueued on `compute`.
+  cudaStream_t edge_stream(cudaStream_t compute);
+  // After the work enqueued on `compute` and on the edge stream: sends the part's edge rows of `f`
   // (which holds the grid's rows from part.resident.first on) and receives
   // its halo rows into `f`.
   void start(float* f, cudaStream_t compute);

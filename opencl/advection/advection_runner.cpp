@@ -1,7 +1,8 @@
 // OpenCL runner of advection: as cuda/advection/advection_runner.cpp, the
 // step from advection.cl (its program per variant from programs.cpp:
 // branchy is advection_blocked built with -DTWO_BRANCH), the halos of two
-// GPUs staged through the host (staged_halo.h).
+// GPUs staged through the host (staged_halo.h, whose transfer queue also
+// runs the edge rows, beside the interior).
 #include <memory>
 
 #include "check.h"
@@ -65,7 +66,11 @@ class AdvectionRunner : public TimedRunner {
     const Buffer& to = f_[(p_.steps_done + 1) % 2];
     cl_command_queue q = session().queue();
     advection::halo_step(
-        plan_, [&](const advection::RowRange& rows) { launch(from, to, rows, flow, q); },
+        plan_,
+        [&](const advection::RowRange& rows, advection::StepPhase phase) {
+          launch(from, to, rows, flow,
+                 halo_ && phase == advection::StepPhase::edges ? halo_->edge_queue(q) : q);
+        },
         [&] {
           if (halo_) halo_->start(to.get(), q);
         },

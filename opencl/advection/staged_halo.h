@@ -1,6 +1,6 @@
 // The halo exchange of an OpenCL part of advection's row split over two
-// GPUs (issue 18 item 4): the rows next to the split read to the host on a
-// transfer queue of its own, traded with the neighbour through the halo link
+// GPUs (issue 18 item 4): the step's edge rows computed, and then read to
+// the host, on a transfer queue of its own, traded with the neighbour through the halo link
 // (harness/halo_link.h: MPI), and the neighbour's rows written back on the
 // transfer queue; the compute queue's next commands wait for the writes.
 // Whatever the compute queue runs between start() and finish() overlaps the
@@ -19,7 +19,10 @@ class StagedHalo {
   // On the session's device (session.h), one part per MPI rank.
   StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link);
 
-  // After the commands enqueued on `compute`: reads the part's edge rows of
+  // The queue of the step's edge rows (StepPhase::edges): the transfer
+  // queue, after the commands enqueued on `compute`.
+  cl_command_queue edge_queue(cl_command_queue compute);
+  // After the commands enqueued on `compute` and on the edge queue: reads the part's edge rows of
   // `f` (which holds the grid's rows from part.resident.first on).
   void start(cl_mem f, cl_command_queue compute);
   // Waits for the reads, trades the rows, writes the neighbours' rows into

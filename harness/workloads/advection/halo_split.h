@@ -62,16 +62,22 @@ struct StepPlan {
 // Throws std::invalid_argument unless the part's own rows are whole tiles.
 StepPlan step_plan(const HaloPart& part, int tile_rows, Exchange exchange);
 
+// Where a launch of halo_step runs: `edges` (the plan's `first`) on the
+// exchange's own stream or queue where there is one, so that they run
+// beside the interior rather than before it and the exchange follows them
+// there; `interior` (the plan's `during`) on the compute stream or queue.
+enum class StepPhase { edges, interior };
+
 // One step in the plan's order, the one place it is written for both APIs:
-// launch(range) for each of `first`, start(), launch for each of `during`,
-// finish(). start() begins the exchange of the rows `first` wrote (a
-// stream- or queue-ordered one returns at once); finish() makes the next
-// step's launches wait for it.
+// launch(range, edges) for each of `first`, start(), launch(range, interior)
+// for each of `during`, finish(). start() begins the exchange of the rows
+// `first` wrote (a stream- or queue-ordered one returns at once); finish()
+// makes the next step's launches wait for it.
 template <class Launch, class Start, class Finish>
 void halo_step(const StepPlan& plan, Launch launch, Start start, Finish finish) {
-  for (const RowRange& r : plan.first) launch(r);
+  for (const RowRange& r : plan.first) launch(r, StepPhase::edges);
   start();
-  for (const RowRange& r : plan.during) launch(r);
+  for (const RowRange& r : plan.during) launch(r, StepPhase::interior);
   finish();
 }
 

@@ -459,8 +459,13 @@ case "$part" in
       run advection-2gpu 400 --benchmark_repetitions=3 --startup off "${two[@]}" \
         --benchmark_filter='^advection/(cuda|opencl)/(blocked|weights|stream|async)/'
     else
-      run advection-2gpu-full 450 --startup off --samples 1 "${two[@]}" --advection-exchange overlap \
+      run advection-2gpu-full 400 --startup off --samples 1 "${two[@]}" --advection-exchange overlap \
         --advection-problems 1,2,4,5 --benchmark_filter='^advection/(cuda|opencl)/(blocked|stream|async)/.*/steps:'
+      # The cross-run that prices the CUDA graph: the same two-GPU rows of
+      # problems 2 and 5 enqueued call by call.
+      run advection-2gpu-eager 120 --startup off --samples 1 "${two[@]}" --advection-exchange overlap \
+        --advection-graph off --advection-problems 2,5 \
+        --benchmark_filter='^advection/cuda/(blocked|stream|async)/.*/steps:.*/gpus:2/'
     fi
     unset LAUNCH
     ;;

@@ -40,6 +40,11 @@ TEST(AdvectionBadInput, UnknownExchange) {
                            "--advection-exchange async: not an exchange (sync, overlap)");
 }
 
+TEST(AdvectionBadInput, GraphNeitherOnNorOff) {
+  expect_quick_usage_error("--advection-graph maybe --benchmark_filter=^advection/",
+                           "--advection-graph: maybe not in {on,off}");
+}
+
 TEST(AdvectionBadInput, NoSuchProblem) {
   expect_quick_usage_error("--advection-problems 6 --benchmark_filter=^advection/",
                            "--advection-problems 6: must be in 1..5");

@@ -2,14 +2,16 @@
 // (the whole grid for one GPU) uploaded into both buffers; each launch one
 // step from one buffer into the other (advection.cu) in the order of
 // halo_step, the halos traded through NCCL on two GPUs (nccl_halo.h, whose
-// stream also runs the edge rows, beside the interior); the
-// part's own rows of the last step downloaded.
+// stream also runs the edge rows, beside the interior; every step after the
+// first two replayed from a graph of it, step_graph.h, unless
+// --advection-graph off); the part's own rows of the last step downloaded.
 #include <memory>
 
 #include "advection_kernels.h"
 #include "check.h"
 #include "nccl_halo.h"
 #include "runner_table.h"
+#include "step_graph.h"
 #include "timed_runner.h"
 #include "workloads/advection/advection.h"
 
@@ -23,7 +25,8 @@ class AdvectionRunner : public TimedRunner {
       : p_(p),
         variant_(v.name),
         part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
-        plan_(advection::step_plan(part_, advection::tile_rows(v.name), v.exchange)) {
+        plan_(advection::step_plan(part_, advection::tile_rows(v.name), v.exchange)),
+        graph_(v.graph) {
     if (v.parts > 1) halo_ = std::make_unique<NcclHalo>(part_, p.nx, halo_link());
   }
 
@@ -35,6 +38,7 @@ class AdvectionRunner : public TimedRunner {
       copy_and_wait(f.get(), p_.initial.data() + offset, bytes, cudaMemcpyHostToDevice, stream(),
                     "advection f");
     }
+    for (StepGraph& g : steps_) g.reset();  // they name the buffers just replaced
     p_.steps_done = 0;
   }
   void download() override {
@@ -46,7 +50,25 @@ class AdvectionRunner : public TimedRunner {
   }
 
  protected:
+  // Two GPUs: steps 0 and 1 call by call (NCCL connects its peers on its
+  // first send and receive, outside any capture), each later step from the
+  // graph of its parity (which buffer it reads), captured on first use.
   void enqueue() override {
+    const auto parity = std::size_t(p_.steps_done % 2);
+    if (halo_ && graph_ && p_.steps_done >= 2) {
+      StepGraph& g = steps_[parity];
+      if (!g.captured())
+        g.capture(
+            stream(), [&] { enqueue_step(); }, "advection/" + variant_);
+      g.launch(stream(), "advection/" + variant_);
+    } else {
+      enqueue_step();
+    }
+    ++p_.steps_done;
+  }
+
+ private:
+  void enqueue_step() {
     const advection::Flow& flow = p_.flow;
     const auto* from = static_cast<const float*>(f_[p_.steps_done % 2].get());
     auto* to = static_cast<float*>(f_[(p_.steps_done + 1) % 2].get());
@@ -68,15 +90,15 @@ class AdvectionRunner : public TimedRunner {
         [&] {
           if (halo_) halo_->finish(stream());
         });
-    ++p_.steps_done;
   }
 
- private:
   advection::Problem& p_;
   std::string variant_;
   advection::HaloPart part_;
   advection::StepPlan plan_;
   std::unique_ptr<NcclHalo> halo_;  // two GPUs
+  bool graph_;
+  StepGraph steps_[2];  // by parity
   DevicePtr f_[2];
 };
 

@@ -176,6 +176,10 @@ struct Variant {
   // `parts`, exchanging its halos as `exchange` says. One part: the grid.
   int parts = 1, part = 0;
   Exchange exchange = Exchange::sync;
+  // CUDA, two parts: every step after the first two replayed from a CUDA
+  // graph of the step (both parities captured once), rather than enqueued
+  // call by call (--advection-graph).
+  bool graph = true;
 };
 const std::vector<Variant>& variants();
 

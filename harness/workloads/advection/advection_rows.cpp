@@ -98,6 +98,12 @@ class Advection : public Workload {
         "advection, two GPUs: sync (after each step) and/or overlap (during the interior; "
         "default both)")
         ->type_name("LIST");
+    app.add_option_function<std::string>(
+           "--advection-graph", [this](const std::string& v) { graph_ = v == "on"; },
+           "advection, two GPUs, CUDA: replay each step from a CUDA graph captured once "
+           "(on, default) or enqueue it call by call (off)")
+        ->check(CLI::IsMember({"on", "off"}))
+        ->type_name("on|off");
   }
 
   void add_context(ContextList& ctx) const override {
@@ -114,7 +120,13 @@ class Advection : public Workload {
     ctx.emplace_back("advection.split",
                      "gpus:2 rows: rows split at 64 floor(ny / 128), one MPI rank per GPU, 2 "
                      "halo rows each way per step (CUDA: NCCL; OpenCL: staged through the "
-                     "host, MPI); timed on rank 0's clock between barriers");
+                     "host, MPI); timed on rank 0's clock between barriers; the edge rows "
+                     "computed on the exchange's own stream (CUDA, highest priority) or queue "
+                     "(OpenCL), beside the interior");
+    ctx.emplace_back("advection.cuda_two_gpu_launch",
+                     graph_ ? "graph: every step after the first two replayed from a CUDA graph "
+                              "of the step (kernels, NCCL send/receive, stream order)"
+                            : "eager: every step enqueued call by call");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -158,15 +170,16 @@ class Advection : public Workload {
       name.params.push_back({"gpus", "2"});
       name.params.push_back({"exchange", to_string(*exchange)});
       name.params.push_back({"over", "mpi"});
-      add_split_row(name.str(), [this, c, row, e = *exchange, id = name.str()] {
+      add_split_row(name.str(), [this, c, row, e = *exchange, graph = graph_, id = name.str()] {
         Problem& p = problem(c);
         SplitRow r;
         r.name = id;
-        r.make = [&p, row, e](int, const Part& part) {
+        r.make = [&p, row, e, graph](int, const Part& part) {
           Variant v = row.variant;
           v.parts = 2;
           v.part = part.first == 0 ? 0 : 1;
           v.exchange = e;
+          v.graph = graph;
           return row.make(p, v);
         };
         r.io = [&p](const Part& part) { return own_rows(p, part); };
@@ -219,6 +232,7 @@ class Advection : public Workload {
   std::vector<int> problems_;               // judged problems, 1-based
   std::vector<int> gpus_ = {1};
   std::vector<Exchange> exchanges_ = {Exchange::sync, Exchange::overlap};
+  bool graph_ = true;
   LastProblem<std::pair<int, int>, Problem> problems_made_;
 };
 

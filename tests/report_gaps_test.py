@@ -272,6 +272,23 @@ class Split(Case):
             self.assertIn("ILi0ELi32ELi", names[0])  # the AoS kernel
             self.assertEqual(dict(counts), {op: 1})
 
+    def test_a_kernel_in_another_cu_file_of_the_workload_is_found(self):
+        def sass(kernels):
+            return "// SASS: nvcc\n" + "".join(
+                f"\t\tFunction : _ZN6gpucmp4cuda{name}EvPKfPf\n"
+                f"        /*0000*/                   {op} R0, [UR4] ;\n" for name, op in kernels)
+        files = [report_sass.SassFile("x/advection.cuda.sass",
+                                      sass([("16advection_stream", "LDS"),
+                                            ("17advection_weights", "LDG")])),
+                 report_sass.SassFile("x/advection_async.cuda.sass",
+                                      sass([("15advection_asyncILb1E", "LDGSTS")]))]
+        f, names, counts = report_sass.select(files, "advection", "async", lambda s: s == "cuda")
+        self.assertEqual(os.path.basename(f.path), "advection_async.cuda.sass")
+        self.assertEqual(dict(counts), {"LDGSTS": 1})
+        f, names, counts = report_sass.select(files, "advection", "stream", lambda s: s == "cuda")
+        self.assertEqual(os.path.basename(f.path), "advection.cuda.sass")
+        self.assertEqual(dict(counts), {"LDS": 1})
+
     def test_no_sass_folder_says_so(self):
         self.write("res/suite.json", doc({**BASE, **CROSS}))
         md = self.report(os.path.join(self.tmp, "res", "suite.json"))

@@ -134,10 +134,29 @@ def select(files, workload, variant, accept):
         wanted = [CUDA_FILES[workload] + ("-fast" if "fast" in variant.lower() else "")]
     else:
         wanted = [f"{workload}-{variant}".lower(), workload.lower()]
-    candidates = [f for f in files if accept(f.source) and f.stem.lower() in wanted]
+    # CUDA: a workload's kernels may sit in several .cu files, <workload>_<part>
+    # (advection_async.cu beside advection.cu): each is a candidate.
+    others = workload.lower() + "_"
+    candidates = [f for f in files if accept(f.source) and (
+        f.stem.lower() in wanted or (cuda_side and f.stem.lower().startswith(others)))]
     if not candidates:
         return None
-    f = min(candidates, key=lambda f: wanted.index(f.stem.lower()))
+    parts = tokens(variant)
+
+    def score(name):
+        low = name.lower()
+        return sum(1 for t in parts if (f"li{t}e" in low if t.isdigit() else t in low))
+
+    def rank(f):
+        stem = f.stem.lower()
+        return wanted.index(stem) if stem in wanted else len(wanted)
+
+    if patterns is None and len(candidates) > 1:
+        # The file whose kernel names hold most of the variant's name parts
+        # (ties: the exact stems first).
+        f = max(candidates, key=lambda f: (max(map(score, f.functions), default=-1), -rank(f)))
+    else:
+        f = min(candidates, key=rank)
     if not f.functions:
         return None
     names = list(f.functions)
@@ -147,12 +166,6 @@ def select(files, workload, variant, accept):
         if not names:
             return None
     elif len(names) > 1:
-        parts = tokens(variant)
-
-        def score(name):
-            low = name.lower()
-            return sum(1 for t in parts if (f"li{t}e" in low if t.isdigit() else t in low))
-
         best = max(score(n) for n in names)
         names = [n for n in names if score(n) == best]
     total = collections.Counter()

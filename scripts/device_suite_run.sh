@@ -48,6 +48,7 @@
 #   OUT=<dir> PART=advection-2ranks-1gpu scripts/device_suite_run.sh # two-GPU rows' path, both ranks on one GPU
 #   OUT=<dir> PART=advection-gaps scripts/device_suite_run.sh # advection with each launch timed (--launch-gaps)
 #   OUT=<dir> PART=advection-2gpu scripts/device_suite_run.sh # advection on two GPUs, one MPI rank each (nvidia-h200-x2)
+#   OUT=<dir> PART=scan-onepass scripts/device_suite_run.sh # the onepass scan beside lookback and CUB
 #   OUT=<dir> PART=advection-2gpu-full scripts/device_suite_run.sh # the judged problems at full length on one and two GPUs
 #   OUT=<dir> PART=split-sanitizer scripts/device_suite_run.sh # compute-sanitizer over the CUDA split rows
 #   OUT=<dir> PART=parboil-local scripts/device_suite_run.sh # cp/MRI local-size sweeps, memcheck
@@ -492,6 +493,26 @@ case "$part" in
       --advection-grid 4096x4096,2048x192 --advection-gpus 1,2 --split-over mpi \
       --cl-split-devices "$NV_CL:0,$NV_CL:0" --benchmark_filter='^advection/opencl/'
     unset LAUNCH
+    ;;
+  scan-onepass)
+    # Issue 17, the scan against CUB: onepass (decoupled look-back with the
+    # thread's words in registers, warp scans and a warp's look-back) beside
+    # lookback and CUB, both APIs, int32 and float at 2^28, alpha 8 to 32,
+    # 3 repetitions interleaved; memcheck, racecheck and synccheck over its
+    # CUDA rows (2^20 and 1000192 words); Nsight Compute at 2^28 (alpha 16,
+    # 32 and CUB).
+    run scan-onepass 300 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
+      --startup off --benchmark_filter='^scan/(cuda|opencl)/(onepass|lookback|cub)/' \
+      --scan-n 268435456 --scan-alpha 8,16,32
+    B="$B" OUT="$OUT/sanitizer-onepass" BUDGET=80 TOOLS="memcheck racecheck synccheck" \
+      BENCH_EXTRA="--scan-n 1048576,1000192 --scan-alpha 4,8,32" \
+      scripts/compute_sanitizer.sh '^scan/cuda/onepass/' > "$OUT/sanitizer-onepass.log" 2>&1
+    echo "compute-sanitizer onepass rc=$?"; tail -4 "$OUT/sanitizer-onepass.log"
+    B="$B" OUT="$OUT/ncu" BUDGET=60 LAUNCHES=3 CLOCKS=none \
+      EXTRA_METRICS=dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      scripts/profile_ncu.sh '^scan/cuda/(onepass/.*/n:268435456/alpha:(16|32)|cub/.*/n:268435456)/' \
+      > "$OUT/ncu.log" 2>&1
+    echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the

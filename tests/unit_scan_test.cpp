@@ -37,6 +37,14 @@ TEST(Scan, TilesAndDepth) {
   EXPECT_EQ(compiled_alpha(1), 1);
   EXPECT_EQ(compiled_alpha(12), 0);
   EXPECT_EQ(summation_depth({"cub", 0}, 1 << 20), 1024 + 64);
+  // onepass, alpha 16 at 2^28: 2^16 tiles, each link at most 7 deep.
+  EXPECT_EQ(summation_depth({"onepass", 16}, std::size_t(1) << 28),
+            16 + 29 + 7 * (1 << 16) + (1 << 11) + 3);
+  // onepass is compiled for whole 16-byte vectors a thread; it keeps lookback's status words.
+  EXPECT_TRUE(onepass_has_alpha(4) && onepass_has_alpha(32));
+  EXPECT_FALSE(onepass_has_alpha(1) || onepass_has_alpha(2) || onepass_has_alpha(12));
+  EXPECT_TRUE(has_tile_status({"onepass", 8}) && has_tile_status({"lookback", 8}));
+  EXPECT_FALSE(has_tile_status({"alpha", 8}));
 }
 
 TEST(Scan, Int32PrefixesAreCheckedWordForWord) {

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "scan_kernels.h"
+#include "scan_status.cuh"
 #include "word_ops.h"
 
 namespace gpucmp::cuda {
@@ -142,34 +143,18 @@ __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int 
 }
 
 // lookback: one pass with decoupled look-back (Merrill and Garland). Each
-// tile's status is one 64-bit word, flag << 32 | the value's bits, written
-// and read whole (volatile: single-copy atomic, so flag and value arrive
-// together); `status` holds m words zeroed before the launch (flag 0: not
-// yet published), then a 32-bit counter that hands out tile ids in the
-// order blocks start (so a tile only waits on tiles already running).
+// tile's status is one 64-bit word (scan_status.cuh); `status` holds m words
+// zeroed before the launch, then a 32-bit counter that hands out tile ids in
+// the order blocks start (so a tile only waits on tiles already running).
 // A look-back round reads kWindow predecessors at once, one per thread of
 // the first warp; thread 0 adds them. The kernel reads alpha at run time:
 // on the H200 this form ran fastest (scan.h).
-constexpr unsigned kAggregate = 1;  // the tile's own sum is published
-constexpr unsigned kPrefix = 2;     // the sum of every word up to the tile's last
-constexpr int kWindow = 32;         // predecessors read per look-back round
-
-__device__ unsigned to_bits(unsigned x) { return x; }
-__device__ unsigned to_bits(float x) { return __float_as_uint(x); }
-template <class T>
-__device__ T from_bits(unsigned bits);
-template <>
-__device__ unsigned from_bits<unsigned>(unsigned bits) {
-  return bits;
-}
-template <>
-__device__ float from_bits<float>(unsigned bits) {
-  return __uint_as_float(bits);
-}
-__device__ void publish(unsigned long long* status, size_t tile, unsigned flag, unsigned bits) {
-  *reinterpret_cast<volatile unsigned long long*>(status + tile) =
-      (unsigned long long)flag << 32 | bits;
-}
+using scan_status::from_bits;
+using scan_status::kAggregate;
+using scan_status::kPrefix;
+using scan_status::publish;
+using scan_status::to_bits;
+constexpr int kWindow = 32;  // predecessors read per look-back round
 
 template <class Op, class T = typename Op::T>
 __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, size_t n, size_t m,
@@ -182,7 +167,7 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
   __shared__ int done;
   T* tile_words = tile_memory<T>();
   const int tx = threadIdx.x;
-  if (tx == 0) tile_id = atomicAdd(reinterpret_cast<unsigned*>(status + m), 1U);
+  if (tx == 0) tile_id = scan_status::next_tile(status, m);
   __syncthreads();
   const size_t tile = tile_id;
   const T mine = load_tile<Op>(in, tile_words, n, tile, alpha);

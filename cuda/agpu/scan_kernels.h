@@ -17,6 +17,11 @@ void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, s
 void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,
                           int alpha, cudaStream_t stream);
 
+// One launch of scan's onepass algorithm (scan_onepass.cu), alpha one of
+// scan::onepass_has_alpha's: `status` as lookback's, zeroed here too.
+void launch_scan_onepass(scan::Type type, const void* in, void* out, void* status, std::size_t n,
+                         int alpha, cudaStream_t stream);
+
 // CUB's DeviceScan::InclusiveSum: the temporary storage it needs (bytes), and
 // one launch with it.
 std::size_t cub_scan_temp_bytes(scan::Type type, std::size_t n);

@@ -1,5 +1,6 @@
 // CUDA runners of scan: the words uploaded once; per launch the alpha
-// algorithm's three kernels or lookback's one (scan.cu), or CUB's
+// algorithm's three kernels or lookback's one (scan.cu), onepass's one
+// (scan_onepass.cu), or CUB's
 // DeviceScan::InclusiveSum (cub_scan.cu, variant "cub", CUDA only); the
 // prefix sums downloaded after.
 #include <algorithm>
@@ -26,7 +27,7 @@ class ScanRunner : public TimedRunner {
     if (v_.name == "cub") {
       temp_bytes_ = std::max<std::size_t>(cub_scan_temp_bytes(p_.type, p_.n), 1);
       scratch_ = device_alloc(temp_bytes_, "scan/cub temporary storage");
-    } else if (v_.name == "lookback") {
+    } else if (scan::has_tile_status(v_)) {
       scratch_ = device_alloc(scan::lookback_status_bytes(p_.n, v_.alpha), "scan tile status");
     } else {
       scratch_ = device_alloc(scan::tiles(p_.n, v_.alpha) * sizeof(std::uint32_t), "scan sums");
@@ -46,6 +47,8 @@ class ScanRunner : public TimedRunner {
     else if (v_.name == "lookback")
       launch_scan_lookback(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha,
                            stream());
+    else if (v_.name == "onepass")
+      launch_scan_onepass(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, stream());
     else
       launch_scan_alpha(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, stream());
     check(cudaGetLastError(), "scan<<<>>>", "scan/" + v_.name);

@@ -1,6 +1,7 @@
 // OpenCL runner of scan: the words uploaded once; per launch the alpha
-// algorithm's three kernels or lookback's one (scan.cl, its program per type from
-// programs.cpp), the prefix sums read after. Geometry as cuda/agpu/scan.cu's.
+// algorithm's three kernels or lookback's one (scan.cl), or onepass's one
+// (scan_onepass.cl), each variant's program per type from programs.cpp; the
+// prefix sums read after. Geometry as cuda/agpu/scan.cu's and scan_onepass.cu's.
 #include <cstdint>
 #include <string>
 
@@ -20,21 +21,27 @@ class ScanRunner : public TimedRunner {
  public:
   ScanRunner(scan::Problem& p, const scan::Variant& v)
       : p_(p),
-        lookback_(v.name == "lookback"),
+        onepass_(v.name == "onepass"),
+        status_(scan::has_tile_status(v)),
+        single_pass_name_(onepass_ ? "scan_onepass" : "scan_lookback"),
         alpha_(v.alpha),
         spec_(compiled_for(v, p.type)),
-        program_(session().program(spec_)),
-        tile_sums_(make_kernel(program_, "scan_tile_sums")),
-        sums_(make_kernel(program_, "scan_sums")),
-        tiles_(make_kernel(program_, "scan_tiles")),
-        single_pass_(make_kernel(program_, "scan_lookback")) {}
+        program_(session().program(spec_)) {
+    if (status_) {
+      single_pass_ = make_kernel(program_, single_pass_name_);
+      return;
+    }
+    tile_sums_ = make_kernel(program_, "scan_tile_sums");
+    sums_ = make_kernel(program_, "scan_sums");
+    tiles_ = make_kernel(program_, "scan_tiles");
+  }
 
   void upload() override {
     const std::size_t bytes = p_.n * sizeof(std::uint32_t);
     in_ = make_buffer(CL_MEM_READ_ONLY, bytes, "scan words");
     out_ = make_buffer(CL_MEM_WRITE_ONLY, bytes, "scan prefix sums");
-    scratch_ = make_buffer(CL_MEM_READ_WRITE, scratch_bytes(),
-                           lookback_ ? "scan tile status" : "scan sums");
+    scratch_ =
+        make_buffer(CL_MEM_READ_WRITE, scratch_bytes(), status_ ? "scan tile status" : "scan sums");
     check(clEnqueueWriteBuffer(session().queue(), in_, CL_TRUE, 0, bytes, p_.words.data(), 0,
                                nullptr, nullptr),
           "clEnqueueWriteBuffer", "scan words");
@@ -52,14 +59,17 @@ class ScanRunner : public TimedRunner {
     const std::size_t m = scan::tiles(p_.n, alpha_);
     const LocalBytes tile{tile_bytes(alpha_)};
     const auto n = cl_ulong(p_.n);
-    if (lookback_) {
+    if (status_) {
       const cl_ulong zero = 0;
       check(clEnqueueFillBuffer(session().queue(), scratch_, &zero, sizeof zero, 0, scratch_bytes(),
                                 0, nullptr, record()),
-            "clEnqueueFillBuffer", "scan/lookback status");
-      set_args(single_pass_, "scan_lookback", in_, out_, scratch_, n, cl_ulong(m), cl_int(alpha_),
-               tile);
-      run(single_pass_, m, "scan_lookback");
+            "clEnqueueFillBuffer", std::string(single_pass_name_) + " status");
+      if (onepass_)  // alpha compiled, its __local memory its own
+        set_args(single_pass_, single_pass_name_, in_, out_, scratch_, n, cl_ulong(m));
+      else
+        set_args(single_pass_, single_pass_name_, in_, out_, scratch_, n, cl_ulong(m),
+                 cl_int(alpha_), tile);
+      run(single_pass_, m, single_pass_name_);
       return;
     }
     set_args(tile_sums_, "scan_tile_sums", in_, scratch_, n, cl_int(alpha_), tile);
@@ -73,7 +83,8 @@ class ScanRunner : public TimedRunner {
  private:
   // The variant's program, built for its alpha where scan::compiled_alpha
   // has one (-DALPHA), as cuda/agpu/scan.cu instantiates its kernels; the
-  // lookback kernel reads alpha at run time either way.
+  // lookback kernel reads alpha at run time either way; onepass's alphas
+  // (scan::onepass_has_alpha, the others' rows skipped) are all compiled.
   static ProgramSpec compiled_for(const scan::Variant& v, scan::Type type) {
     ProgramSpec spec = program_spec("scan", agpu::program_of(v.name, type));
     if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0 && v.name != "lookback")
@@ -81,8 +92,8 @@ class ScanRunner : public TimedRunner {
     return spec;
   }
   std::size_t scratch_bytes() const {
-    return lookback_ ? scan::lookback_status_bytes(p_.n, alpha_)
-                     : scan::tiles(p_.n, alpha_) * sizeof(std::uint32_t);
+    return status_ ? scan::lookback_status_bytes(p_.n, alpha_)
+                   : scan::tiles(p_.n, alpha_) * sizeof(std::uint32_t);
   }
   // A tile of alpha x kBlock words at skewed indices (scan.cl).
   static std::size_t tile_bytes(int alpha) {
@@ -97,7 +108,9 @@ class ScanRunner : public TimedRunner {
   }
 
   scan::Problem& p_;
-  bool lookback_;
+  bool onepass_;
+  bool status_;                   // lookback or onepass: one kernel over tile status words
+  const char* single_pass_name_;  // the kernel of lookback or onepass
   int alpha_;
   ProgramSpec spec_;  // the program as built: its type's, with -DALPHA where compiled
   const BuiltProgram& program_;

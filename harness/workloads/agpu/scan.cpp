@@ -11,7 +11,7 @@
 namespace gpucmp::scan {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"alpha"}, {"lookback"}};
+  static const std::vector<Variant> v = {{"alpha"}, {"lookback"}, {"onepass"}};
   return v;
 }
 
@@ -43,6 +43,10 @@ std::size_t lookback_status_bytes(std::size_t n, int alpha) {
   return (tiles(n, alpha) + 1) * sizeof(std::uint64_t);
 }
 
+bool has_tile_status(const Variant& v) { return v.name == "lookback" || v.name == "onepass"; }
+
+bool onepass_has_alpha(int alpha) { return alpha == 4 || alpha == 8 || alpha == 16 || alpha == 32; }
+
 int summation_depth(const Variant& v, std::size_t n) {
   if (v.name == "alpha") {
     // The tile's sum (alpha in order, the block's scan), the scan of the
@@ -58,6 +62,17 @@ int summation_depth(const Variant& v, std::size_t n) {
     // chain through every earlier tile's sum, and the word's own prefix in
     // its tile (alpha, the block's scan, the tile's offset).
     return int(v.alpha + kLog2Block + tiles(n, v.alpha) + v.alpha + kLog2Block + 1);
+  if (v.name == "onepass") {
+    // The tile's sum (CUDA: alpha - 1 in order, the warp's 5 shuffle steps,
+    // 7 warp totals in order; OpenCL: alpha - 1, 15 in the thread's segment
+    // of 16, 15 segment sums: alpha + 29 at most); a prefix that may chain
+    // through every earlier tile, each link adding at most a look-back
+    // round's 5 steps (OpenCL: one step a tile passed), the round's product
+    // and the tile's own sum (7), and a round without a prefix one more
+    // (every 32 tiles); the word's own prefix: 3 more.
+    const std::size_t m = tiles(n, v.alpha);
+    return int(v.alpha + 29 + 7 * m + m / 32 + 3);
+  }
   // CUB: a tile's prefix may chain through every earlier tile's aggregate
   // (decoupled look-back). That its tiles hold at least 1024 words is an
   // assumption, not read from CUB (its rows met the bound on the H200).
@@ -156,7 +171,7 @@ class Scan : public Workload {
           for (const auto& text : items)
             alphas_.push_back(int(parse_int(text, "--scan-alpha", {1, kMaxAlpha})));
         },
-        "scan: words per thread of the alpha rows (comma-separated, 1.." +
+        "scan: words per thread of the alpha, lookback and onepass rows (comma-separated, 1.." +
             std::to_string(kMaxAlpha) + "), overriding --size")
         ->type_name("LIST");
   }
@@ -187,6 +202,11 @@ class Scan : public Workload {
   void add(const BenchName& name, const ApiSet& apis, const Options& opts, const Runners::Row& row,
            const Variant& v, std::size_t n, Type t) {
     const auto prepare = [this, n, t, row, v, name](const DeviceInfo& dev) {
+      if (v.name == "onepass" && !onepass_has_alpha(v.alpha))
+        throw Unavailable(
+            "onepass is compiled for alpha 4, 8, 16 and 32 only (whole 16-byte "
+            "vectors a thread), not " +
+            std::to_string(v.alpha));
       Problem& p = problems_.get({n, int(t)}, [n, t] { return scan::make_problem(n, t); });
       Prepared r;
       r.runner = row.make(p, v);

@@ -18,13 +18,20 @@
 //          run time and its thread 0 adds the window: the other forms tried
 //          (alpha compiled; a window of 256 added by the block's scan) ran
 //          slower on the H200 (README, issue 17)
+//   onepass  lookback's algorithm with far fewer instructions a word: alpha
+//          compiled (4, 8, 16, 32 only: other alphas' rows are skipped), the
+//          thread's alpha words in registers, loaded and stored as 16-byte
+//          vectors (coalesced, through shared memory), the block's scan by
+//          warp shuffles (CUDA) and the look-back a warp's: 32 predecessors
+//          a round, combined in order by shuffles (cuda/agpu/scan_onepass.cu,
+//          opencl/agpu/scan_onepass.cl)
 //   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each
 // prefix within gamma_d of the sum of |x| up to it, d the algorithm's longest
 // chain of dependent additions; affine16 (the non-commutative product of
 // word_type.h), every prefix checked word for word against the product in
-// the words' order: alpha, lookback and CUB's DeviceScan::InclusiveScan all
+// the words' order: alpha, lookback, onepass and CUB's DeviceScan::InclusiveScan all
 // keep the order. GB/s counts 2 x 4 x n bytes (read once,
 // written once), as the issue's copy comparison does.
 #pragma once
@@ -55,10 +62,10 @@ struct Problem {
 Problem make_problem(std::size_t n, Type type);
 
 struct Variant {
-  std::string name;  // "alpha", "lookback", "cub"
-  int alpha = 0;     // words per thread (alpha and lookback rows; set by the harness)
+  std::string name;  // "alpha", "lookback", "onepass", "cub"
+  int alpha = 0;     // words per thread (alpha, lookback and onepass rows; set by the harness)
 };
-const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback
+const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback, onepass
 
 // Tiles of an alpha row over n words: ceil(n / (alpha x kBlock)).
 std::size_t tiles(std::size_t n, int alpha);
@@ -67,6 +74,10 @@ std::size_t tiles(std::size_t n, int alpha);
 int compiled_alpha(int alpha);
 // lookback's scratch: one 64-bit status word per tile, then the tile counter.
 std::size_t lookback_status_bytes(std::size_t n, int alpha);
+// Whether the variant's scratch is lookback's tile status (lookback, onepass).
+bool has_tile_status(const Variant& v);
+// The alphas onepass is compiled for: 4, 8, 16, 32 (whole 16-byte vectors).
+bool onepass_has_alpha(int alpha);
 
 // The longest chain of dependent additions behind one prefix of `v` over n words.
 int summation_depth(const Variant& v, std::size_t n);

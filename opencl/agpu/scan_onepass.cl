@@ -11,6 +11,9 @@
 // (the serial form of scan.cl's lookback: a local-memory tree would cost 5
 // barriers a round).
 #include "agpu_ops.clh"
+#ifndef ALPHA  // the runner always passes -DALPHA; gpucmp-ptx dump builds alpha 16
+#define ALPHA 16
+#endif
 #define BLOCK 256     // scan::kBlock
 #define WARP 32       // the striped loads' unit, as the CUDA kernel's warps
 #define SEGMENT 16    // the block scan's segments: BLOCK = SEGMENT x SEGMENT

@@ -10,7 +10,8 @@
 //   scan   in registers, then the warp's by __shfl_up_sync, then the 8 warp
 //          totals from shared memory (one __syncthreads)
 //   look   warp 0 publishes the tile's aggregate and looks back 32 tiles a
-//          round (scan_status.cuh), one per lane, then publishes the prefix;
+//          round (scan_status.cuh), one per lane, sleeping between polls,
+//          then publishes the prefix;
 //          a second __syncthreads hands the tile's prefix to every warp
 //   store  the way back through shared memory, 16-byte vectors, coalesced.
 // Shared memory holds 16-byte chunks swizzled (chunk c at c ^ (c / 8 % 8)) so
@@ -38,6 +39,7 @@ constexpr int kBlock = scan::kBlock;
 constexpr int kWarp = 32;
 constexpr int kWarps = kBlock / kWarp;
 constexpr unsigned kFullMask = 0xffffffffU;
+constexpr unsigned kFirstBackoffNs = 32, kLastBackoffNs = 512;  // look_back's waits
 
 __device__ __forceinline__ int swizzle(int chunk) { return chunk ^ ((chunk >> 3) & 7); }
 
@@ -126,6 +128,7 @@ __device__ __forceinline__ T look_back(const unsigned long long* status, size_t 
     const long long pred = base - lane;
     unsigned long long word;
     unsigned prefixes;
+    unsigned backoff = kFirstBackoffNs;
     for (;;) {  // warp-uniform: the masks are ballots
       word = pred >= 0 ? words[pred] : before_first;
       const unsigned flag = unsigned(word >> 32);
@@ -133,6 +136,11 @@ __device__ __forceinline__ T look_back(const unsigned long long* status, size_t 
       prefixes = __ballot_sync(kFullMask, flag == kPrefix);
       const unsigned needed = prefixes ? prefixes ^ (prefixes - 1) : kFullMask;  // lanes 0..p
       if ((pending & needed) == 0) break;
+      // Not yet: wait before polling the 32 words again (exponential; CUB's
+      // scan kernel spends 5% of its ncu samples sleeping), so that the
+      // polls of every waiting block take less of the L2's bandwidth.
+      __nanosleep(backoff);
+      backoff = min(2 * backoff, kLastBackoffNs);
     }
     const int p = prefixes ? __ffs(int(prefixes)) - 1 : kWarp - 1;
     // Lane l: the product of lanes l .. min(l + 2d - 1, p) after step d.

@@ -6,7 +6,6 @@
 // opencl/advection/advection_async.cl (async_work_group_copy; -DRING_LOADS).
 #include "advection_kernels.h"
 #include "advection_step.cuh"
-#include "async_copy.cuh"
 #include "workloads/advection/advection.h"
 
 namespace gpucmp::cuda {
@@ -26,6 +25,26 @@ constexpr int kRing = kPrefetch + 2;
 constexpr int kLead = 2;
 constexpr int kStride = kCols + 8;
 static_assert(kCells == 4, "one float4 a thread and row");
+
+__device__ __forceinline__ unsigned shared_address(const float* p) {
+  return unsigned(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void copy_async16(float* to, const float* from) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(shared_address(to)), "l"(from)
+               : "memory");
+}
+__device__ __forceinline__ void copy_async8(float* to, const float* from) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"r"(shared_address(to)), "l"(from)
+               : "memory");
+}
+__device__ __forceinline__ void commit_copies() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+// Wait until at most `Pending` committed groups are still copying.
+template <int Pending>
+__device__ __forceinline__ void wait_copies() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(Pending) : "memory");
+}
 
 struct Tile {
   const float* from;

@@ -150,6 +150,7 @@ std::vector<ProgramSpec> make_specs() {
       source("ceiling", "fma", "ceiling.cl", ""),
       source("ceiling", "shared", "ceiling.cl", ""),
       source("ceiling", "l2", "ceiling.cl", ""),
+      source("ceiling", "launch", "ceiling.cl", ""),
       source("mmnaive", "base", "mmnaive.cl", ""),
       source("bilinear", "base", "bilinear.cl", ""),
       source("sort", "bitonic", "sort.cl", ""),

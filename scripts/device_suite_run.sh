@@ -40,6 +40,7 @@
 #   OUT=<dir> PART=agpu-reduce scripts/device_suite_run.sh   # the AGPU model's rows (1 of 2)
 #   OUT=<dir> PART=agpu-lookback scripts/device_suite_run.sh # the AGPU model's rows (2 of 2)
 #   OUT=<dir> PART=ceiling scripts/device_suite_run.sh       # the roofline's ceilings
+#   OUT=<dir> PART=launch scripts/device_suite_run.sh        # the launch ceiling alone (AGPU model's latency)
 #   OUT=<dir> PART=roofline scripts/device_suite_run.sh      # the main kernels, to place on it
 #   OUT=<dir> PART=roofline-ncu scripts/device_suite_run.sh  # ncu DRAM bytes of its CUDA rows
 #   OUT=<dir> PART=agpu-order scripts/device_suite_run.sh    # reduce, scan over affine16 (non-commutative)
@@ -387,6 +388,20 @@ case "$part" in
       EXTRA_METRICS=lts__t_bytes.sum,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,l1tex__data_pipe_lsu_wavefronts_mem_shared.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed \
       scripts/profile_ncu.sh '^ceiling/cuda/' > "$OUT/ncu.log" 2>&1
     echo "ncu rc=$?"; tail -2 "$OUT/ncu.log"
+    ;;
+  launch)
+    # Issue 17 item 3: the time one launch adds to a batch of back-to-back
+    # launches (ceiling/<api>/launch: one block, one word a thread), both
+    # APIs, 5 repetitions: the AGPU model's per-launch latency
+    # (scripts/agpu_model.py; its L2 and copy ceilings come from PART=ceiling).
+    run launch 120 --benchmark_repetitions=5 --startup off \
+      --benchmark_filter='^ceiling/(cuda|opencl)/launch/'
+    # The scan forms of scripts/experiments/scan_forms/forms.cu, where built
+    # (carried in build-exp/): each validated, then timed beside CUB and a copy.
+    if [ -x build-exp/scan_forms ]; then
+      timeout 240 build-exp/scan_forms > "$OUT/scan-forms.log" 2>&1
+      echo "scan_forms rc=$?"
+    fi
     ;;
   roofline)
     # Issue 17 item 4: the suite's main kernels at one standard size each,

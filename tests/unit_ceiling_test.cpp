@@ -14,11 +14,12 @@ namespace {
 // The sampled threads' results computed as the kernels do (the CPU's).
 void fill_sampled(Problem& p, const Variant& v) {
   const std::size_t threads = p.threads();
-  const std::size_t checked = std::min<std::size_t>(kChecked, threads);
-  for (std::size_t k = 0; k < checked; ++k) {
-    const std::size_t t = k * threads / checked;
+  for (std::size_t k = 0; k < sampled_threads(v, p); ++k) {
+    const std::size_t t = sampled_thread(v, p, k);
     const std::size_t tx = t % kBlock;
-    if (v.name == "fma") {
+    if (v.name == "launch") {
+      p.out[t] = std::uint32_t(t) * 2654435761U;  // as the kernels write it
+    } else if (v.name == "fma") {
       float a[kChains];
       for (int j = 0; j < kChains; ++j) a[j] = chain_start(t, j);
       for (int s = 0; s < kFmaSteps; ++s)
@@ -51,6 +52,16 @@ TEST(Ceiling, CountedWork) {
   EXPECT_DOUBLE_EQ(counted_work({"fma"}, p), 4096.0 * kChains * kFmaSteps * 2);
   EXPECT_DOUBLE_EQ(counted_work({"shared"}, p), 4096.0 * kSharedSteps * 16);
   EXPECT_DOUBLE_EQ(counted_work({"l2"}, p), double(kL2Passes) * kL2Words * 4);
+  EXPECT_DOUBLE_EQ(counted_work({"launch"}, p), kBlock * 4.0);
+  EXPECT_EQ(grid_blocks({"launch"}, p), 1);
+  EXPECT_EQ(grid_blocks({"l2"}, p), 16);
+}
+
+TEST(Ceiling, LaunchChecksEveryThreadOfItsBlockAndNoOther) {
+  const Problem p = make_problem(2);
+  EXPECT_EQ(sampled_threads({"launch"}, p), std::size_t(kBlock));
+  EXPECT_EQ(sampled_thread({"launch"}, p, kBlock - 1), std::size_t(kBlock - 1));
+  EXPECT_EQ(sampled_threads({"fma"}, p), std::size_t(kChecked));
 }
 
 TEST(Ceiling, SampledThreadsPassAndAWrongOneFails) {
@@ -58,7 +69,7 @@ TEST(Ceiling, SampledThreadsPassAndAWrongOneFails) {
   for (const Variant& v : variants()) {
     fill_sampled(p, v);
     EXPECT_TRUE(validate(p, v).ok) << v.name << ": " << validate(p, v).describe();
-    const std::size_t t = 5 * p.threads() / kChecked;  // the sixth sampled thread
+    const std::size_t t = sampled_thread(v, p, 5);  // the sixth sampled thread
     p.out[t] ^= 0x00400000U;
     const Validation bad = validate(p, v);
     EXPECT_FALSE(bad.ok) << v.name;

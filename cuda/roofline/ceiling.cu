@@ -1,6 +1,6 @@
 // The roofline's ceilings (harness/workloads/roofline/ceiling.h): FP32 FMA,
-// shared memory and L2 bandwidth. Pairs with opencl/roofline/ceiling.cl,
-// line for line.
+// shared memory and L2 bandwidth, and the latency of one launch. Pairs with
+// opencl/roofline/ceiling.cl, line for line.
 #include "ceiling_kernels.h"
 
 namespace gpucmp::cuda {
@@ -55,6 +55,9 @@ __global__ void ceiling_l2(unsigned* out, const uint4* words, int threads) {
       sum = add4(sum, words[(q + pass * kBlock) % kVectors]);
   out[t] = sum;
 }
+// One block, each thread its own word (ceiling::shared_word(t)): the launch alone.
+__global__ void ceiling_launch(unsigned* out) { out[threadIdx.x] = threadIdx.x * 2654435761U; }
+
 }  // namespace
 
 void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
@@ -63,6 +66,8 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_fma<<<blocks, kBlock, 0, stream>>>(out, ceiling::kFmaScale, ceiling::kFmaAdd);
   else if (variant == "shared")
     ceiling_shared<<<blocks, kBlock, 0, stream>>>(out);
+  else if (variant == "launch")
+    ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
   else
     ceiling_l2<<<blocks, kBlock, 0, stream>>>(out, static_cast<const uint4*>(words),
                                               blocks * kBlock);

@@ -8,9 +8,9 @@
 
 namespace gpucmp::cuda {
 
-// One launch of ceiling variant `variant` ("fma", "shared", "l2") over
-// `blocks` blocks of ceiling::kBlock: one result per thread in `out`; `words`
-// is l2's buffer (ceiling::kL2Words).
+// One launch of ceiling variant `variant` ("fma", "shared", "l2", "launch")
+// over `blocks` blocks of ceiling::kBlock (ceiling::grid_blocks): one result per thread in `out`;
+// `words` is l2's buffer (ceiling::kL2Words).
 void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
                     cudaStream_t stream);
 

@@ -28,7 +28,8 @@ class CeilingRunner : public TimedRunner {
 
  protected:
   void enqueue() override {
-    launch_ceiling(v_.name, static_cast<unsigned*>(out_.get()), words_.get(), p_.blocks, stream());
+    launch_ceiling(v_.name, static_cast<unsigned*>(out_.get()), words_.get(),
+                   ceiling::grid_blocks(v_, p_), stream());
     check(cudaGetLastError(), "ceiling<<<>>>", "ceiling/" + v_.name);
   }
 

@@ -1,5 +1,5 @@
 // The roofline's ceilings (harness/workloads/roofline/ceiling.h): FP32 FMA,
-// shared (local) memory and L2 bandwidth. Pairs with cuda/roofline/ceiling.cu,
+// shared (local) memory and L2 bandwidth, and the latency of one launch. Pairs with cuda/roofline/ceiling.cu,
 // line for line.
 #define BLOCK 256          // ceiling::kBlock
 #define CHAINS 8           // ceiling::kChains
@@ -48,4 +48,9 @@ __kernel void ceiling_l2(__global uint* out, __global const uint4* words, int th
 #pragma unroll 4
     for (int q = t; q < L2_WORDS / 4; q += threads) sum = add4(sum, words[(q + pass * BLOCK) % (L2_WORDS / 4)]);
   out[t] = sum;
+}
+
+// One work-group, each work-item its own word (ceiling::shared_word(t)): the launch alone.
+__kernel void ceiling_launch(__global uint* out) {
+  out[get_local_id(0)] = get_local_id(0) * 2654435761u;
 }

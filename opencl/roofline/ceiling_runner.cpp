@@ -19,7 +19,7 @@ class CeilingRunner : public TimedRunner {
  public:
   CeilingRunner(ceiling::Problem& p, const ceiling::Variant& v)
       : p_(p),
-        variant_(v.name),
+        variant_(v),
         program_(session().program(program_spec("ceiling", v.name))),
         kernel_(make_kernel(program_, ("ceiling_" + v.name).c_str())) {}
 
@@ -41,21 +41,22 @@ class CeilingRunner : public TimedRunner {
 
  protected:
   void enqueue() override {
-    if (variant_ == "fma")
+    if (variant_.name == "fma")
       set_args(kernel_, "ceiling_fma", out_, ceiling::kFmaScale, ceiling::kFmaAdd);
-    else if (variant_ == "shared")
-      set_args(kernel_, "ceiling_shared", out_);
+    else if (variant_.name == "shared" || variant_.name == "launch")
+      set_args(kernel_, ("ceiling_" + variant_.name).c_str(), out_);
     else
       set_args(kernel_, "ceiling_l2", out_, words_, cl_int(p_.threads()));
-    const std::size_t global = p_.threads(), local = ceiling::kBlock;
+    const std::size_t local = ceiling::kBlock;
+    const std::size_t global = std::size_t(ceiling::grid_blocks(variant_, p_)) * local;
     check(clEnqueueNDRangeKernel(session().queue(), kernel_, 1, nullptr, &global, &local, 0,
                                  nullptr, record()),
-          "clEnqueueNDRangeKernel", "ceiling/" + variant_);
+          "clEnqueueNDRangeKernel", "ceiling/" + variant_.name);
   }
 
  private:
   ceiling::Problem& p_;
-  std::string variant_;
+  ceiling::Variant variant_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer out_, words_;

@@ -10,7 +10,7 @@
 namespace gpucmp::ceiling {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}};
+  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}, {"launch"}};
   return v;
 }
 
@@ -29,14 +29,25 @@ Problem make_problem(int compute_units) {
   return p;
 }
 
+int grid_blocks(const Variant& v, const Problem& p) { return v.name == "launch" ? 1 : p.blocks; }
+
 double counted_work(const Variant& v, const Problem& p) {
   const auto threads = double(p.threads());
+  if (v.name == "launch") return kBlock * 4.0;
   if (v.name == "fma") return threads * kChains * kFmaSteps * 2.0;
   if (v.name == "shared") return threads * kSharedSteps * 16.0;
   return double(kL2Passes) * kL2Words * 4.0;
 }
 
 std::uint32_t shared_word(int k) { return std::uint32_t(k) * 2654435761U; }
+
+std::size_t sampled_threads(const Variant& v, const Problem& p) {
+  return v.name == "launch" ? std::size_t(kBlock) : std::min<std::size_t>(kChecked, p.threads());
+}
+
+std::size_t sampled_thread(const Variant& v, const Problem& p, std::size_t k) {
+  return v.name == "launch" ? k : k * p.threads() / sampled_threads(v, p);
+}
 
 float chain_start(std::size_t thread, int j) {
   return float(thread % 1024) * 0.0009765625f + float(j) * 0.125f;
@@ -57,6 +68,7 @@ std::uint32_t expected(const Problem& p, const Variant& v, std::size_t t) {
     std::memcpy(&bits, &sum, sizeof bits);
     return bits;
   }
+  if (v.name == "launch") return shared_word(int(t));  // one block: t < kBlock
   std::uint32_t sum = 0;
   if (v.name == "shared") {
     constexpr int kVectors = kSharedWords / 4;
@@ -84,9 +96,8 @@ float as_float(std::uint32_t w) {
 }  // namespace
 
 Validation validate(const Problem& p, const Variant& v) {
-  const std::size_t threads = p.threads();
-  const std::size_t checked = std::min<std::size_t>(kChecked, threads);
-  const auto thread = [&](std::size_t k) { return k * threads / checked; };
+  const std::size_t checked = sampled_threads(v, p);
+  const auto thread = [&](std::size_t k) { return sampled_thread(v, p, k); };
   const bool fma = v.name == "fma";
   return check_elements(
       checked, fma ? std::ldexp(1.0, -20) : 0.0,

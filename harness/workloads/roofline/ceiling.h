@@ -12,10 +12,10 @@
 //           an H100 or H200), grid-stride in uint4, shifted by a block each
 //           pass (so no pass repeats another's addresses), summed: L2 bandwidth
 // DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
-// checked on a sample of kChecked threads spread over the grid (the CPU
-// repeats each sampled thread's work): fma within 2^-20 relative (the same
-// correctly rounded FMAs in the same order; only the final sum may differ by
-// contraction), shared and l2 exactly (uint sums modulo 2^32).
+// checked on a sample of kChecked threads spread over the grid (launch: every
+// thread of its block; the CPU repeats each sampled thread's work): fma within 2^-20 relative (the
+// same correctly rounded FMAs in the same order; only the final sum may differ by contraction),
+// shared, l2 and launch exactly (uint sums modulo 2^32).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -50,12 +50,19 @@ struct Problem {
 Problem make_problem(int compute_units);
 
 struct Variant {
-  std::string name;  // "fma", "shared", "l2"
+  std::string name;  // "fma", "shared", "l2", "launch"
 };
 const std::vector<Variant>& variants();
 
-// Flop (fma) or bytes (shared, l2) one launch counts.
+// Blocks of kBlock threads one launch of `v` runs: 1 for launch, else p.blocks.
+int grid_blocks(const Variant& v, const Problem& p);
+
+// Flop (fma) or bytes (shared, l2, launch: the words it writes) one launch counts.
 double counted_work(const Variant& v, const Problem& p);
+
+// The threads validate() checks: how many, and the k-th of them.
+std::size_t sampled_threads(const Variant& v, const Problem& p);
+std::size_t sampled_thread(const Variant& v, const Problem& p, std::size_t k);
 
 // The shared tile's word k, as the kernels fill it.
 std::uint32_t shared_word(int k);

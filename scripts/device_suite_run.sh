@@ -371,9 +371,10 @@ case "$part" in
     # Issue 17 item 3: the rows the AGPU model is fitted on and checked
     # against, int32 (the float rows take the same time), 3 repetitions:
     # every reduction at 2^16 to 2^28 and the reduce-then-scan form at alpha
-    # 1 to 32; the context records p, b and M.
+    # 1 to 32; the context records p, b and M; beside them the launch
+    # ceiling (the model's per-launch latency, measured in the same run).
     run agpu-reduce 420 --benchmark_repetitions=3 --startup off --reduce-type int32 \
-      --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(tree|cascading|pipeline|alpha)/' \
+      --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(tree|cascading|pipeline|alpha)/|^ceiling/(cuda|opencl)/launch/' \
       --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
       --scan-alpha 1,2,4,8,16,32
     ;;
@@ -512,13 +513,13 @@ case "$part" in
   scan-onepass)
     # Issue 17, the scan against CUB: onepass (decoupled look-back with the
     # thread's words in registers, warp scans and a warp's look-back) beside
-    # lookback and CUB, both APIs, int32 and float at 2^28, alpha 8 to 32,
-    # 3 repetitions interleaved; memcheck, racecheck and synccheck over its
+    # CUB, both APIs, int32 and float at 2^28, alpha 8 to 32, sleeping
+    # between polls and spinning (--scan-poll), 3 repetitions interleaved; memcheck, racecheck and synccheck over its
     # CUDA rows (2^20 and 1000192 words); Nsight Compute at 2^28 (alpha 16,
     # 32 and CUB).
     run scan-onepass 300 --benchmark_repetitions=3 --benchmark_enable_random_interleaving=true \
-      --startup off --benchmark_filter='^scan/(cuda|opencl)/(onepass|lookback|cub)/' \
-      --scan-n 268435456 --scan-alpha 8,16,32
+      --startup off --benchmark_filter='^scan/(cuda|opencl)/(onepass|cub)/' \
+      --scan-n 268435456 --scan-alpha 8,16,32 --scan-poll wait,spin
     B="$B" OUT="$OUT/sanitizer-onepass" BUDGET=80 TOOLS="memcheck racecheck synccheck" \
       BENCH_EXTRA="--scan-n 1048576,1000192 --scan-alpha 4,8,32" \
       scripts/compute_sanitizer.sh '^scan/cuda/onepass/' > "$OUT/sanitizer-onepass.log" 2>&1
@@ -531,9 +532,9 @@ case "$part" in
     ;;
   agpu-lookback)
     # Issue 17 item 3, continued: the one-pass scan and CUB's rows at the
-    # same sizes and alphas, int32, 3 repetitions.
+    # same sizes and alphas, int32, 3 repetitions, and the launch ceiling.
     run agpu-lookback 420 --benchmark_repetitions=3 --startup off --reduce-type int32 \
-      --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(lookback|cub)/' \
+      --scan-type int32 --benchmark_filter='^(reduce|scan)/(cuda|opencl)/(lookback|cub)/|^ceiling/(cuda|opencl)/launch/' \
       --reduce-n 65536,1048576,16777216,268435456 --scan-n 65536,1048576,16777216,268435456 \
       --scan-alpha 1,2,4,8,16,32
     ;;

@@ -26,6 +26,11 @@ TEST(ScanBadInput, AlphaOutOfRange) {
   expect_quick_usage_error("--scan-alpha 0 --benchmark_filter=^scan/", "--scan-alpha 0");
 }
 
+TEST(ScanBadInput, UnknownPoll) {
+  expect_quick_usage_error("--scan-poll wait,sleep --benchmark_filter=^scan/",
+                           "--scan-poll sleep: not a poll (wait, spin)");
+}
+
 TEST(ScanBadInput, UnknownType) {
   expect_quick_usage_error("--scan-type int64 --benchmark_filter=^scan/",
                            "--scan-type int64: not a type (int32, float, affine16)");

@@ -18,9 +18,10 @@ void launch_scan_lookback(scan::Type type, const void* in, void* out, void* stat
                           int alpha, cudaStream_t stream);
 
 // One launch of scan's onepass algorithm (scan_onepass.cu), alpha one of
-// scan::onepass_has_alpha's: `status` as lookback's, zeroed here too.
+// scan::onepass_has_alpha's: `status` as lookback's, zeroed here too; spin:
+// poll predecessors without sleeping (scan::Variant::spin).
 void launch_scan_onepass(scan::Type type, const void* in, void* out, void* status, std::size_t n,
-                         int alpha, cudaStream_t stream);
+                         int alpha, bool spin, cudaStream_t stream);
 
 // CUB's DeviceScan::InclusiveSum: the temporary storage it needs (bytes), and
 // one launch with it.

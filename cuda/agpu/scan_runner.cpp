@@ -48,7 +48,8 @@ class ScanRunner : public TimedRunner {
       launch_scan_lookback(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha,
                            stream());
     else if (v_.name == "onepass")
-      launch_scan_onepass(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, stream());
+      launch_scan_onepass(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, v_.spin,
+                          stream());
     else
       launch_scan_alpha(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, stream());
     check(cudaGetLastError(), "scan<<<>>>", "scan/" + v_.name);

@@ -9,7 +9,11 @@
 // look-back's rounds of 32 status words, read by work-items 0..31, each
 // spinning until its own is published, then combined by work-item 0 in order
 // (the serial form of scan.cl's lookback: a local-memory tree would cost 5
-// barriers a round).
+// barriers a round). Only the last tile checks its accesses against n (a
+// branch uniform over the work-group), as the CUDA kernel's. OpenCL C has no
+// sleep: with -DNV_NANOSLEEP (the runner's, on NVIDIA's driver only) the
+// pollers sleep as the CUDA kernel's warp does, by PTX nanosleep through
+// NVIDIA's inline asm; otherwise they spin. No evict-first hints.
 #include "agpu_ops.clh"
 #ifndef ALPHA  // the runner always passes -DALPHA; gpucmp-ptx dump builds alpha 16
 #define ALPHA 16
@@ -21,14 +25,22 @@
 #define AGGREGATE 1u  // status flags, as scan.cl's
 #define PREFIX 2u
 #define Q (ALPHA / 4)  // 16-byte chunks a work-item
+#ifdef NV_NANOSLEEP  // the waits of cuda/agpu/scan_onepass.cu (CUB's sm_90 tuning)
+#define SLEEP_NS(ns) asm volatile("nanosleep.u32 %0;" ::"r"(ns))
+#else
+#define SLEEP_NS(ns)
+#endif
+#define BEFORE_FIRST_POLL_NS 1245u
+#define BETWEEN_POLLS_NS 648u
 #define VEC4_(t) t##4
 #define VEC4(t) VEC4_(t)
 typedef VEC4(T) T4;
 
 int swizzle(int chunk) { return chunk ^ ((chunk >> 3) & 7); }
 
+// Words i .. i + 3 (the identity from n on). 16-byte aligned: i % 4 == 0.
 T4 load4(__global const T* in, ulong i, ulong n) {
-  if (i + 4 <= n) return *(__global const T4*)(in + i);  // 16-byte aligned: i % 4 == 0
+  if (i + 4 <= n) return *(__global const T4*)(in + i);
   return (T4)(i < n ? in[i] : IDENTITY, i + 1 < n ? in[i + 1] : IDENTITY,
               i + 2 < n ? in[i + 2] : IDENTITY, IDENTITY);
 }
@@ -61,16 +73,26 @@ __kernel __attribute__((reqd_work_group_size(BLOCK, 1, 1))) void scan_onepass(
   const size_t tile = tile_id;
   const ulong first = ((ulong)tile * BLOCK + (ulong)(tx - lane)) * ALPHA;  // the warp's first word
   __local T4* warp_chunks = chunks + (tx - lane) * Q;
+  const int full = ((ulong)tile + 1) * BLOCK * ALPHA <= n;  // the whole tile below n
 
   T x[ALPHA];
 #if Q == 1  // the striped and blocked arrangements agree
-  const T4 v = load4(in, first + 4 * (ulong)lane, n);
+  const ulong at = first + 4 * (ulong)lane;
+  const T4 v = full ? *(__global const T4*)(in + at) : load4(in, at, n);
   x[0] = v.x, x[1] = v.y, x[2] = v.z, x[3] = v.w;
 #else
+  if (full) {
 #pragma unroll
-  for (int j = 0; j < Q; ++j) {
-    const int c = j * WARP + lane;
-    warp_chunks[swizzle(c)] = load4(in, first + 4 * (ulong)c, n);
+    for (int j = 0; j < Q; ++j) {
+      const int c = j * WARP + lane;
+      warp_chunks[swizzle(c)] = *(__global const T4*)(in + first + 4 * (ulong)c);
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Q; ++j) {
+      const int c = j * WARP + lane;
+      warp_chunks[swizzle(c)] = load4(in, first + 4 * (ulong)c, n);
+    }
   }
   barrier(CLK_LOCAL_MEM_FENCE);
 #pragma unroll
@@ -109,9 +131,12 @@ __kernel __attribute__((reqd_work_group_size(BLOCK, 1, 1))) void scan_onepass(
       const long pred = next - tx;
       ulong word = (ulong)PREFIX << 32 | as_uint((T)IDENTITY);
       if (pred >= 0) {
-        do {  // until published (its flag not 0)
+        if (next == (long)tile - 1) SLEEP_NS(BEFORE_FIRST_POLL_NS);  // the first round
+        for (;;) {  // until published (its flag not 0)
           word = *(volatile __global ulong*)(status + pred);
-        } while ((uint)(word >> 32) == 0);
+          if ((uint)(word >> 32) != 0) break;
+          SLEEP_NS(BETWEEN_POLLS_NS);
+        }
       }
       window[tx] = word;
     }
@@ -134,17 +159,29 @@ __kernel __attribute__((reqd_work_group_size(BLOCK, 1, 1))) void scan_onepass(
 #pragma unroll
   for (int k = 0; k < ALPHA; ++k) x[k] = combine(prefix, x[k]);
 #if Q == 1
-  store4(out, first + 4 * (ulong)lane, n, (T4)(x[0], x[1], x[2], x[3]));
+  const T4 y = (T4)(x[0], x[1], x[2], x[3]);
+  if (full)
+    *(__global T4*)(out + at) = y;
+  else
+    store4(out, at, n, y);
 #else
 #pragma unroll
   for (int k = 0; k < Q; ++k)
     warp_chunks[swizzle(lane * Q + k)] =
         (T4)(x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]);
   barrier(CLK_LOCAL_MEM_FENCE);
+  if (full) {
 #pragma unroll
-  for (int j = 0; j < Q; ++j) {
-    const int c = j * WARP + lane;
-    store4(out, first + 4 * (ulong)c, n, warp_chunks[swizzle(c)]);
+    for (int j = 0; j < Q; ++j) {
+      const int c = j * WARP + lane;
+      *(__global T4*)(out + first + 4 * (ulong)c) = warp_chunks[swizzle(c)];
+    }
+  } else {
+#pragma unroll
+    for (int j = 0; j < Q; ++j) {
+      const int c = j * WARP + lane;
+      store4(out, first + 4 * (ulong)c, n, warp_chunks[swizzle(c)]);
+    }
   }
 #endif
 }

@@ -174,6 +174,18 @@ class Scan : public Workload {
         "scan: words per thread of the alpha, lookback and onepass rows (comma-separated, 1.." +
             std::to_string(kMaxAlpha) + "), overriding --size")
         ->type_name("LIST");
+    add_checked_list_option(
+        app, "--scan-poll",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items) {
+            if (text != "wait" && text != "spin")
+              throw UsageError("--scan-poll " + text + ": not a poll (wait, spin)");
+            polls_.push_back(text == "spin");
+          }
+        },
+        "scan, onepass: how its look-back polls a predecessor's status: wait (sleep between "
+        "polls, default) and/or spin (no sleep; rows named .../poll:spin)")
+        ->type_name("LIST");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -183,18 +195,25 @@ class Scan : public Workload {
     if (types.empty()) types = {Type::int32, Type::f32};
     std::vector<int> alphas = alphas_;
     if (alphas.empty()) alphas = preset_alphas(opts.size);
+    std::vector<bool> polls = polls_;
+    if (polls.empty()) polls = {false};
     for (Type t : types)
       for (std::size_t n : sizes)
         for (const Runners::Row& row : runners().rows()) {
           const bool has_alpha = row.variant.name != "cub";
-          for (int a : has_alpha ? alphas : std::vector<int>{0}) {
-            Variant v = row.variant;
-            v.alpha = a;
-            BenchName name{
-                "scan", row.api, v.name, {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
-            if (has_alpha) name.params.push_back({"alpha", std::to_string(a)});
-            add(name, apis, opts, row, v, n, t);
-          }
+          for (int a : has_alpha ? alphas : std::vector<int>{0})
+            for (bool spin : row.variant.name == "onepass" ? polls : std::vector<bool>{false}) {
+              Variant v = row.variant;
+              v.alpha = a;
+              v.spin = spin;
+              BenchName name{"scan",
+                             row.api,
+                             v.name,
+                             {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
+              if (has_alpha) name.params.push_back({"alpha", std::to_string(a)});
+              if (spin) name.params.push_back({"poll", "spin"});
+              add(name, apis, opts, row, v, n, t);
+            }
         }
   }
 
@@ -228,6 +247,7 @@ class Scan : public Workload {
   std::vector<std::size_t> sizes_;  // empty: not given (the preset's)
   std::vector<Type> types_;         // empty: both
   std::vector<int> alphas_;         // empty: the preset's
+  std::vector<bool> polls_;         // onepass's rows: spin (true) or wait; empty: wait
   LastProblem<std::pair<std::size_t, int>, Problem> problems_;
 };
 

@@ -24,7 +24,11 @@
 //          vectors (coalesced, through shared memory), the block's scan by
 //          warp shuffles (CUDA) and the look-back a warp's: 32 predecessors
 //          a round, combined in order by shuffles (cuda/agpu/scan_onepass.cu,
-//          opencl/agpu/scan_onepass.cl)
+//          opencl/agpu/scan_onepass.cl); between polls of a predecessor's
+//          status it sleeps (CUDA's __nanosleep; OpenCL: PTX nanosleep by
+//          inline asm on NVIDIA's driver, no sleep elsewhere) unless
+//          --scan-poll spin asks for its rows polling without sleeping
+//          (named .../poll:spin: the cross-run that prices the sleeps)
 //   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each
@@ -62,8 +66,9 @@ struct Problem {
 Problem make_problem(std::size_t n, Type type);
 
 struct Variant {
-  std::string name;  // "alpha", "lookback", "onepass", "cub"
-  int alpha = 0;     // words per thread (alpha, lookback and onepass rows; set by the harness)
+  std::string name;   // "alpha", "lookback", "onepass", "cub"
+  int alpha = 0;      // words per thread (alpha, lookback and onepass rows; set by the harness)
+  bool spin = false;  // onepass: poll predecessors without sleeping (--scan-poll spin)
 };
 const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback, onepass
 

@@ -11,6 +11,14 @@
 //          order (the suite's OpenCL onepass)
 //   LD     0: plain 16-byte loads; 1: __ldg (ld.global.nc); 2: __ldcs (evict-first)
 //   ST     0: plain 16-byte stores; 1: __stcs (evict-first)
+//   GUARD  0: no bounds checks (the buffers carry a tile of padding); 1: every
+//          16-byte access checked against n, as the suite's load4/store4;
+//          2: checked only in the last tile (a block-uniform branch, as CUB's
+//          full and partial tiles)
+//   WAIT   the look-back's sleeps (LOOK 0): 0: the suite's back-off (32 ns,
+//          doubling to 512, between polls); 1: CUB's sm_90 int32 tuning
+//          (fixed_delay_constructor_t<648, 1245>: 1245 ns before the first
+//          poll, 648 ns between polls)
 // Each form is validated word for word against the CPU's scan, then timed:
 // median of 21 launches (CUDA events around each, status memset included as
 // in the suite). Build and run:
@@ -25,14 +33,13 @@
 #include <string>
 #include <vector>
 
-#define CHECK(x)                                                                 \
-  do {                                                                           \
-    cudaError_t e_ = (x);                                                        \
-    if (e_ != cudaSuccess) {                                                     \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,             \
-                   cudaGetErrorString(e_));                                      \
-      std::exit(1);                                                              \
-    }                                                                            \
+#define CHECK(x)                                                                              \
+  do {                                                                                        \
+    cudaError_t e_ = (x);                                                                     \
+    if (e_ != cudaSuccess) {                                                                  \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, cudaGetErrorString(e_)); \
+      std::exit(1);                                                                           \
+    }                                                                                         \
   } while (0)
 
 namespace {
@@ -66,17 +73,18 @@ __device__ __forceinline__ void publish(unsigned long long* status, size_t tile,
 }
 
 // Warp 0's look-back (LOOK 0 and 1): the sum of every tile before `tile`.
-template <bool SLEEP>
+template <bool SLEEP, int WAIT>
 __device__ __forceinline__ unsigned look_warp(const unsigned long long* status, long long tile) {
   const int lane = threadIdx.x % kWarp;
   const volatile unsigned long long* words = status;
   unsigned exclusive = 0;
   long long base = tile - 1;
+  if constexpr (SLEEP && WAIT == 1) __nanosleep(1245);
   for (;;) {
     const long long pred = base - lane;
     unsigned long long word;
     unsigned prefixes;
-    unsigned backoff = 32;
+    unsigned backoff = WAIT == 1 ? 648 : 32;
     for (;;) {
       word = pred >= 0 ? words[pred] : (unsigned long long)kPrefix << 32;
       const unsigned flag = unsigned(word >> 32);
@@ -86,7 +94,7 @@ __device__ __forceinline__ unsigned look_warp(const unsigned long long* status, 
       if ((pending & needed) == 0) break;
       if constexpr (SLEEP) {
         __nanosleep(backoff);
-        backoff = min(2 * backoff, 512U);
+        if constexpr (WAIT == 0) backoff = min(2 * backoff, 512U);
       }
     }
     const int p = prefixes ? __ffs(int(prefixes)) - 1 : kWarp - 1;
@@ -99,10 +107,22 @@ __device__ __forceinline__ unsigned look_warp(const unsigned long long* status, 
   }
 }
 
-template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST>
-__global__ void __launch_bounds__(BLOCK, MINB) scan_form(const unsigned* in, unsigned* out,
-                                                         unsigned long long* status, size_t n,
-                                                         size_t m) {
+template <int LD>
+__device__ __forceinline__ uint4 load16_guarded(const unsigned* in, size_t i, size_t n) {
+  if (i + 4 <= n) return load16<LD>(in, i);
+  return make_uint4(i < n ? in[i] : 0, i + 1 < n ? in[i + 1] : 0, i + 2 < n ? in[i + 2] : 0, 0);
+}
+template <int ST>
+__device__ __forceinline__ void store16_guarded(unsigned* out, size_t i, size_t n, uint4 v) {
+  if (i + 4 <= n) return store16<ST>(out, i, v);
+  if (i < n) out[i] = v.x;
+  if (i + 1 < n) out[i + 1] = v.y;
+  if (i + 2 < n) out[i + 2] = v.z;
+}
+
+template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST, int GUARD, int WAIT>
+__global__ void __launch_bounds__(BLOCK, MINB)
+    scan_form(const unsigned* in, unsigned* out, unsigned long long* status, size_t n, size_t m) {
   constexpr int Q = ALPHA / 4, kWarps = BLOCK / kWarp;
   __shared__ uint4 chunks[BLOCK * Q];
   __shared__ unsigned warp_totals[kWarps];
@@ -116,8 +136,17 @@ __global__ void __launch_bounds__(BLOCK, MINB) scan_form(const unsigned* in, uns
   const size_t first = (tile * BLOCK + size_t(warp) * kWarp) * ALPHA;
   uint4* wc = chunks + warp * kWarp * Q;
   unsigned x[ALPHA];
+  const bool partial = GUARD == 1 || (GUARD == 2 && tile == m - 1);
+  if (partial) {
 #pragma unroll
-  for (int j = 0; j < Q; ++j) wc[swizzle(j * kWarp + lane)] = load16<LD>(in, first + 4 * size_t(j * kWarp + lane));
+    for (int j = 0; j < Q; ++j)
+      wc[swizzle(j * kWarp + lane)] =
+          load16_guarded<LD>(in, first + 4 * size_t(j * kWarp + lane), n);
+  } else {
+#pragma unroll
+    for (int j = 0; j < Q; ++j)
+      wc[swizzle(j * kWarp + lane)] = load16<LD>(in, first + 4 * size_t(j * kWarp + lane));
+  }
   __syncwarp();
 #pragma unroll
   for (int k = 0; k < Q; ++k) {
@@ -148,7 +177,7 @@ __global__ void __launch_bounds__(BLOCK, MINB) scan_form(const unsigned* in, uns
         if (lane == 0) publish(status, tile, kPrefix, total);
       } else {
         if (lane == 0) publish(status, tile, kAggregate, total);
-        exclusive = look_warp<LOOK == 0>(status, (long long)tile);
+        exclusive = look_warp<LOOK == 0, WAIT>(status, (long long)tile);
         if (lane == 0) publish(status, tile, kPrefix, exclusive + total);
       }
       if (lane == 0) tile_prefix = exclusive;
@@ -196,9 +225,16 @@ __global__ void __launch_bounds__(BLOCK, MINB) scan_form(const unsigned* in, uns
   for (int k = 0; k < Q; ++k)
     wc[swizzle(lane * Q + k)] = make_uint4(x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]);
   __syncwarp();
+  if (partial) {
 #pragma unroll
-  for (int j = 0; j < Q; ++j)
-    store16<ST>(out, first + 4 * size_t(j * kWarp + lane), wc[swizzle(j * kWarp + lane)]);
+    for (int j = 0; j < Q; ++j)
+      store16_guarded<ST>(out, first + 4 * size_t(j * kWarp + lane), n,
+                          wc[swizzle(j * kWarp + lane)]);
+  } else {
+#pragma unroll
+    for (int j = 0; j < Q; ++j)
+      store16<ST>(out, first + 4 * size_t(j * kWarp + lane), wc[swizzle(j * kWarp + lane)]);
+  }
 }
 
 struct Bench {
@@ -236,10 +272,10 @@ bool valid(Bench& B) {
   return true;
 }
 
-template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST>
+template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST, int GUARD = 0, int WAIT = 0>
 void form(Bench& B) {
   const size_t tile = size_t(BLOCK) * ALPHA, m = (B.n + tile - 1) / tile;
-  auto kernel = scan_form<BLOCK, ALPHA, MINB, LOOK, LD, ST>;
+  auto kernel = scan_form<BLOCK, ALPHA, MINB, LOOK, LD, ST, GUARD, WAIT>;
   cudaFuncAttributes attr;
   CHECK(cudaFuncGetAttributes(&attr, kernel));
   int per_sm = 0;
@@ -255,9 +291,11 @@ void form(Bench& B) {
   const bool ok = valid(B);
   const float ms = median_ms(B, launch);
   CHECK(cudaGetLastError());
-  std::printf("form block %3d alpha %2d minb %d look %d ld %d st %d | regs %3d blocks/SM %d | %8.1f us | %s\n",
-              BLOCK, ALPHA, MINB, LOOK, LD, ST, attr.numRegs, per_sm, ms * 1e3,
-              ok ? "valid" : "INVALID");
+  std::printf(
+      "form block %3d alpha %2d minb %2d look %d ld %d st %d guard %d wait %d | regs %3d blocks/SM "
+      "%2d | %8.1f us | %s\n",
+      BLOCK, ALPHA, MINB, LOOK, LD, ST, GUARD, WAIT, attr.numRegs, per_sm, ms * 1e3,
+      ok ? "valid" : "INVALID");
 }
 
 }  // namespace
@@ -271,8 +309,9 @@ int main() {
   B.want.resize(B.n);
   unsigned s = 0;
   for (size_t i = 0; i < B.n; ++i) B.want[i] = s += h[i];
-  CHECK(cudaMalloc(&B.in, B.n * 4));
-  CHECK(cudaMalloc(&B.out, B.n * 4));
+  constexpr size_t kPad = 512 * 32;  // the largest tile: GUARD 0 reads and writes past n
+  CHECK(cudaMalloc(&B.in, (B.n + kPad) * 4));
+  CHECK(cudaMalloc(&B.out, (B.n + kPad) * 4));
   CHECK(cudaMalloc(&B.status, (B.n / 256 + 2) * 8));
   CHECK(cudaMemcpy(B.in, h.data(), B.n * 4, cudaMemcpyHostToDevice));
   CHECK(cudaEventCreate(&B.a));
@@ -291,36 +330,45 @@ int main() {
     cub_scan();
     CHECK(cudaDeviceSynchronize());
     const bool ok = valid(B);
-    std::printf("cub InclusiveSum                                                     | %8.1f us | %s\n",
-                median_ms(B, cub_scan) * 1e3, ok ? "valid" : "INVALID");
-    std::printf("device copy of n words                                               | %8.1f us |\n",
-                median_ms(B, [&] { CHECK(cudaMemcpyAsync(B.out, B.in, B.n * 4, cudaMemcpyDeviceToDevice)); }) * 1e3);
+    std::printf(
+        "cub InclusiveSum                                                     | %8.1f us | %s\n",
+        median_ms(B, cub_scan) * 1e3, ok ? "valid" : "INVALID");
+    std::printf(
+        "device copy of n words                                               | %8.1f us |\n",
+        median_ms(B, [&] {
+          CHECK(cudaMemcpyAsync(B.out, B.in, B.n * 4, cudaMemcpyDeviceToDevice));
+        }) * 1e3);
     CHECK(cudaFree(d_temp));
   }
-  // The suite's forms (CUDA onepass: LOOK 0; OpenCL onepass's structure: LOOK 2).
-  form<256, 16, 1, 0, 1, 0>(B);
-  form<256, 32, 1, 0, 1, 0>(B);
-  form<256, 16, 1, 2, 1, 0>(B);
-  form<256, 32, 1, 2, 1, 0>(B);
-  form<256, 16, 1, 1, 1, 0>(B);
-  form<256, 16, 1, 0, 0, 0>(B);
-  // CUB's shape: 128 threads, 3072-word tiles, 8 blocks per SM.
-  form<128, 24, 8, 0, 1, 0>(B);
-  form<128, 24, 8, 2, 1, 0>(B);
-  form<128, 24, 8, 1, 0, 0>(B);
-  form<128, 16, 8, 0, 1, 0>(B);
-  form<128, 32, 6, 0, 1, 0>(B);
-  form<128, 16, 8, 2, 1, 0>(B);
-  form<128, 32, 6, 2, 1, 0>(B);
-  // Cache hints: evict-first loads and stores.
-  form<128, 24, 8, 0, 2, 1>(B);
-  form<128, 24, 8, 2, 2, 1>(B);
-  form<256, 16, 1, 2, 2, 1>(B);
-  form<256, 32, 1, 2, 2, 1>(B);
-  // Smaller and larger blocks.
-  form<64, 24, 16, 0, 1, 0>(B);
-  form<512, 16, 1, 2, 1, 0>(B);
-  form<256, 24, 3, 2, 1, 0>(B);
-  form<256, 8, 1, 2, 1, 0>(B);
+  // The suite's forms: CUDA onepass (LOOK 0, GUARD 1), OpenCL onepass's structure (LOOK 2).
+  form<256, 16, 1, 0, 1, 0, 1>(B);
+  form<256, 32, 1, 0, 1, 0, 1>(B);
+  form<256, 16, 1, 0, 1, 0, 0>(B);
+  form<256, 32, 1, 0, 1, 0, 0>(B);
+  form<256, 16, 1, 0, 1, 0, 2>(B);
+  form<256, 32, 1, 0, 1, 0, 2>(B);
+  form<256, 32, 1, 2, 1, 0, 1>(B);
+  form<256, 32, 1, 2, 1, 0, 2>(B);
+  // CUB's shape and waits: 128 threads, 3072-word tiles, 1245 ns then 648 ns.
+  form<128, 24, 8, 0, 1, 0, 2, 0>(B);
+  form<128, 24, 8, 0, 1, 0, 2, 1>(B);
+  form<128, 24, 8, 0, 0, 0, 2, 1>(B);
+  form<128, 24, 8, 0, 2, 1, 2, 1>(B);
+  form<128, 32, 6, 0, 1, 0, 2, 1>(B);
+  form<128, 32, 6, 0, 2, 1, 2, 1>(B);
+  form<256, 16, 1, 0, 1, 0, 2, 1>(B);
+  form<256, 32, 1, 0, 1, 0, 2, 1>(B);
+  form<256, 32, 1, 0, 2, 1, 2, 1>(B);
+  form<256, 16, 1, 0, 2, 1, 2, 1>(B);
+  // Cache hints alone, and the OpenCL structure with them.
+  form<128, 24, 8, 0, 2, 1, 2, 0>(B);
+  form<128, 32, 6, 0, 2, 1, 2, 0>(B);
+  form<256, 32, 1, 2, 2, 1, 2>(B);
+  form<256, 16, 1, 2, 2, 1, 2>(B);
+  // Other shapes, CUB's waits and hints.
+  form<192, 24, 5, 0, 2, 1, 2, 1>(B);
+  form<128, 16, 8, 0, 2, 1, 2, 1>(B);
+  form<64, 32, 12, 0, 2, 1, 2, 1>(B);
+  form<384, 16, 2, 0, 2, 1, 2, 1>(B);
   return 0;
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The AGPU cost model (Nakano et al., Hiroshima; issue 17) as a predictor:
-fitted on one size, checked on every other.
+fitted on one size, checked on every other, as stated and with two measured
+machine terms (scripts/agpu_terms.py).
 
 The model describes a GPU by p (cores in all), b (a warp's threads, also the
 block of global memory and the banks of shared memory, in words) and M (shared
@@ -11,11 +12,15 @@ complexity I (global-memory blocks moved, all multiprocessors together) and its
 multiplicity mu (threads per core, which hide the latency of global memory).
 This module predicts a row's time as
 
-    t = c_T * T + c_I * I / min(1, mu)
+    t = L * k + c_T * T + c_I * s * I / min(1, mu)
 
 with two machine constants, c_T (us per step) and c_I (us per block), fitted
-by least squares to the rows of one size (every algorithm and alpha of that
-size, per API) and then used unchanged for every other size. The
+by least squares (relative error) to the rows of one size (every algorithm
+and alpha of that size, per API) and then used unchanged for every other
+size. L (the time a command adds to a batch; k: the row's commands) and s
+(the L2's rate against DRAM's for rows whose words fit the L2, else 1) are
+measured by the suite, not fitted (agpu_terms.py). The model as stated has
+L = 0 and s = 1; both forms are fitted and reported. The
 complexities, n words and alpha words per thread (the issue's statement;
 v threads launched):
 
@@ -33,9 +38,11 @@ ceil(n / 1024)) blocks of 256.
   agpu_model.py RESULTS.json... [--fit-n N] [--out-md FILE] [--out-json FILE]
 
 --fit-n (default: the largest size with rows of every API) picks the size the
-constants are fitted on. Writes a Markdown table (measured, predicted, error
-per row; the median absolute error of the predicted rows per API and size)
-and, with --out-json, the same as JSON for dashboards. Exit 2 with one line on
+constants are fitted on. The terms come from the ceiling and copy rows among
+the same files. Writes a Markdown table (measured, predicted as stated and
+with the terms, error per row; the median absolute error of the predicted
+rows per API and size, for both forms) and, with --out-json, the same as JSON
+for dashboards. Exit 2 with one line on
 unreadable input, rows without the model's parameters, or too few rows to fit.
 """
 import argparse
@@ -46,6 +53,7 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import agpu_terms  # noqa: E402
 from gbench_json import InputError, load, write_atomically  # noqa: E402
 
 US_PER_UNIT = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
@@ -110,25 +118,30 @@ def covered(name):
     return workload, api, variant, int(params["n"]), int(params.get("alpha", 0)) or None, params
 
 
-def model_row(name, us, m):
-    """The model's row of one measured benchmark (median time us) under machine m: a dict
-    with api, row, n, alpha, us, T, I, mu; None where the model does not cover it."""
+def model_row(name, us, m, terms=None):
+    """The model's row of one measured benchmark (median time us) under machine m and its
+    API's measured terms (agpu_terms.from_rows' entry; None: none): a dict with api, row,
+    n, alpha, us, T, I, mu, k (commands), L (us a command) and s (the I/O's scale); None
+    where the model does not cover it."""
     got = covered(name)
     if got is None:
         return None
     workload, api, variant, n, alpha, params = got
     t, io, mu = complexities(workload, variant, n, alpha, m)
+    k, launch, scale = agpu_terms.row_terms(workload, variant, n, params, terms)
     label = f"{workload}/{variant}" + (f" alpha {alpha}" if alpha else "")
     if "type" in params:
         label += f" {params['type']}"
     return {"api": api, "row": label, "n": n, "alpha": alpha, "us": us, "T": t, "I": io,
-            "mu": mu}
+            "mu": mu, "k": k, "L": launch, "s": scale}
 
 
-def collect_measured(measured):
+def collect_measured(measured, terms=None, file_terms=None):
     """The modelled rows of already-loaded results: measured is [(name, median us,
     context, path)], in the order of the rows; the machine of each row's API comes
-    from its context (InputError naming the path where the parameters are missing)."""
+    from its context (InputError naming the path where the parameters are missing);
+    terms: agpu_terms.from_rows' result (None: the model as stated); file_terms:
+    {path: from_rows over that file alone} (its launch latency wins for its rows)."""
     rows, machines = [], {}
     for name, us, context, path in measured:
         got = covered(name)
@@ -137,24 +150,54 @@ def collect_measured(measured):
         key = (path, got[1])
         if key not in machines:
             machines[key] = machine(context, got[1], path)
-        rows.append(model_row(name, us, machines[key]))
+        own = agpu_terms.for_file((terms or {}).get(got[1]),
+                                  (file_terms or {}).get(path, {}).get(got[1]))
+        rows.append(dict(model_row(name, us, machines[key], own), path=path))
     return rows
 
 
-def collect(paths):
-    """The modelled rows of every file: dicts with api, name, n, alpha, us, T, I, mu."""
-    measured = []
+def file_terms_of(paths):
+    """{path: agpu_terms.from_rows over that file alone} of the files."""
+    return {path: agpu_terms.from_rows(load_rows([path])[1]) for path in dict.fromkeys(paths)}
+
+
+def file_launch(rows, file_terms):
+    """{api: [(file name, L)]} of the files whose modelled rows use their own L."""
+    out = {}
+    for path in dict.fromkeys(r["path"] for r in rows):
+        for api, t in (file_terms.get(path) or {}).items():
+            if t.get("launch_us") and any(r["path"] == path and r["api"] == api for r in rows):
+                out.setdefault(api, []).append((os.path.basename(path), t["launch_us"]))
+    return out
+
+
+def load_rows(paths):
+    """([(name, median us, context, path)], [(name, median us, counters, context)]) of
+    every measured row of the files, in file order (the second: for agpu_terms)."""
+    measured, with_counters = [], []
     for path in paths:
         context, entries = load(path)
         for name, entry in entries.items():
             if entry["error"] or entry["skipped"] or not entry["rows"]:
                 continue
             times = [r["real_time"] * US_PER_UNIT[r.get("time_unit", "ns")] for r in entry["rows"]]
-            measured.append((name, statistics.median(times), context, path))
-    rows = collect_measured(measured)
+            rates = [r["GB/s"] for r in entry["rows"] if isinstance(r.get("GB/s"), (int, float))]
+            us = statistics.median(times)
+            measured.append((name, us, context, path))
+            with_counters.append((name, us, {"GB/s": statistics.median(rates)} if rates else {},
+                                  context))
+    return measured, with_counters
+
+
+def collect(paths):
+    """(the modelled rows of every file, the measured terms per API, per file)."""
+    measured, with_counters = load_rows(paths)
+    terms = agpu_terms.from_rows(with_counters)
+    per_file = file_terms_of(paths)
+    rows = collect_measured(measured, terms, per_file)
     if not rows:
         raise InputError(f"no reduce or scan rows the model covers in {', '.join(paths)}")
-    return rows
+    return rows, terms, per_file
 
 
 def fit_size(rows, fit_n=None):
@@ -168,63 +211,86 @@ def fit_size(rows, fit_n=None):
     return fit_n or (max(common) if common else max(r["n"] for r in rows))
 
 
-def fit(rows):
-    """(c_T, c_I) minimising the squared relative error of t = c_T T + c_I I / min(1, mu),
-    both kept >= 0 (a negative constant is dropped and the other refitted)."""
+# The two forms: with the measured terms (L k and s), and as stated (L = 0, s = 1):
+# each writes its prediction and error under its own keys of a row.
+FORMS = {"terms": ("predicted_us", "error"), "stated": ("stated_us", "stated_error")}
+
+
+def terms_of(r, form):
+    """(L k, s) of row r in `form`."""
+    return (r["L"] * r["k"], r["s"]) if form == "terms" else (0.0, 1.0)
+
+
+def fit(rows, form="terms"):
+    """(c_T, c_I) minimising the squared relative error of
+    t = L k + c_T T + c_I s I / min(1, mu), both kept >= 0 (a negative constant is
+    dropped and the other refitted)."""
     def design(r):
-        return r["T"] / r["us"], r["I"] / min(1.0, r["mu"]) / r["us"]
+        return r["T"] / r["us"], terms_of(r, form)[1] * r["I"] / min(1.0, r["mu"]) / r["us"]
+
+    def target(r):
+        return 1.0 - terms_of(r, form)[0] / r["us"]
 
     def one(k):
-        num = sum(design(r)[k] for r in rows)
+        num = sum(design(r)[k] * target(r) for r in rows)
         den = sum(design(r)[k] ** 2 for r in rows)
         return num / den if den > 0 else 0.0
 
     s11 = sum(design(r)[0] ** 2 for r in rows)
     s22 = sum(design(r)[1] ** 2 for r in rows)
     s12 = sum(design(r)[0] * design(r)[1] for r in rows)
-    y1 = sum(design(r)[0] for r in rows)
-    y2 = sum(design(r)[1] for r in rows)
+    y1 = sum(design(r)[0] * target(r) for r in rows)
+    y2 = sum(design(r)[1] * target(r) for r in rows)
     det = s11 * s22 - s12 * s12
     if det > 1e-12 * max(s11 * s22, 1e-300):
         c_t, c_i = (y1 * s22 - y2 * s12) / det, (y2 * s11 - y1 * s12) / det
         if c_t >= 0 and c_i >= 0:
             return c_t, c_i
     best = min(((one(0), 0.0), (0.0, one(1))),
-               key=lambda c: sum((c[0] * design(r)[0] + c[1] * design(r)[1] - 1) ** 2
+               key=lambda c: sum((c[0] * design(r)[0] + c[1] * design(r)[1] - target(r)) ** 2
                                  for r in rows))
     return best
 
 
-def predict(rows, fit_n):
-    """Per API: the constants fitted at fit_n, and every row with its prediction."""
+def predict(rows, fit_n, form="terms"):
+    """Per API: the constants of `form` fitted at fit_n, and every row with its
+    prediction and error under FORMS[form]'s keys."""
     out = {}
+    pred_key, err_key = FORMS[form]
     for api in sorted({r["api"] for r in rows}):
         mine = [r for r in rows if r["api"] == api]
         at_fit = [r for r in mine if r["n"] == fit_n]
         if len(at_fit) < 2:
             raise InputError(f"{api}: {len(at_fit)} row(s) at n {fit_n}; the two constants "
                              "need at least 2")
-        c_t, c_i = fit(at_fit)
+        c_t, c_i = fit(at_fit, form)
         for r in mine:
-            r["predicted_us"] = c_t * r["T"] + c_i * r["I"] / min(1.0, r["mu"])
-            r["error"] = r["predicted_us"] / r["us"] - 1
+            fixed, scale = terms_of(r, form)
+            r[pred_key] = fixed + c_t * r["T"] + c_i * scale * r["I"] / min(1.0, r["mu"])
+            r[err_key] = r[pred_key] / r["us"] - 1
             r["fitted"] = r["n"] == fit_n
         out[api] = {"c_T_us": c_t, "c_I_us": c_i, "rows": mine}
     return out
 
 
-def median_abs(rows):
-    return statistics.median(abs(r["error"]) for r in rows) if rows else None
+def predict_both(rows, fit_n):
+    """{form: predict's result} for both forms (the rows carry both predictions)."""
+    return {form: predict(rows, fit_n, form) for form in ("stated", "terms")}
 
 
-def summary(result, fit_n):
-    """{api: {"all": median |error| of predicted rows, "by_n": {n: ...}}}."""
+def median_abs(rows, err_key="error"):
+    return statistics.median(abs(r[err_key]) for r in rows) if rows else None
+
+
+def summary(result, fit_n, form="terms"):
+    """{api: {"median_abs_error": of the predicted rows, "by_n": {n: ...}}} of a form."""
+    err_key = FORMS[form][1]
     out = {}
     for api, res in result.items():
         predicted = [r for r in res["rows"] if not r["fitted"]]
         sizes = sorted({r["n"] for r in predicted})
-        out[api] = {"fit_n": fit_n, "median_abs_error": median_abs(predicted),
-                    "by_n": {str(n): median_abs([r for r in predicted if r["n"] == n])
+        out[api] = {"fit_n": fit_n, "median_abs_error": median_abs(predicted, err_key),
+                    "by_n": {str(n): median_abs([r for r in predicted if r["n"] == n], err_key)
                              for n in sizes}}
     return out
 
@@ -241,22 +307,31 @@ def fitted_text(fit_n, machine_texts):
     return f"Fitted at n = {fit_n}; machine parameters " + "; ".join(machine_texts) + "."
 
 
-def markdown(result, stats, machines_text):
-    lines = ["| API | c_T (ns per step) | c_I (ns per block) | median abs error, predicted rows |"
-             " by size |", "|---|---|---|---|---|"]
-    for api, res in result.items():
-        by = ", ".join(f"2^{int(math.log2(int(n)))}: {pct(v)}"
-                       for n, v in stats[api]["by_n"].items())
-        lines.append(f"| {api} | {res['c_T_us'] * 1e3:.4g} | {res['c_I_us'] * 1e3:.4g} | "
-                     f"{pct(stats[api]['median_abs_error'])} | {by} |")
-    lines += ["", machines_text, "",
-              "| API | row | n | multiplicity | measured (us) | predicted (us) | error |",
-              "|---|---|---|---|---|---|---|"]
-    for api, res in result.items():
+FORM_LABEL = {"stated": "as stated", "terms": "with the measured terms"}
+
+
+def markdown(results, stats, header_lines):
+    """results, stats: {form: predict's result}, {form: summary}; header_lines: the
+    machine parameters and terms."""
+    lines = ["| API | form | c_T (ns per step) | c_I (ns per block) | median abs error, "
+             "predicted rows | by size |", "|---|---|---|---|---|---|"]
+    for form, result in results.items():
+        for api, res in result.items():
+            by = ", ".join(f"2^{int(math.log2(int(n)))}: {pct(v)}"
+                           for n, v in stats[form][api]["by_n"].items())
+            lines.append(f"| {api} | {FORM_LABEL[form]} | {res['c_T_us'] * 1e3:.4g} | "
+                         f"{res['c_I_us'] * 1e3:.4g} | "
+                         f"{pct(stats[form][api]['median_abs_error'])} | {by} |")
+    lines += [""] + header_lines + ["",
+              "| API | row | n | multiplicity | commands | measured (us) | predicted as stated "
+              "(us) | error | predicted with the terms (us) | error |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for api, res in results["terms"].items():
         for r in sorted(res["rows"], key=lambda r: (r["row"], r["n"])):
             mark = " (fit)" if r["fitted"] else ""
             lines.append(f"| {api} | {r['row']} | 2^{int(math.log2(r['n']))}{mark} | "
-                         f"{r['mu']:.3g} | {r['us']:.1f} | {r['predicted_us']:.1f} | "
+                         f"{r['mu']:.3g} | {r['k']} | {r['us']:.1f} | {r['stated_us']:.1f} | "
+                         f"{r['stated_error']:+.1%} | {r['predicted_us']:.1f} | "
                          f"{r['error']:+.1%} |")
     return "\n".join(lines) + "\n"
 
@@ -269,25 +344,31 @@ def main():
     ap.add_argument("--out-json")
     args = ap.parse_args()
     try:
-        rows = collect(args.results)
+        rows, terms, per_file = collect(args.results)
         fit_n = fit_size(rows, args.fit_n)
-        result = predict(rows, fit_n)
-        stats = summary(result, fit_n)
+        results = predict_both(rows, fit_n)
+        stats = {form: summary(result, fit_n, form) for form, result in results.items()}
         apis = {r["api"] for r in rows}
         contexts = [load(p)[0] for p in args.results]
         params = sorted({machine_text(a, machine(c, a, "")) for c in contexts for a in apis
                          if f"{a}.agpu.p" in c})
-        text = markdown(result, stats, fitted_text(fit_n, params))
+        header = [fitted_text(fit_n, params), "",
+                  "Measured terms: " + "; ".join(agpu_terms.describe(
+                      {a: terms.get(a, {}) for a in apis}, file_launch(rows, per_file))) + "."]
+        text = markdown(results, stats, header)
         if args.out_md:
             write_atomically(args.out_md, text)
         else:
             sys.stdout.write(text)
         if args.out_json:
             write_atomically(args.out_json, json.dumps(
-                {"fit_n": fit_n, "summary": stats,
+                {"fit_n": fit_n, "summary": stats["terms"], "summary_stated": stats["stated"],
+                 "terms": {a: t for a, t in terms.items() if a in apis},
                  "constants": {a: {"c_T_us": r["c_T_us"], "c_I_us": r["c_I_us"]}
-                               for a, r in result.items()},
-                 "rows": [dict(r) for res in result.values() for r in res["rows"]]},
+                               for a, r in results["terms"].items()},
+                 "constants_stated": {a: {"c_T_us": r["c_T_us"], "c_I_us": r["c_I_us"]}
+                                      for a, r in results["stated"].items()},
+                 "rows": [dict(r) for res in results["terms"].values() for r in res["rows"]]},
                 indent=1) + "\n")
     except (InputError, OSError) as e:
         print(f"agpu_model.py: {e}", file=sys.stderr)

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
-"""Tests scripts/agpu_model.py on synthetic gpucmp-bench JSON: rows timed
-exactly as the model says with known constants are fitted back to those
-constants at one size and predicted at the others with no error; a row off
-the model shows as its error; rows without the model's parameters, or too few
-at the fitted size, are one line and exit 2."""
+"""Tests scripts/agpu_model.py and agpu_terms.py on synthetic gpucmp-bench JSON:
+rows timed exactly as the model says with known constants are fitted back to
+those constants at one size and predicted at the others with no error, as
+stated and with the measured terms (launch latency per command, L2 rate for
+rows within the L2) when the rows carry them; a row off the model shows as its
+error; rows without the model's parameters, or too few at the fitted size, are
+one line and exit 2."""
 import json
 import math
 import os
@@ -16,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "scripts", "agpu_model.py")
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import agpu_model  # noqa: E402
+import agpu_terms  # noqa: E402
 
 CONTEXT = {"cuda.agpu.p": "16896", "cuda.agpu.b": "32", "cuda.agpu.M_words": "58368",
            "cuda.agpu.units": "132"}
@@ -103,6 +106,52 @@ class AgpuModel(unittest.TestCase):
         self.assertEqual(io, 2 * (1 << 20) / 32)
         steps, _, _ = agpu_model.complexities("reduce", "tree", 1 << 20, None, MACHINE)
         self.assertAlmostEqual(steps, (1 << 20) * math.log2(32) / 16896)
+
+    def test_measured_terms_recover_the_constants_and_the_stated_form_misses(self):
+        launch_us, l2_bytes = 4.0, 1 << 25  # 2^20 words fit (scan: 8 MiB), 2^24 not
+        terms = {"launch_us": launch_us, "l2_speedup": 2.0, "l2_bytes": l2_bytes}
+        out = []
+        for n in (1 << 16, 1 << 20, 1 << 24):
+            for v in ("tree", "cascading", "pipeline", "alpha", "lookback"):
+                workload = "reduce" if v in ("tree", "cascading", "pipeline") else "scan"
+                a = None if workload == "reduce" else 8
+                k, L, s = agpu_terms.row_terms(workload, v, n, {}, terms)
+                t, io, mu = agpu_model.complexities(workload, v, n, a, MACHINE)
+                name = f"{workload}/cuda/{v}/type:int32/n:{n}" + (f"/alpha:{a}" if a else "")
+                out += row(name, L * k + C_T * t + C_I * s * io / min(1.0, mu))
+        out += row("ceiling/cuda/launch", launch_us)
+        for name, us, rate in (("ceiling/cuda/l2", 100.0, 8000.0),
+                               ("bandwidth/cuda/d2d/bytes:1073741824", 500.0, 4000.0)):
+            out += [dict(r, **{"GB/s": rate}) for r in row(name, us)]
+        path = self.write(out, context={**CONTEXT, "cuda.l2_bytes": str(l2_bytes)})
+        jpath = os.path.join(self.tmp.name, "m.json")
+        code, md, err = self.run_script(path, "--out-json", jpath)
+        self.assertEqual(code, 0, err)
+        with open(jpath, encoding="utf-8") as f:
+            result = json.load(f)
+        self.assertAlmostEqual(result["terms"]["cuda"]["launch_us"], launch_us)
+        self.assertAlmostEqual(result["terms"]["cuda"]["l2_speedup"], 2.0)
+        self.assertAlmostEqual(result["constants"]["cuda"]["c_T_us"], C_T, delta=C_T * 1e-6)
+        self.assertAlmostEqual(result["constants"]["cuda"]["c_I_us"], C_I, delta=C_I * 1e-6)
+        self.assertLess(result["summary"]["cuda"]["median_abs_error"], 1e-9)
+        self.assertGreater(result["summary_stated"]["cuda"]["median_abs_error"], 0.05)
+        self.assertIn("Measured terms: cuda: L = 4.00 us (r.json) a command, each file's rows "
+                      "their own; L2 at 2.00x the copy's rate up to 32 MiB.", md)
+
+    def test_commands_and_the_l2_scale_follow_the_runners(self):
+        self.assertEqual(agpu_terms.commands("reduce", "tree", 1 << 16), 2)  # 256, then 1
+        self.assertEqual(agpu_terms.commands("reduce", "tree", 1 << 24), 3)
+        self.assertEqual(agpu_terms.commands("reduce", "tree", 256), 1)
+        self.assertEqual(agpu_terms.commands("reduce", "cascading", 1 << 24), 2)
+        self.assertEqual(agpu_terms.commands("scan", "alpha", 1 << 24), 3)
+        self.assertEqual(agpu_terms.commands("scan", "lookback", 1 << 24), 2)
+        terms = {"launch_us": 3.0, "l2_speedup": 2.0, "l2_bytes": 8 << 20}
+        self.assertEqual(agpu_terms.row_terms("scan", "alpha", 1 << 20, {}, terms), (3, 3.0, 0.5))
+        self.assertEqual(agpu_terms.row_terms("scan", "alpha", 1 << 21, {}, terms)[2], 1.0)
+        self.assertEqual(agpu_terms.row_terms("reduce", "tree", 1 << 21, {}, terms)[2], 0.5)
+        cold = agpu_terms.row_terms("scan", "alpha", 1 << 20, {"cache": "cold"}, terms)
+        self.assertEqual(cold[2], 1.0)  # a cold row reads DRAM
+        self.assertEqual(agpu_terms.row_terms("scan", "alpha", 1 << 20, {}, None), (3, 0.0, 1.0))
 
     def test_missing_parameters_are_one_line_and_exit_2(self):
         path = self.write(rows([1 << 20]), context={"cuda.agpu.p": "16896"})

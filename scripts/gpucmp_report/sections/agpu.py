@@ -1,10 +1,13 @@
 """Reductions, scans and the AGPU model (issue 17): the rows reduce/<api>/... and
 scan/<api>/... of files whose context holds the model's machine (<api>.agpu.p, .b,
 .M_words), put through scripts/agpu_model.py (its constants fitted per API at one
-size, its predictions at the others, the median absolute error per API and size
-against the issue's goal), and the best gpucmp reduction and scan against CUB's
-at the largest size with a CUB row."""
+size, as stated and with the terms scripts/agpu_terms.py measures from the
+ceiling and copy rows; its predictions at the other sizes, the median absolute
+error per API and size against the issue's goal, the rows it misses most), and
+the best gpucmp reduction and scan against CUB's at the largest size with a CUB
+row."""
 import agpu_model  # scripts/agpu_model.py (scripts/ is on sys.path, as for gbench_json)
+import agpu_terms
 from gbench_json import InputError
 
 from ..fmt import NONE, fmt_time, md_table, short_name
@@ -15,17 +18,24 @@ WORKLOADS = ("reduce", "scan")
 MACHINE_KEYS = ("p", "b", "M_words")  # <api>.agpu.<key> in a file's context
 CUB = "cub"  # CUDA's reference rows: reduce/cuda/cub, scan/cuda/cub
 GOAL = 0.15  # issue 17: the model's median absolute error on the predicted rows
+TERM_WORKLOADS = ("ceiling", "bandwidth")  # the rows agpu_terms reads
+MISSED = 0.25  # rows off by more than this are listed as where the model breaks
+MISSED_SHOWN = 12
 INTRO = (
     "Rows `reduce/<api>/<variant>` and `scan/<api>/<variant>` (issue 17). The AGPU model "
     "(Nakano et al.) describes the GPU by p cores, b (warp, memory block and banks, in "
     "words) and M words of shared memory per multiprocessor, as each file's context "
     "records them (`<api>.agpu.p`, `.b`, `.M_words`), and an algorithm by its time "
     "complexity T, I/O complexity I and multiplicity mu. `scripts/agpu_model.py` predicts "
-    "a row's time as t = c_T T + c_I I / min(1, mu), with the two constants fitted per API "
-    "by least squares on every modelled row of one size (the largest with rows of every "
-    "API) and used unchanged at the other sizes. Error: predicted / measured - 1. CUB's "
-    "rows (`cub`) have no stated complexity and are not modelled; they are the reference "
-    "of the last table.")
+    "a row's time as t = L k + c_T T + c_I s I / min(1, mu), with the two constants fitted "
+    "per API by least squares (relative error) on every modelled row of one size (the "
+    "largest with rows of every API) and used unchanged at the other sizes. L and s are "
+    "measured, not fitted (`scripts/agpu_terms.py`): L is the time one command adds to a "
+    "batch of launches (`ceiling/<api>/launch`), paid for each of the row's k commands; "
+    "s scales the I/O of a row whose words fit the L2 by the device copy's GB/s over the "
+    "L2 ceiling's. The model as stated has L = 0 and s = 1; both forms are fitted. Error: "
+    "predicted / measured - 1. CUB's rows (`cub`) and onepass's have no stated complexity "
+    "and are not modelled; CUB's are the reference of the last table.")
 
 
 def has_machine(context, api):
@@ -62,52 +72,74 @@ def api_name(api):
     return API_LABEL.get(api, api)
 
 
-def fit(measured):
-    """(fit_n, {api: agpu_model.predict's entry}, [lines of APIs not fitted]) of the
-    modelled rows; (None, {}, lines) where none is modelled."""
-    rows = agpu_model.collect_measured(measured)
+def fit(measured, terms=None, per_file=None):
+    """(fit_n, {form: {api: agpu_model.predict's entry}}, [lines of APIs not fitted]) of
+    the modelled rows; (None, {}, lines) where none is modelled."""
+    rows = agpu_model.collect_measured(measured, terms, per_file)
     if not rows:
         return None, {}, []
     fit_n = agpu_model.fit_size(rows)
-    result, notes = {}, []
+    results, notes = {"stated": {}, "terms": {}}, []
     for api in sorted({r["api"] for r in rows}):
         try:
-            result.update(agpu_model.predict([r for r in rows if r["api"] == api], fit_n))
+            for form, got in agpu_model.predict_both([r for r in rows if r["api"] == api],
+                                                     fit_n).items():
+                results[form].update(got)
         except InputError as e:
             notes.append(f"Not fitted: {e}.")
-    return fit_n, result, notes
+    return fit_n, (results if results["terms"] else {}), notes
 
 
-def constants_table(result, stats):
-    rows = [(api_name(api), f"{res['c_T_us'] * 1e3:.4g}", f"{res['c_I_us'] * 1e3:.4g}",
-             sum(r["fitted"] for r in res["rows"]),
-             agpu_model.pct(stats[api]["median_abs_error"])) for api, res in result.items()]
-    return md_table(["API", "c_T (ns per step)", "c_I (ns per block)", "rows at the fit",
-                     "median abs error, predicted rows"], rows, right=(1, 2, 3, 4))
+FORM_LABEL = {"stated": "as stated", "terms": "with L and s"}
+
+
+def constants_table(results, stats):
+    rows = [(api_name(api), FORM_LABEL[form], f"{res['c_T_us'] * 1e3:.4g}",
+             f"{res['c_I_us'] * 1e3:.4g}", sum(r["fitted"] for r in res["rows"]),
+             agpu_model.pct(stats[form][api]["median_abs_error"]))
+            for form in ("stated", "terms") for api, res in results[form].items()]
+    return md_table(["API", "form", "c_T (ns per step)", "c_I (ns per block)",
+                     "rows at the fit", "median abs error, predicted rows"], rows,
+                    right=(2, 3, 4, 5))
 
 
 def goal_line(stats):
-    errors = {api: s["median_abs_error"] for api, s in stats.items()}
+    errors = {api: s["median_abs_error"] for api, s in stats["terms"].items()}
     checked = {api: e for api, e in errors.items() if e is not None}
     goal = f"a median absolute error of at most {GOAL:.0%} on the predicted rows"
     if not checked:
         return f"Issue 17's goal, {goal}: not checked (no size besides the fitted one)."
     met = all(e <= GOAL for e in checked.values())
     each = ", ".join(f"{api_name(a)} {agpu_model.pct(e)}" for a, e in checked.items())
-    return f"**Issue 17's goal, {goal}: {'met' if met else 'not met'}** ({each})."
+    stated = ", ".join(f"{api_name(a)} {agpu_model.pct(s['median_abs_error'])}"
+                       for a, s in stats["stated"].items() if s["median_abs_error"] is not None)
+    return (f"**Issue 17's goal, {goal}: {'met' if met else 'not met'}** with L and s "
+            f"({each}); as stated: {stated}.")
 
 
-def size_table(result, fit_n):
+def size_table(results, fit_n):
     rows = []
-    for api, res in result.items():
+    for api, res in results["terms"].items():
         for n in sorted({r["n"] for r in res["rows"]}):
             mine = [r for r in res["rows"] if r["n"] == n]
             errors = [r["error"] for r in mine]
             rows.append((api_name(api), fmt_n(n) + (" (fit)" if n == fit_n else ""), len(mine),
+                         agpu_model.pct(agpu_model.median_abs(mine, "stated_error")),
                          agpu_model.pct(agpu_model.median_abs(mine)), fmt_err(min(errors)),
                          fmt_err(max(errors))))
-    return md_table(["API", "n", "rows", "median abs error", "lowest error", "highest error"],
-                    rows, right=(2, 3, 4, 5))
+    return md_table(["API", "n", "rows", "median abs error as stated", "median abs error",
+                     "lowest error", "highest error"], rows, right=(2, 3, 4, 5, 6))
+
+
+def missed_table(results):
+    """The predicted rows the model (with L and s) misses by more than MISSED, worst first."""
+    missed = sorted((r for res in results["terms"].values() for r in res["rows"]
+                     if not r["fitted"] and abs(r["error"]) > MISSED),
+                    key=lambda r: -abs(r["error"]))
+    rows = [(api_name(r["api"]), r["row"], fmt_n(r["n"]), fmt_us(r["us"]),
+             fmt_us(r["predicted_us"]), fmt_err(r["error"])) for r in missed[:MISSED_SHOWN]]
+    return len(missed), md_table(["API", "row", "n", "measured", "predicted", "error"], rows,
+                                 right=(3, 4, 5))
 
 
 def row_order(r):
@@ -115,36 +147,50 @@ def row_order(r):
     return r["row"].split(" alpha ")[0].split(" ")[0], r["alpha"] or 0, r["row"]
 
 
-def fit_rows_table(result):
-    rows = [(api_name(api), r["row"], f"{r['mu']:.3g}", fmt_us(r["us"]),
-             fmt_us(r["predicted_us"]), fmt_err(r["error"]))
-            for api, res in result.items()
+def fit_rows_table(results):
+    rows = [(api_name(api), r["row"], f"{r['mu']:.3g}", r["k"], fmt_us(r["us"]),
+             fmt_us(r["stated_us"]), fmt_err(r["stated_error"]), fmt_us(r["predicted_us"]),
+             fmt_err(r["error"]))
+            for api, res in results["terms"].items()
             for r in sorted(res["rows"], key=row_order) if r["fitted"]]
-    return md_table(["API", "row", "multiplicity", "measured", "predicted", "error"], rows,
-                    right=(2, 3, 4, 5))
+    return md_table(["API", "row", "multiplicity", "commands", "measured", "as stated", "error",
+                     "with L and s", "error"], rows, right=(2, 3, 4, 5, 6, 7, 8))
 
 
-def model_lines(pairs):
-    """The model's part of the section: constants, goal, per size, rows at the fit."""
+def model_lines(pairs, term_rows):
+    """The model's part of the section: terms, constants, goal, per size, the rows it
+    misses, rows at the fit. term_rows: agpu_terms.from_rows' input."""
     measured = [(b.key, b.time / 1e3, context, b.path) for b, context in pairs]
+    terms = agpu_terms.from_rows(term_rows)
+    per_file = agpu_model.file_terms_of([b.path for b, _ in pairs])
     try:
-        fit_n, result, notes = fit(measured)
+        fit_n, results, notes = fit(measured, terms, per_file)
     except InputError as e:
         return [f"The model is not applied: {e}.", ""]
     if fit_n is None:
         return ["No row the model covers (tree, cascading, pipeline, alpha, lookback).", ""]
     md = notes + ([""] if notes else [])
-    if not result:
+    if not results:
         return md
-    stats = agpu_model.summary(result, fit_n)
+    stats = {form: agpu_model.summary(res, fit_n, form) for form, res in results.items()}
     machines = sorted({agpu_model.machine_text(b.api, agpu_model.machine(c, b.api, b.path))
-                       for b, c in pairs if b.api in result and agpu_model.covered(b.key)})
-    md += [agpu_model.fitted_text(fit_n, machines), ""]
-    md += constants_table(result, stats) + ["", goal_line(stats), ""]
-    md += ["### The model's error per size", ""] + size_table(result, fit_n) + [""]
+                       for b, c in pairs if b.api in results["terms"]
+                       and agpu_model.covered(b.key)})
+    modelled = [r for res in results["terms"].values() for r in res["rows"]]
+    described = agpu_terms.describe({a: terms.get(a, {}) for a in results["terms"]},
+                                    agpu_model.file_launch(modelled, per_file))
+    md += [agpu_model.fitted_text(fit_n, machines), "",
+           "Measured terms: " + "; ".join(described) + ".", ""]
+    md += constants_table(results, stats) + ["", goal_line(stats), ""]
+    md += ["### The model's error per size", ""] + size_table(results, fit_n) + [""]
+    count, missed = missed_table(results)
+    md += ["### Where the model breaks", "",
+           f"Predicted rows off by more than {MISSED:.0%} with L and s: {count}"
+           + (f" (the worst {MISSED_SHOWN} shown)." if count > MISSED_SHOWN else ".")]
+    md += ([""] + missed if count else []) + [""]
     md += [f"### Rows at the fitted size, n = {fmt_n(fit_n)}", "",
            "Every row at the other sizes: `scripts/agpu_model.py` over the same files.", ""]
-    return md + fit_rows_table(result) + [""]
+    return md + fit_rows_table(results) + [""]
 
 
 def size_of(b):
@@ -176,11 +222,19 @@ def against_cub(benches):
     return rows
 
 
+def term_rows(rep):
+    """agpu_terms.from_rows' input: the hot ceiling and copy rows, in file order."""
+    contexts = {path: context for path, context, _ in rep.contexts}
+    return [(b.key, b.time / 1e3, b.counters, contexts.get(b.path, {}))
+            for b in sorted(rep.data.by_id.values(), key=lambda b: b.order)
+            if b.workload in TERM_WORKLOADS]
+
+
 def section(rep):
     pairs = agpu_rows(rep)
     if not pairs:
         return []
-    md = [f"## {TITLE}", "", INTRO, ""] + model_lines(pairs)
+    md = [f"## {TITLE}", "", INTRO, ""] + model_lines(pairs, term_rows(rep))
     cub = against_cub([b for b in rep.data.by_id.values() if b.workload in WORKLOADS])
     if cub:
         md += ["### The best gpucmp row against CUB", "",

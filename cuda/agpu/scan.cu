@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "check.h"
+#include "compiled_alpha.h"
 #include "scan_kernels.h"
 #include "scan_status.cuh"
 #include "word_ops.h"
@@ -215,22 +216,8 @@ __global__ void scan_lookback(const T* in, T* out, unsigned long long* status, s
 // run time).
 template <class Launch>
 void with_alpha(int alpha, Launch launch) {
-  switch (scan::compiled_alpha(alpha)) {
-    case 1:
-      return launch(std::integral_constant<int, 1>{});
-    case 2:
-      return launch(std::integral_constant<int, 2>{});
-    case 4:
-      return launch(std::integral_constant<int, 4>{});
-    case 8:
-      return launch(std::integral_constant<int, 8>{});
-    case 16:
-      return launch(std::integral_constant<int, 16>{});
-    case 32:
-      return launch(std::integral_constant<int, 32>{});
-    default:
-      return launch(std::integral_constant<int, 0>{});
-  }
+  with_compiled_alpha<1, 2, 4, 8, 16, 32>(scan::compiled_alpha(alpha), launch,
+                                          [&] { launch(std::integral_constant<int, 0>{}); });
 }
 
 template <class Op, class T = typename Op::T>

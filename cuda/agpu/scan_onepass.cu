@@ -28,6 +28,7 @@
 #include <type_traits>
 
 #include "check.h"
+#include "compiled_alpha.h"
 #include "errors.h"
 #include "scan_kernels.h"
 #include "scan_status.cuh"
@@ -248,23 +249,6 @@ __global__ void __launch_bounds__(kBlock)
     store_blocked<ALPHA, false>(out, warp_chunks, first, n, x);
 }
 
-// Calls launch(std::integral_constant<int, A>{}) with A = alpha, one of
-// scan::onepass_has_alpha's.
-template <class Launch>
-void with_onepass_alpha(int alpha, Launch launch) {
-  switch (alpha) {
-    case 4:
-      return launch(std::integral_constant<int, 4>{});
-    case 8:
-      return launch(std::integral_constant<int, 8>{});
-    case 16:
-      return launch(std::integral_constant<int, 16>{});
-    case 32:
-      return launch(std::integral_constant<int, 32>{});
-    default:
-      throw ApiError("scan/onepass: no kernel for alpha " + std::to_string(alpha));
-  }
-}
 }  // namespace
 
 void launch_scan_onepass(scan::Type type, const void* in, void* out, void* status, std::size_t n,
@@ -276,11 +260,14 @@ void launch_scan_onepass(scan::Type type, const void* in, void* out, void* statu
   agpu_ops::with_op(type, [&](auto op) {
     using Op = decltype(op);
     using T = typename Op::T;
-    with_onepass_alpha(alpha, [&](auto compiled) {
-      constexpr int A = decltype(compiled)::value;
-      scan_onepass<Op, A><<<unsigned(m), kBlock, 0, stream>>>(
-          static_cast<const T*>(in), static_cast<T*>(out), words, n, m, !spin);
-    });
+    with_compiled_alpha<4, 8, 16, 32>(  // scan::onepass_has_alpha's
+        alpha,
+        [&](auto compiled) {
+          constexpr int A = decltype(compiled)::value;
+          scan_onepass<Op, A><<<unsigned(m), kBlock, 0, stream>>>(
+              static_cast<const T*>(in), static_cast<T*>(out), words, n, m, !spin);
+        },
+        [&] { throw ApiError("scan/onepass: no kernel for alpha " + std::to_string(alpha)); });
   });
 }
 

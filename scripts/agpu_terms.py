@@ -14,10 +14,10 @@ issue 17), each measured by the suite itself on the GPU, none fitted:
            scaled by the copy's GB/s over the L2 ceiling's (the device copy of
            1 GiB, bandwidth/<api>/d2d/bytes:1073741824, over ceiling/<api>/l2).
 
-L depends on the host as much as on the GPU (a batch of short launches waits
-for the host to submit them): the same machine gave 3.6 and 4.7 us minutes
-apart. So a row takes L from the launch rows of its own file, measured in the
-same run, where that file has them, else from the latest file that has them.
+L moves from run to run: one H100 gave 3.6 and 4.7 us minutes apart (that a
+batch of short launches waits on the host is a hypothesis). So a row takes L
+from the launch rows of its own file, measured in the same run, where that
+file has them, else from the latest file that has them.
 The L2 terms are the GPU's and come from the latest files that have them. A
 term whose rows are missing is left out (L = 0, scale 1) and said so.
 """

@@ -32,6 +32,14 @@ ProgramSpec source(const std::string& workload, const std::string& variant, cons
   return s;
 }
 
+// scan_onepass.cl's sleep between look-back polls, on NVIDIA's driver only.
+constexpr const char* kNvSleep = "-DNV_NANOSLEEP";
+
+ProgramSpec with_nvidia(ProgramSpec spec, const std::string& options) {
+  spec.nvidia_options = options;
+  return spec;
+}
+
 ProgramSpec derived(const ProgramSpec& base, const std::string& suffix, ProgramFrom from) {
   ProgramSpec s = base;
   s.variant = base.variant + "-" + suffix;
@@ -183,9 +191,9 @@ std::vector<ProgramSpec> make_specs() {
       source("scan", "lookback-int32", "scan.cl", kScanInt32),
       source("scan", "lookback", "scan.cl", kScanFloat),
       source("scan", "lookback-affine16", "scan.cl", kScanAffine),
-      source("scan", "onepass-int32", "scan_onepass.cl", kScanInt32),
-      source("scan", "onepass", "scan_onepass.cl", kScanFloat),
-      source("scan", "onepass-affine16", "scan_onepass.cl", kScanAffine),
+      with_nvidia(source("scan", "onepass-int32", "scan_onepass.cl", kScanInt32), kNvSleep),
+      with_nvidia(source("scan", "onepass", "scan_onepass.cl", kScanFloat), kNvSleep),
+      with_nvidia(source("scan", "onepass-affine16", "scan_onepass.cl", kScanAffine), kNvSleep),
       source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"),
       source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"),
       source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"),

@@ -38,6 +38,10 @@ struct ProgramSpec {
   std::string base;      // the source variant it derives from ("tile16"); itself for source
   std::string file;      // "matrixmul.cl"
   std::string options;   // added to Session::common_build_options()
+  // Added after `options` on NVIDIA's driver only, by the runner and by
+  // gpucmp-ptx dump alike: vendor extensions (onepass: -DNV_NANOSLEEP, PTX
+  // nanosleep through inline asm). Empty for most programs.
+  std::string nvidia_options;
   ProgramFrom from = ProgramFrom::source;
   std::vector<std::string> passes;  // ptx_passes, ptx_as_built_passes
   std::string ptx;                  // ptx_file, ptx_from_nvcc: the PTX file's name

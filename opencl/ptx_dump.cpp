@@ -130,7 +130,9 @@ ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::
   if (spec.from == ProgramFrom::source || spec.from == ProgramFrom::ptx_O0) {
     const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
     capture.before_last_build();
-    const BuiltProgram built = session.build(spec.file, spec.options + o0 + verbose);
+    const std::string nvidia =
+        session.is_nvidia() && !spec.nvidia_options.empty() ? " " + spec.nvidia_options : "";
+    const BuiltProgram built = session.build(spec.file, spec.options + nvidia + o0 + verbose);
     const std::string binary = program_binary(built.program);
     if (!looks_like_ptx(binary))
       throw UsageError("the OpenCL device '" + session.info().name +

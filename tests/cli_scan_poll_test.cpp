@@ -1,0 +1,71 @@
+// scan's --scan-poll (issue 17): `spin` adds onepass rows named .../poll:spin
+// beside the default (sleeping) ones and no row of another variant; not
+// given, no row spins; a spinning onepass row runs validated on the default
+// OpenCL device (PoCL without a GPU).
+#include <gtest/gtest.h>
+
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "bench_process.h"
+#include "naming.h"
+
+namespace gpucmp::test {
+namespace {
+
+constexpr const char* kRows =
+    "--benchmark_filter=^scan/ --scan-n 1024 --scan-alpha 8 --scan-type int32";
+
+std::set<std::string> scan_names(const std::string& args) {
+  const ProcessResult r = run_bench("--size quick --benchmark_list_tests " + args);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::set<std::string> names;
+  std::istringstream lines(r.output);
+  for (std::string line; std::getline(lines, line);)
+    if (const auto name = parse_bench_name(line); name && name->workload == "scan")
+      names.insert(name->str());
+  return names;
+}
+
+bool spins(const std::string& name) { return name.find("/poll:spin") != std::string::npos; }
+
+TEST(ScanPoll, SpinAddsOnepassRowsOnly) {
+  const std::set<std::string> plain = scan_names(kRows);
+  ASSERT_FALSE(plain.empty());
+  for (const std::string& name : plain) EXPECT_FALSE(spins(name)) << name;
+
+  const std::set<std::string> both = scan_names(std::string(kRows) + " --scan-poll wait,spin");
+  std::map<std::string, int> spinning;  // per API
+  for (const std::string& name : both) {
+    if (!spins(name)) {
+      EXPECT_EQ(plain.count(name), 1u) << name;  // the other rows unchanged
+      continue;
+    }
+    EXPECT_NE(name.find("/onepass/"), std::string::npos) << name;
+    ++spinning[name.substr(0, name.find('/', 5))];
+  }
+  EXPECT_EQ(both.size(), plain.size() + spinning["scan/cuda"] + spinning["scan/opencl"]);
+  EXPECT_EQ(spinning["scan/opencl"], 1);
+  EXPECT_EQ(spinning["scan/cuda"], 1);
+  EXPECT_EQ(both.count("scan/opencl/onepass/type:int32/n:1024/alpha:8/poll:spin"), 1u);
+
+  const std::set<std::string> only = scan_names(std::string(kRows) + " --scan-poll spin");
+  EXPECT_EQ(only.count("scan/opencl/onepass/type:int32/n:1024/alpha:8"), 0u);
+  EXPECT_EQ(only.count("scan/opencl/onepass/type:int32/n:1024/alpha:8/poll:spin"), 1u);
+}
+
+TEST(ScanPoll, SpinningRowValidatesOnOpenCL) {
+  const ProcessResult r = run_bench(
+      "--size quick --startup off --benchmark_filter=^scan/opencl/onepass/ --scan-n 4352 "
+      "--scan-alpha 4 --scan-type int32 --scan-poll spin");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("scan/opencl/onepass/type:int32/n:4352/alpha:4/poll:spin"),
+            std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace gpucmp::test

@@ -47,8 +47,8 @@ constexpr int kBlock = scan::kBlock;
 constexpr int kWarp = 32;
 constexpr int kWarps = kBlock / kWarp;
 constexpr unsigned kFullMask = 0xffffffffU;
-// look_back's waits: before the first poll (a predecessor's status written
-// just now reaches the L2 later) and between polls. The values are CUB's
+// look_back's waits: before the first poll (CUB's name for it: the L2 write
+// latency) and between polls. The values are CUB's
 // sm_90 tuning for 4-byte sums (fixed_delay_constructor_t<648, 1245> in
 // cub/device/dispatch/tuning/tuning_scan.cuh); with them the H200 ran the
 // scan 1.17x faster than with the back-off of 32 to 512 ns used before

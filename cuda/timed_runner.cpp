@@ -39,6 +39,7 @@ BatchTiming TimedRunner::time_batch(int launches) {
   t.launches = launches;
   t.device_s = double(ms) * 1e-3;
   t.host_s = std::chrono::duration<double>(t1 - t0).count();
+  t.timing_events = 2 + (spans ? int(2 * n) : 0);
   if (spans) {
     t.launches_s = 0;
     for (std::size_t i = 0; i < n; ++i) {

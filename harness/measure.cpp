@@ -8,6 +8,7 @@
 
 #include "errors.h"
 #include "interrupt.h"
+#include "launch_floor.h"
 #include "outcome.h"
 #include "sampling.h"
 #include "skip_log.h"
@@ -120,8 +121,9 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
 
   ClockLog clocks(p.clocks);
   double device_total = 0, host_total = 0, launches_total = 0;
-  long long launched = 0;
-  bool spans = true;  // every batch measured its launches' own spans
+  long long launched = 0, commands = 0;
+  int timing_events = 0;  // the most timestamps one batch asked for
+  bool spans = true;      // every batch measured its launches' own spans
   Samples samples;
   for (auto _ : state) {
     samples = take_samples(p.sampling, [&] {
@@ -132,6 +134,8 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
       host_total += t.host_s;
       launches_total += t.launches_s;
       launched += batch;
+      commands += t.commands;
+      timing_events = std::max(timing_events, t.timing_events);
       spans = spans && t.launches_s >= 0;
       clocks.between_samples();
       return t.device_s / batch;
@@ -188,6 +192,18 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
     state.counters["launch_us"] = launches_total / double(launched) * 1e6;
     state.counters["launch_gap_us"] = (device_total - launches_total) / double(launched) * 1e6;
   }
+  state.counters["timing_events"] = timing_events;
+  if (m.commands_per_launch > 0) state.counters["commands_per_launch"] = m.commands_per_launch;
+  if (commands > 0 && launched > 0)
+    state.counters["commands_counted"] = double(commands) / launched;
+  bool bound = false;
+  if (p.launch_floor_s > 0 && !cold && m.commands_per_launch > 0) {
+    const LaunchBound b = launch_bound(s.mean, m.commands_per_launch, p.launch_floor_s);
+    bound = b.bound;
+    state.counters["launch_floor_us"] = p.launch_floor_s * 1e6;
+    state.counters["launch_floor_ratio"] = b.ratio;
+    state.counters["launch_bound"] = b.bound ? 1 : 0;
+  }
   clocks.report(state, m);
   if (m.items_per_launch > 0 && !m.time_per_item_counter.empty())
     state.counters[m.time_per_item_counter] = s.mean / m.items_per_launch * 1e12;
@@ -197,7 +213,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
     state.counters["roofline_bytes"] = m.roofline_bytes;
   }
   for (const auto& [key, value] : m.counters) state.counters[key] = value;
-  outcome().record({m.name, s.mean, pct_peak});
+  outcome().record({m.name, s.mean, pct_peak, bound});
 }
 
 namespace {

@@ -42,6 +42,13 @@ struct Measurement {
   // Optional: a digest of the output validated after timing, reported as
   // output_digest (split rows, harness/split_io.h: runs compared bit for bit).
   std::function<double()> output_digest;
+  // Commands (kernels, copies, fills) one launch enqueues, the same on both
+  // APIs by the pairing rule: a launch-bound row is one whose time per launch
+  // is within kLaunchBoundMargin of this many launches at the API's floor
+  // (launch_floor.h). OpenCL counts what its runners enqueue (counter
+  // commands_counted) and the tests hold the two equal. 0: not known (a vendor
+  // library's dispatch), no launch-bound mark.
+  int commands_per_launch = 1;
   // Optional counters reported as given (e.g. local_x, local_y of a row whose
   // launch geometry is a parameter, harness/local_rows.h).
   std::vector<std::pair<std::string, double>> counters;
@@ -58,6 +65,7 @@ struct Protocol {
   double batch_target_ms = 20;           // hot: a timed sample lasts about this long
   std::size_t flush_bytes = 0;           // cold: bytes written to evict the L2
   const ClockMonitor* clocks = nullptr;  // NVML readings; null or unavailable: none
+  double launch_floor_s = -1;            // the API's launch floor (launch_floor.h); <= 0: unknown
 };
 
 // Bytes the cold mode writes to evict an L2 of `l2_bytes` (twice its size;

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 
+#include "launch_floor.h"
 #include "stats.h"
 
 namespace gpucmp {
@@ -40,6 +41,11 @@ std::string format_pct(double p) {
 void Outcome::print_paired_summary(std::ostream& out) const {
   struct Side {
     std::vector<double> t, p;
+    int bound = 0;  // repetitions marked launch-bound
+    // The time, marked '*' when most repetitions were launch-bound.
+    std::string time(double median) const {
+      return format_time(median) + (2 * bound > int(t.size()) ? "*" : " ");
+    }
   };
   std::map<std::string, std::map<std::string, Side>> by_key;  // key -> api -> samples
   std::vector<std::string> order;
@@ -49,29 +55,37 @@ void Outcome::print_paired_summary(std::ostream& out) const {
     auto& side = by_key[key][r.name.api];
     side.t.push_back(r.seconds);
     side.p.push_back(r.pct_peak);
+    side.bound += r.launch_bound ? 1 : 0;
   }
   std::size_t width = 9;
   for (const auto& k : order) width = std::max(width, k.size());
   char line[512];
-  bool header = false;
+  bool header = false, marked = false;
   for (const auto& key : order) {
     const auto& apis = by_key[key];
     if (!apis.count("cuda") || !apis.count("opencl")) continue;
     if (!header) {
       out << "\nPaired summary (median over repetitions; ratio = OpenCL time / CUDA time)\n";
-      std::snprintf(line, sizeof line, "%-*s %12s %12s %8s %9s %9s\n", int(width), "benchmark",
-                    "CUDA", "OpenCL", "ratio", "CUDA pk", "OCL pk");
+      std::snprintf(line, sizeof line, "%-*s %13s %13s %8s %9s %9s\n", int(width), "benchmark",
+                    "CUDA ", "OpenCL ", "ratio", "CUDA pk", "OCL pk");
       out << line;
       header = true;
     }
-    const auto c = summarize(apis.at("cuda").t), o = summarize(apis.at("opencl").t);
-    const auto cp = summarize(apis.at("cuda").p), op = summarize(apis.at("opencl").p);
-    std::snprintf(line, sizeof line, "%-*s %12s %12s %8.2f %9s %9s\n", int(width), key.c_str(),
-                  format_time(c.median).c_str(), format_time(o.median).c_str(), o.median / c.median,
-                  format_pct(cp.median).c_str(), format_pct(op.median).c_str());
+    const Side &cs = apis.at("cuda"), &os = apis.at("opencl");
+    const auto c = summarize(cs.t), o = summarize(os.t);
+    const auto cp = summarize(cs.p), op = summarize(os.p);
+    const std::string ct = cs.time(c.median), ot = os.time(o.median);
+    marked = marked || ct.back() == '*' || ot.back() == '*';
+    std::snprintf(line, sizeof line, "%-*s %13s %13s %8.2f %9s %9s\n", int(width), key.c_str(),
+                  ct.c_str(), ot.c_str(), o.median / c.median, format_pct(cp.median).c_str(),
+                  format_pct(op.median).c_str());
     out << line;
   }
   if (!header) out << "\nPaired summary: no benchmark ran on both CUDA and OpenCL.\n";
+  if (marked)
+    out << "* launch-bound: within " << int(kLaunchBoundMargin * 100)
+        << "% of its API's launch floor (counter launch_floor_us): the time is the API's launch "
+           "rate, not the kernel's speed\n";
 }
 
 }  // namespace gpucmp

@@ -12,8 +12,9 @@ namespace gpucmp {
 
 struct RunResult {
   BenchName name;
-  double seconds = 0;   // mean device time per launch
-  double pct_peak = 0;  // 0: peak unknown
+  double seconds = 0;         // mean device time per launch
+  double pct_peak = 0;        // 0: peak unknown
+  bool launch_bound = false;  // within kLaunchBoundMargin of the API's launch floor
 };
 
 class Outcome {

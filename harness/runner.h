@@ -16,11 +16,18 @@ struct BatchTiming {
   // its last's end, so that device_s - launches_s is the time between
   // launches; negative when not measured.
   double launches_s = -1;
+  // Commands the runner enqueued in the batch, where the API counts them
+  // (OpenCL: record() calls); 0 when not counted.
+  int commands = 0;
+  // Timestamps the batch asked of the API (events, markers): 2, the batch's
+  // two ends, unless launch spans are on (docs/DESIGN.md, "Fairness rules").
+  int timing_events = 0;
 };
 
 // --launch-gaps: the runners also time each launch of a batch (CUDA: an event
-// before and after it; OpenCL: the profiling of its commands). Off by
-// default: CUDA's extra events are commands of the stream.
+// before and after it; OpenCL: an event on each of its commands). Off by
+// default: CUDA's extra events are commands of the stream, and on NVIDIA's
+// OpenCL an event per command costs about 8 us a launch.
 void set_launch_spans(bool on);
 bool launch_spans();
 

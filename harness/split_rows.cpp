@@ -89,6 +89,9 @@ int split_device_count(const ApiSet& apis, const std::string& api, const SplitOp
 }
 
 void add_split_counters(Measurement& m, const SplitChoice& choice, int launches, long long units) {
+  // A job is host-timed over several devices' uploads, launches and
+  // downloads: no launch-bound mark against one device's launch floor.
+  m.commands_per_launch = 0;
   m.counters.emplace_back("devices", double(choice.parts.size()));
   m.counters.emplace_back("launches_per_job", launches);
   for (std::size_t i = 0; i < choice.parts.size(); ++i)

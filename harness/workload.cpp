@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "launch_floor.h"
 #include "progress.h"
 
 namespace gpucmp {
@@ -68,6 +69,8 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
   register_benchmark(
       timed_name(name, opts), apis,
       [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
+        // Before the row's own runner exists: the probe times its own kernel.
+        const double floor_s = opts.cache == CacheMode::hot ? launch_floor_s(name.api, dev) : -1;
         Prepared p = prepare(dev);
         std::string label = p.runner->label();
         if (label.empty()) label = api.variant_label(name.workload, name.variant);
@@ -79,6 +82,7 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         protocol.batch_target_ms = opts.batch_target_ms;
         protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
         protocol.clocks = clock_monitor(dev);
+        protocol.launch_floor_s = floor_s;
         measure(state, *p.runner, p.m, protocol);
       });
   const auto it = apis.find(name.api);

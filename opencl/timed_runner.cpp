@@ -9,6 +9,8 @@
 namespace gpucmp::opencl {
 
 cl_event* TimedRunner::record() {
+  ++commands_;
+  if (!launch_spans()) return nullptr;
   events_.emplace_back();
   return events_.back().out();
 }
@@ -36,37 +38,35 @@ void TimedRunner::flush_l2(std::size_t bytes) {
 }
 
 BatchTiming TimedRunner::time_batch(int launches) {
+  const bool spans = launch_spans();
   events_.clear();
-  events_.reserve(std::size_t(launches) * 2);
+  if (spans) events_.reserve(std::size_t(launches) * 2);
+  commands_ = 0;
   cl_command_queue q = session().queue();
   Event begin, end;
   const auto t0 = std::chrono::steady_clock::now();
-  if (span_ == Span::markers)
-    check(clEnqueueMarkerWithWaitList(q, 0, nullptr, begin.out()), "clEnqueueMarker", "begin");
+  check(clEnqueueMarkerWithWaitList(q, 0, nullptr, begin.out()), "clEnqueueMarker", "batch begin");
   std::vector<std::size_t> firsts;  // each launch's first event (launch spans)
   for (int i = 0; i < launches; ++i) {
-    firsts.push_back(events_.size());
+    if (spans) firsts.push_back(events_.size());
     enqueue();
   }
-  if (span_ == Span::markers)
-    check(clEnqueueMarkerWithWaitList(q, 0, nullptr, end.out()), "clEnqueueMarker", "end");
+  check(clEnqueueMarkerWithWaitList(q, 0, nullptr, end.out()), "clEnqueueMarker", "batch end");
   check(clFinish(q), "clFinish", "timed batch");
   const auto t1 = std::chrono::steady_clock::now();
+  if (commands_ == 0) throw ApiError("OpenCL runner enqueued no command through record()");
   BatchTiming t;
   t.launches = launches;
+  t.commands = commands_;
+  t.timing_events = 2 + int(events_.size());
   t.host_s = std::chrono::duration<double>(t1 - t0).count();
-  if (span_ == Span::markers) {
-    t.device_s = profiled_seconds(begin, end);
-  } else {
-    if (events_.empty()) throw ApiError("OpenCL runner enqueued no event to time");
-    t.device_s = profiled_seconds(events_.front(), events_.back());
-    if (launch_spans()) {
-      t.launches_s = 0;
-      firsts.push_back(events_.size());
-      for (std::size_t i = 0; i + 1 < firsts.size(); ++i)
-        if (firsts[i + 1] > firsts[i])
-          t.launches_s += profiled_seconds(events_[firsts[i]], events_[firsts[i + 1] - 1]);
-    }
+  t.device_s = profiled_seconds(begin, end);
+  if (spans) {
+    t.launches_s = 0;
+    firsts.push_back(events_.size());
+    for (std::size_t i = 0; i + 1 < firsts.size(); ++i)
+      if (firsts[i + 1] > firsts[i])
+        t.launches_s += profiled_seconds(events_[firsts[i]], events_[firsts[i + 1] - 1]);
   }
   events_.clear();
   return t;

@@ -194,6 +194,57 @@ TEST(QuickRun, MatrixMulRatesMatchTheirTime) {
   }
 }
 
+// One yardstick (docs/DESIGN.md, "Fairness rules"): every timed batch of
+// either API asked for its two ends and nothing between (launch spans are
+// off in this run), and an OpenCL launch enqueued exactly the commands its
+// workload says a launch has (the count the launch-bound mark multiplies).
+TEST(QuickRun, EveryBatchAsksForItsTwoEndsOnly) {
+  int rows = 0;
+  for (const char* api : {"opencl", "cuda"})
+    for (const auto& b : rows_of(api)) {
+      ++rows;
+      ASSERT_TRUE(b.contains("timing_events")) << b["name"];
+      EXPECT_EQ(b["timing_events"].get<double>(), 2.0) << b["name"];
+      const std::string name = b["name"];
+      if (name.find("/clblast/") != std::string::npos || name.find("/cub/") != std::string::npos ||
+          name.find("/cublas/") != std::string::npos) {
+        EXPECT_FALSE(b.contains("commands_per_launch")) << name << ": a library's dispatch";
+        EXPECT_FALSE(b.contains("launch_bound")) << name;
+        continue;
+      }
+      EXPECT_GE(b.value("commands_per_launch", 0.0), 1.0) << name;
+      if (std::string(api) == "opencl") {
+        ASSERT_TRUE(b.contains("commands_counted")) << b["name"];
+        EXPECT_EQ(b["commands_counted"].get<double>(), b["commands_per_launch"].get<double>())
+            << b["name"] << ": the workload's commands_per_launch is not what its launch enqueues";
+      }
+    }
+  EXPECT_GT(rows, 50);
+}
+
+// Every hot row carries its API's launch floor, and the mark follows the
+// ratio. (That the floor kernel's own row is launch-bound is held on a GPU
+// only, GpuBothApisRunAndPair: on a CPU device two timings of one tiny
+// kernel differ by more than the margin.)
+TEST(QuickRun, HotRowsCarryTheLaunchBoundMark) {
+  int rows = 0;
+  for (const char* api : {"opencl", "cuda"})
+    for (const auto& b : rows_of(api)) {
+      if (!b.contains("commands_per_launch")) continue;  // a library's dispatch
+      ++rows;
+      ASSERT_TRUE(b.contains("launch_floor_us")) << b["name"];
+      EXPECT_GT(b["launch_floor_us"].get<double>(), 0.0) << b["name"];
+      const double ratio = b["launch_floor_ratio"].get<double>();
+      EXPECT_NEAR(ratio,
+                  b["real_time"].get<double>() /
+                      (b["commands_per_launch"].get<double>() * b["launch_floor_us"].get<double>()),
+                  1e-3 * ratio)
+          << b["name"];
+      EXPECT_EQ(b["launch_bound"].get<double>(), ratio <= 1.05 ? 1.0 : 0.0) << b["name"];
+    }
+  EXPECT_GT(rows, 50);
+}
+
 TEST(QuickRun, ContextNamesDevicesVersionsAndOptions) {
   const json& ctx = quick_run().report["context"];
   for (const char* key : {"gpucmp.revision", "gpucmp.size", "gpucmp.math", "opencl.device",
@@ -243,6 +294,15 @@ TEST(QuickRun, GpuBothApisRunAndPair) {
   for (const auto& b : rows_of("cuda"))
     EXPECT_FALSE(b.value("error_occurred", false)) << b["name"] << b.value("error_message", "");
   EXPECT_NE(quick_run().process.output.find("Paired summary (median"), std::string::npos);
+  // The floor kernel's own rows run at their API's floor.
+  int floors = 0;
+  for (const char* api : {"opencl", "cuda"})
+    for (const auto& b : rows_of(api))
+      if (b["name"].get<std::string>().rfind(std::string("ceiling/") + api + "/launch/", 0) == 0) {
+        ++floors;
+        EXPECT_EQ(b.value("launch_bound", 0.0), 1.0) << b["name"] << " " << b.dump();
+      }
+  EXPECT_EQ(floors, 2);
 }
 
 TEST(QuickRun, ParboilRowsReportTimePerInteraction) {

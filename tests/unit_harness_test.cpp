@@ -13,6 +13,7 @@
 
 #include "device_info.h"
 #include "errors.h"
+#include "launch_floor.h"
 #include "measure.h"
 #include "naming.h"
 #include "options.h"
@@ -478,6 +479,39 @@ TEST(Outcome, PairedSummaryPrintsRatioForKeysOnBothApis) {
   EXPECT_NE(row.find("2.000 ms"), std::string::npos) << row;  // OpenCL time
   EXPECT_NE(row.find("50.0%"), std::string::npos) << row;
   EXPECT_NE(row.find("25.0%"), std::string::npos) << row;
+}
+
+// A launch-bound time is marked '*' (most repetitions bound), with one note.
+TEST(Outcome, PairedSummaryMarksLaunchBoundTimes) {
+  Outcome o;
+  RunResult c = result("cuda", 4e-6), b = result("opencl", 6e-6);
+  b.launch_bound = true;
+  o.record(c);
+  o.record(b);
+  o.record(b);
+  o.record(result("opencl", 7e-6));
+  std::ostringstream out;
+  o.print_paired_summary(out);
+  const std::string text = out.str();
+  EXPECT_NE(text.find("6.00 us*"), std::string::npos) << text;
+  EXPECT_EQ(text.find("4.00 us*"), std::string::npos) << text;
+  EXPECT_NE(text.find("* launch-bound: within 5% of its API's launch floor"), std::string::npos)
+      << text;
+  Outcome unbound;
+  unbound.record(result("cuda", 4e-6));
+  unbound.record(result("opencl", 6e-6));
+  std::ostringstream plain;
+  unbound.print_paired_summary(plain);
+  EXPECT_EQ(plain.str().find("launch-bound"), std::string::npos) << plain.str();
+}
+
+TEST(LaunchFloor, BoundWithinTheMarginOfItsCommandsAtTheFloor) {
+  EXPECT_TRUE(launch_bound(5.0e-6, 1, 5.0e-6).bound);
+  EXPECT_TRUE(launch_bound(5.2e-6, 1, 5.0e-6).bound);   // 4% above
+  EXPECT_FALSE(launch_bound(5.3e-6, 1, 5.0e-6).bound);  // 6% above
+  EXPECT_TRUE(launch_bound(3.0e-5, 6, 5.0e-6).bound);   // six commands at the floor
+  EXPECT_FALSE(launch_bound(3.0e-5, 1, 5.0e-6).bound);
+  EXPECT_DOUBLE_EQ(launch_bound(1.0e-5, 2, 2.5e-6).ratio, 2.0);
 }
 
 TEST(Outcome, PairedSummaryUsesMedianOverRepetitions) {

@@ -42,9 +42,6 @@ class SortRunner : public TimedRunner {
   int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "sort"); }
 
  protected:
-  // Only the copy and the last pass carry events: the batch's device time
-  // spans the first command's START to the last one's END, and the passes in
-  // between need none (fewer profiled commands).
   void enqueue() override {
     cl_command_queue q = session().queue();
     check(clEnqueueCopyBuffer(q, input_, data_, 0, 0, p_.n * sizeof(float), 0, nullptr, record()),
@@ -54,10 +51,8 @@ class SortRunner : public TimedRunner {
     for (cl_uint k = 2; k <= n; k <<= 1)
       for (cl_uint j = k >> 1; j > 0; j >>= 1) {
         set_args(kernel_, "bitonic_pass", data_, k, j);
-        const bool last = k == n && j == 1;
         check(clEnqueueNDRangeKernel(q, kernel_, 1, nullptr, &global,
-                                     local_.by_driver() ? nullptr : &local, 0, nullptr,
-                                     last ? record() : nullptr),
+                                     local_.by_driver() ? nullptr : &local, 0, nullptr, record()),
               "clEnqueueNDRangeKernel", what_);
       }
   }

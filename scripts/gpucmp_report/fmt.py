@@ -52,11 +52,23 @@ def fmt_rate(b):
     return ""
 
 
+def launch_bound(b):
+    """Whether most of the row's repetitions ran within 5% of its API's launch
+    floor (gpucmp-bench's launch_bound counter): its time is a launch rate."""
+    return b is not None and b.counters.get("launch_bound", 0) > 0.5
+
+
+LAUNCH_BOUND_NOTE = ("`*` launch-bound: within 5% of its API's launch floor "
+                     "(`ceiling/<api>/launch`, measured in the same run; counter "
+                     "`launch_floor_us`): the time is how fast the API launches, not how "
+                     "fast the kernel runs, and a ratio of two such rows compares launch paths.")
+
+
 def fmt_bench(b, rate=True):
-    """'16.89 ms ±0.1% (8.14 TFLOP/s)'"""
+    """'16.89 ms ±0.1% (8.14 TFLOP/s)', with ' *' for a launch-bound row"""
     if b is None:
         return "-"
-    text = fmt_time(b.time)
+    text = fmt_time(b.time) + (" *" if launch_bound(b) else "")
     if b.spread is not None:
         text += f" ±{b.spread * 100:.2g}%" if b.spread_kind == "range" else \
             f" (cv {b.spread * 100:.2g}%)"

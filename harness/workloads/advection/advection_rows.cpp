@@ -205,6 +205,9 @@ class Advection : public Workload {
       m.output_digest = [&p] { return output_digest(own_rows(p, Part{})); };
       m.counters = {{"omega", p.flow.omega}, {"courant", kCourant}, {"steps_per_launch", c.steps}};
       if (exchange) m.counters.emplace_back("gpus", 2);
+      // One kernel a step on one device; the split rows' steps launch on
+      // several devices and exchange halos: not counted, no launch-bound mark.
+      m.commands_per_launch = exchange ? 0 : c.steps;
       return r;
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);

@@ -15,6 +15,14 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
+int launch_kernels(const std::string& variant, std::size_t n) {
+  if (variant == "cub") return 0;   // CUB's dispatch: not counted
+  if (variant != "tree") return 2;  // cascading, pipeline: the blocks' pass, then one block
+  int kernels = 1;
+  for (std::size_t m = n; m > std::size_t(kBlock); m = (m + kBlock - 1) / kBlock) ++kernels;
+  return kernels;
+}
+
 Runners& runners() {
   static Runners table("reduce", variants());
   return table;
@@ -202,6 +210,7 @@ class Reduce : public Workload {
             m.peak = dev.dram_peak_gbps;
             m.clear_output = [&p] { p.result = 0xffffffffU; };
             m.validate = [&p, variant = row.variant.name] { return validate(p, variant); };
+            m.commands_per_launch = launch_kernels(row.variant.name, n);
             if (t == Type::affine16)
               m.counters.emplace_back(
                   "keeps_order",

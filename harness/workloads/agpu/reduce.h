@@ -89,6 +89,11 @@ struct Variant {
 };
 const std::vector<Variant>& variants();  // the three shared algorithms
 
+// Kernels one launch of `variant` runs over n words: tree one a level until
+// a block holds the rest, cascading and pipeline two; 0 for CUB (its
+// dispatch is not counted).
+int launch_kernels(const std::string& variant, std::size_t n);
+
 using Runners = RunnerTable<Problem, Variant>;
 Runners& runners();
 

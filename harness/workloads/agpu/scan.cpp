@@ -239,6 +239,9 @@ class Scan : public Workload {
       m.peak = dev.dram_peak_gbps;
       m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); };
       m.validate = [&p, v] { return validate(p, v); };
+      // Look-back forms: the tile status cleared, then one kernel; alpha: its
+      // three kernels; CUB's dispatch is not counted (0: no launch-bound mark).
+      m.commands_per_launch = v.name == "cub" ? 0 : has_tile_status(v) ? 2 : 3;
       return r;
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);

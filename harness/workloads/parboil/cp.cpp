@@ -171,6 +171,8 @@ class Cp : public Workload {
       m.peak = dev.fp32_peak_gflops;
       m.items_per_launch = interactions(c);
       m.time_per_item_counter = "ps_per_interaction";
+      // The plane cleared, then per chunk of atoms: its copy and a kernel.
+      m.commands_per_launch = 1 + 2 * ((c.atoms + kAtomsPerChunk - 1) / kAtomsPerChunk);
       m.clear_output = [&p] { std::fill(p.energy.begin(), p.energy.end(), NAN); };
       m.validate = [&p] { return validate(p); };
       return r;

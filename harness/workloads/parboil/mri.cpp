@@ -258,6 +258,10 @@ class Mri : public Workload {
       m.peak = dev.fp32_peak_gflops;
       m.items_per_launch = double(data->numK) * data->numX;
       m.time_per_item_counter = "ps_per_voxel_k";
+      // The k-values' kernel, the two outputs cleared, then per constant-memory
+      // tile of k-values: its copy and a kernel.
+      const int tile = kind == Kind::q ? kTileQ : kTileFH;
+      m.commands_per_launch = 3 + 2 * ((data->numK + tile - 1) / tile);
       m.clear_output = [problem] {
         std::fill(problem->out_r.begin(), problem->out_r.end(), NAN);
         std::fill(problem->out_i.begin(), problem->out_i.end(), NAN);

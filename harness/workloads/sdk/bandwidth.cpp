@@ -150,6 +150,8 @@ class Bandwidth : public Workload {
       m.name = name;
       m.unit = RateUnit::GBps;
       m.work_per_launch = counted_bytes(direction, bytes);
+      // A mapped transfer (OpenCL's own variant) maps and unmaps: two commands.
+      if (row.variant.memory == HostMemory::mapped) m.commands_per_launch = 2;
       // The device copy is DRAM traffic (no flop); host transfers cross the link instead.
       if (direction == Direction::d2d) m.roofline_bytes = m.work_per_launch;
       m.peak = direction == Direction::d2d ? dev.dram_peak_gbps : dev.link_peak_gbps;

@@ -127,7 +127,8 @@ class Sort : public Workload {
       const auto describe = [n](Measurement& m, Problem& p, const DeviceInfo& dev) {
         m.unit = RateUnit::GBps;
         m.work_per_launch = counted_bytes(n);
-        m.roofline_bytes = counted_bytes(n);  // no flop: compares and moves
+        m.roofline_bytes = counted_bytes(n);    // no flop: compares and moves
+        m.commands_per_launch = 1 + passes(n);  // the input restored, then each pass
         m.peak = dev.dram_peak_gbps;
         m.clear_output = [&p] { std::fill(p.output.begin(), p.output.end(), NAN); };
         m.validate = [&p] { return validate(p); };

@@ -1,7 +1,8 @@
 """CUDA against OpenCL per paired benchmark (Fig. 5 of the study)."""
 from ..analysis import ratio_of
 from ..figures import FIGURES
-from ..fmt import fmt_bench, fmt_params, fmt_peak, fmt_ratio, md_table
+from ..fmt import (LAUNCH_BOUND_NOTE, fmt_bench, fmt_params, fmt_peak, fmt_ratio, launch_bound,
+                   md_table)
 from ..names import MAX_SIZES_PER_VARIANT
 
 
@@ -17,6 +18,9 @@ def section(rep):
                          f"{fmt_peak(c)} / {fmt_peak(o)}"))
         md += md_table(["workload", "variant", "size", "CUDA", "OpenCL", "OpenCL/CUDA (range)",
                         "% peak CUDA / OpenCL"], rows, right=(3, 4, 5, 6))
+        bound = [(c, o) for _, _, _, c, o in shown if launch_bound(c) or launch_bound(o)]
+        if bound:
+            md += ["", LAUNCH_BOUND_NOTE + f" {len(bound)} of {len(shown)} pairs shown have one."]
         if len(shown) < len(all_pairs):
             md += ["", f"Variants with more than {MAX_SIZES_PER_VARIANT} sizes show their "
                    f"smallest and largest here ({len(all_pairs) - len(shown)} more pairs in the "

@@ -1,10 +1,11 @@
 #include "launch_floor.h"
 
 #include <iostream>
-#include <map>
+#include <set>
 #include <vector>
 
 #include "errors.h"
+#include "interrupt.h"
 #include "stats.h"
 #include "workloads/roofline/ceiling.h"
 
@@ -17,11 +18,14 @@ double probe(const std::string& api) {
   for (const auto& r : ceiling::runners().rows())
     if (r.api == api && r.variant.name == "launch") row = &r;
   if (!row) throw ApiError("no ceiling/" + api + "/launch runner is registered");
-  ceiling::Problem p = ceiling::make_problem(1);  // outlives the runner, which holds it
-  const auto runner = row->make(p, row->variant);
+  // One block; the l2 buffer the runners upload is not read by `launch`.
+  ceiling::Problem p;
+  p.blocks = 1;
+  p.words.assign(1, 0);
+  p.out.assign(p.threads(), 0xffffffffU);
+  const auto runner = row->make(p, row->variant);  // holds p: declared after it
   runner->upload();
-  runner->time_batch(1);  // lazy loading and first touch
-  runner->time_batch(1);
+  runner->time_batch(kFloorBatch);  // warm-up: first launches, clocks
   std::vector<double> per_launch;
   for (int i = 0; i < kFloorBatches; ++i)
     per_launch.push_back(runner->time_batch(kFloorBatch).device_s / kFloorBatch);
@@ -34,20 +38,19 @@ double probe(const std::string& api) {
 
 }  // namespace
 
-double launch_floor_s(const std::string& api, const DeviceInfo& dev) {
-  static std::map<std::string, double> floors;  // api|device -> seconds, < 0: failed
-  const std::string key = api + "|" + dev.pci_bus_id + "|" + dev.name;
-  const auto it = floors.find(key);
-  if (it != floors.end()) return it->second;
-  double s = -1;
+double launch_floor_s(const std::string& api) {
+  static std::set<std::string> failed;  // said once, not probed again
+  if (failed.count(api)) return -1;
   try {
-    s = probe(api);
+    return probe(api);
+  } catch (const interrupt::Interrupted&) {
+    throw;
   } catch (const std::exception& e) {
+    failed.insert(api);
     std::cerr << "gpucmp-bench: warning: " << api << ": launch floor not measured (" << e.what()
               << "); its rows carry no launch-bound mark\n";
+    return -1;
   }
-  floors[key] = s;
-  return s;
 }
 
 LaunchBound launch_bound(double seconds_per_launch, int commands, double floor_s) {

@@ -10,22 +10,25 @@
 // fast the API launches, not how fast its kernel runs (counters
 // launch_floor_us, launch_floor_ratio, launch_bound; a mark in the paired
 // summary and the report).
+//
+// The floor is probed right before each hot row's samples, not once per run:
+// a launch rate follows the state of the host and the GPU (H100, driver 580:
+// one probe at the run's first OpenCL row read 4.9 us a launch, where the
+// floor kernel's own row, later in the same run, took 3.7 us).
 #pragma once
 #include <string>
-
-#include "device_info.h"
 
 namespace gpucmp {
 
 constexpr double kLaunchBoundMargin = 0.05;
-constexpr int kFloorBatch = 200;  // launches in one timed batch of the probe
-constexpr int kFloorBatches = 5;  // batches; the floor is their median
+constexpr int kFloorBatch = 1000;  // launches in one timed batch (the rows' most)
+constexpr int kFloorBatches = 3;   // timed batches after a warm-up one; the floor: their median
 
-// Seconds per launch of the floor kernel on `api`'s selected device `dev`,
-// measured on the first call for that (api, device) and kept for the run.
-// Negative when the API registered no `launch` runner or the probe failed
-// (said once on stderr); rows then carry no launch-bound counters.
-double launch_floor_s(const std::string& api, const DeviceInfo& dev);
+// Seconds per launch of the floor kernel on `api`'s current device, measured
+// now. Negative when the API registered no `launch` runner or a probe of it
+// failed (said once on stderr; the API is not probed again): rows then carry
+// no launch-bound counters.
+double launch_floor_s(const std::string& api);
 
 struct LaunchBound {
   double ratio = 0;  // time per launch / (commands x floor)

@@ -69,8 +69,6 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
   register_benchmark(
       timed_name(name, opts), apis,
       [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
-        // Before the row's own runner exists: the probe times its own kernel.
-        const double floor_s = opts.cache == CacheMode::hot ? launch_floor_s(name.api, dev) : -1;
         Prepared p = prepare(dev);
         std::string label = p.runner->label();
         if (label.empty()) label = api.variant_label(name.workload, name.variant);
@@ -82,7 +80,9 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         protocol.batch_target_ms = opts.batch_target_ms;
         protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
         protocol.clocks = clock_monitor(dev);
-        protocol.launch_floor_s = floor_s;
+        // Probed now, in the state the row's samples will find (launch_floor.h).
+        if (opts.cache == CacheMode::hot && p.m.commands_per_launch > 0)
+          protocol.launch_floor_s = launch_floor_s(name.api);
         measure(state, *p.runner, p.m, protocol);
       });
   const auto it = apis.find(name.api);

@@ -58,6 +58,9 @@ class CudaApi : public Api {
       if (opts.cuda_device >= 0)
         throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
                          " (no CUDA device found)");
+      if (!opts.split.cuda_devices.empty())  // refused as --cuda-device is
+        throw UsageError("--cuda-split-devices " + std::to_string(opts.split.cuda_devices[0]) +
+                         ": unknown CUDA device (no CUDA device found)");
       return;
     }
     if (opts.cuda_device >= count)

@@ -1,14 +1,10 @@
 #include "gbench_flags.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
 #include <cstdlib>
-#include <cstring>
 #include <regex>
 
 #include "errors.h"
+#include "output_file.h"
 #include "progress.h"
 
 namespace gpucmp {
@@ -43,13 +39,16 @@ void check_filter(const std::string& filter) {
 }
 
 void check_out_path(const std::string& path) {
-  // Opened the way the report will be (for writing), without truncating a
-  // file that a later usage error would then have destroyed for nothing.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-  if (fd < 0)
-    throw UsageError("--benchmark_out=" + path + ": cannot write the report there (" +
-                     std::strerror(errno) + ")");
-  ::close(fd);
+  if (const std::string why = why_cannot_write(path); !why.empty())
+    throw UsageError("--benchmark_out=" + path + ": cannot write the report there (" + why + ")");
+}
+
+GbenchArgv::GbenchArgv(int argc_in, char** argv_in, const ReportFlags& report) {
+  static char dev_null[] = "--benchmark_out=/dev/null";
+  args_.assign(argv_in, argv_in + argc_in);
+  if (!report.out.empty()) args_.push_back(dev_null);
+  argc = int(args_.size());
+  args_.push_back(nullptr);
 }
 
 }  // namespace gpucmp

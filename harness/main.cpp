@@ -16,10 +16,12 @@
 #include "context.h"
 #include "cross_ptx.h"
 #include "errors.h"
+#include "gbench_flag_values.h"
 #include "gbench_flags.h"
 #include "interrupt.h"
 #include "mpi_split.h"
 #include "outcome.h"
+#include "output_file.h"
 #include "progress.h"
 #include "result_reporter.h"
 #include "runner_table.h"
@@ -144,6 +146,14 @@ int bench_main(int argc, char** argv) {
   setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0);
   const std::string repetitions = benchmark_flag(argc, argv, "benchmark_repetitions");
   const ReportFlags report = report_flags(argc, argv);
+  try {
+    check_gbench_flags(argc, argv);  // before Google Benchmark reads them
+  } catch (const UsageError& e) {
+    return usage_error(e.what());
+  }
+  GbenchArgv gbench(argc, argv, report);
+  argc = gbench.argc;
+  argv = gbench.argv();
   benchmark::Initialize(&argc, argv);  // takes the --benchmark_* options out of argv
   const std::string filter = benchmark::GetBenchmarkFilter();
   try {
@@ -152,6 +162,7 @@ int bench_main(int argc, char** argv) {
     bool split_rows = false;  // besides --split's: a workload's own (advection's two GPUs)
     for (const auto& w : workloads) split_rows = split_rows || w->has_split_rows();
     check_split_options(opts.split, split_rows);
+    check_no_effect_options(app, opts);
     check_filter(filter);
     mpi::start(opts.split);
   } catch (const CLI::ParseError& e) {
@@ -175,6 +186,9 @@ int bench_main(int argc, char** argv) {
     if (opts.cuda_device >= 0 && !apis.count("cuda"))
       throw UsageError("unknown CUDA device " + std::to_string(opts.cuda_device) +
                        " (this build has no CUDA side)");
+    if (!opts.split.cuda_devices.empty() && !apis.count("cuda"))
+      throw UsageError("--cuda-split-devices " + std::to_string(opts.split.cuda_devices[0]) +
+                       ": unknown CUDA device (this build has no CUDA side)");
     for (auto& api : owned) api->select(opts);
   } catch (const UsageError& e) {
     chosen = {kExitUsage, e.what()};
@@ -199,6 +213,9 @@ int bench_main(int argc, char** argv) {
     for (const auto& [key, value] : stated) benchmark::AddCustomContext(key, value);
     for (auto& w : workloads) w->register_benchmarks(opts, apis);
     register_deferred_benchmarks();
+    if (count_selected(registered_names(), filter) == 0)
+      throw UsageError("--benchmark_filter=" + filter +
+                       ": matches no benchmark (--benchmark_list_tests lists them)");
     // An API without a device: its benchmarks stay registered (listed), do
     // nothing when run, and no report shows them (result_reporter.h).
     std::set<std::string> skipped_apis;
@@ -230,7 +247,8 @@ int bench_main(int argc, char** argv) {
       if (auto hint = api_hint(apis, api->name()); !hint.empty()) spdlog::warn("{}", hint);
 
   const auto display = make_display_reporter();
-  const auto file = report.out.empty() ? nullptr : make_file_reporter(report.out_format);
+  const auto file =
+      report.out.empty() ? nullptr : make_file_reporter(report.out_format, report.out);
   {
     const interrupt::Guard signals;  // a signal stops the run; the reports still end well
     benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
@@ -242,14 +260,22 @@ int bench_main(int argc, char** argv) {
   for (const auto& line : outcome().failures()) std::cerr << "FAILED: " << line << "\n";
   // Stopped by a signal: 128 + its number, even where a benchmark failed
   // (its FAILED line is above): the run is incomplete either way.
-  if (const int sig = interrupt::signal_number()) {
+  const int sig = interrupt::signal_number();
+  if (sig) {
     const int done = completed_benchmarks();
     spdlog::warn("interrupted by {} after {} benchmark{}: the reports hold {}, marked partial",
                  interrupt::signal_name(sig), done, done == 1 ? "" : "s",
                  done == 1 ? "it" : "those");
-    return interrupt::exit_code(sig);
   }
-  return outcome().exit_code();
+  // A report that did not reach its file or stdout is lost: exit code 2.
+  std::string lost = file_report_error();
+  try {
+    check_stdout_written();
+  } catch (const UsageError& e) {
+    if (lost.empty()) lost = e.what();
+  }
+  if (!lost.empty()) return usage_error(lost);
+  return sig ? interrupt::exit_code(sig) : outcome().exit_code();
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -267,21 +268,59 @@ CLI::Option* add_checked_option(CLI::App& app, const std::string& name,
       help);
 }
 
+namespace {
+
+// The items of a list option's arguments (each split at its commas): an
+// empty item or, unless `repeats` allows it, an item given twice is refused.
+// (CLI11's own delimiter drops empty items without a word.)
+std::vector<std::string> list_items(const std::string& name, const std::vector<std::string>& args,
+                                    Repeats repeats) {
+  std::vector<std::string> items;
+  for (const std::string& arg : args) {
+    std::size_t start = 0;
+    for (;;) {
+      const std::size_t comma = arg.find(',', start);
+      std::string item = arg.substr(start, comma == std::string::npos ? comma : comma - start);
+      if (item.empty())
+        throw UsageError(name + " '" + arg + "': an empty item (comma-separated, none empty)");
+      if (repeats == Repeats::refused && std::find(items.begin(), items.end(), item) != items.end())
+        throw UsageError(name + " " + item + ": given twice (each item gives its own rows)");
+      items.push_back(std::move(item));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+  }
+  return items;
+}
+
+}  // namespace
+
 CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
                                      std::function<void(const std::vector<std::string>&)> store,
-                                     const std::string& help) {
-  return app
-      .add_option_function<std::vector<std::string>>(
-          name,
-          [store = std::move(store)](const std::vector<std::string>& items) {
-            try {
-              store(items);
-            } catch (const UsageError& e) {
-              throw CLI::ValidationError(e.what());
-            }
-          },
-          help)
-      ->delimiter(',');
+                                     const std::string& help, Repeats repeats) {
+  // No CLI11 delimiter: the arguments reach list_items() whole, empty items
+  // included.
+  return app.add_option_function<std::vector<std::string>>(
+      name,
+      [name, repeats, store = std::move(store)](const std::vector<std::string>& args) {
+        try {
+          store(list_items(name, args, repeats));
+        } catch (const UsageError& e) {
+          throw CLI::ValidationError(e.what());
+        }
+      },
+      help);
+}
+
+void check_no_effect_options(const CLI::App& app, const Options& opts) {
+  if (opts.sampling.fixed > 0)
+    for (const char* adaptive : {"--max-noise", "--min-samples", "--time-limit"})
+      if (app.count(adaptive) > 0)
+        throw UsageError(std::string(adaptive) + ": no effect with --samples " +
+                         std::to_string(opts.sampling.fixed) +
+                         " (a fixed number of samples; give one or the other)");
+  if (!opts.startup && app.count("--startup-samples") > 0)
+    throw UsageError("--startup-samples: no effect with --startup off");
 }
 
 // ---- paths -------------------------------------------------------------------

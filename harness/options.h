@@ -97,10 +97,19 @@ double parse_real(const std::string& text, const std::string& what, const RealRa
 CLI::Option* add_checked_option(CLI::App& app, const std::string& name,
                                 std::function<void(const std::string&)> store,
                                 const std::string& help);
-// The same for a comma-separated list (e.g. --mm-n 256,512).
+// The same for a comma-separated list (e.g. --mm-n 256,512). An empty item
+// ("256,,512", "256,", '') is refused, and so is an item given twice
+// ("int32,int32": two rows of one name), unless `repeats` allows it (a list
+// of devices that may name one device twice).
+enum class Repeats { refused, allowed };
 CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
                                      std::function<void(const std::vector<std::string>&)> store,
-                                     const std::string& help);
+                                     const std::string& help, Repeats repeats = Repeats::refused);
+
+// Options given that would have no effect in this run are refused, as an
+// unknown device is: "--max-noise: no effect with --samples (...)". Checked
+// once the command line is parsed.
+void check_no_effect_options(const CLI::App& app, const Options& opts);
 
 // A path option (e.g. "-o,--out"): a given empty path is refused ("--out:
 // empty path"), not taken for "not given".

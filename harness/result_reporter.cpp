@@ -7,7 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "errors.h"
 #include "interrupt.h"
+#include "output_file.h"
 #include "skip_log.h"
 
 namespace gpucmp {
@@ -16,6 +18,11 @@ namespace {
 
 using Reporter = benchmark::BenchmarkReporter;
 using Run = Reporter::Run;
+
+std::string& file_error() {
+  static std::string line;
+  return line;
+}
 
 std::set<std::string>& completed_names() {
   static std::set<std::string> names;
@@ -52,14 +59,15 @@ enum class Style { console, json, csv };
 
 class ResultReporter : public Reporter {
  public:
-  ResultReporter(std::unique_ptr<Reporter> inner, Style style)
-      : inner_(std::move(inner)), style_(style) {}
+  // `path`: a file reporter's file, written when the run ends; "": the display.
+  ResultReporter(std::unique_ptr<Reporter> inner, Style style, std::string path)
+      : inner_(std::move(inner)), style_(style), path_(std::move(path)) {}
 
   bool ReportContext(const Context& context) override {
-    // Google Benchmark gives the streams to this wrapper (the --benchmark_out
-    // file for a file reporter): the wrapped reporter writes to the same.
-    inner_->SetOutputStream(&GetOutputStream());
-    inner_->SetErrorStream(&GetErrorStream());
+    // The display: the wrapped reporter writes to this wrapper's streams
+    // (stdout). A file: to the report kept in memory until Finalize.
+    inner_->SetOutputStream(path_.empty() ? &GetOutputStream() : &file_text_);
+    inner_->SetErrorStream(path_.empty() ? &GetErrorStream() : &file_text_);
     name_width_ = int(context.name_field_width);
     if (style_ == Style::console) return inner_->ReportContext(context);
     context_.emplace(context);
@@ -84,18 +92,27 @@ class ResultReporter : public Reporter {
   }
 
   void Finalize() override {
-    if (style_ == Style::console) return inner_->Finalize();
-    if (!context_) return;  // nothing ran (no benchmark matched)
-    if (style_ == Style::json) add_final_context_once();
-    if (style_ == Style::csv) give_first_run_every_counter();
-    // Rendered whole first, then written at once: a second signal (which
-    // ends the process) can hardly catch the file half written.
-    std::ostringstream doc;
-    inner_->SetOutputStream(&doc);
-    inner_->ReportContext(*context_);
-    for (const auto& batch : runs_) inner_->ReportRuns(batch);
-    inner_->Finalize();
-    GetOutputStream() << doc.str() << std::flush;
+    if (style_ == Style::console) {
+      inner_->Finalize();
+    } else if (context_) {  // else nothing ran
+      add_final_context_once();
+      if (style_ == Style::csv) give_first_run_every_counter();
+      // Rendered whole first, then written at once: a second signal (which
+      // ends the process) can hardly catch the output half written.
+      std::ostringstream doc;
+      inner_->SetOutputStream(&doc);
+      inner_->SetErrorStream(path_.empty() ? &GetErrorStream() : &doc);
+      inner_->ReportContext(*context_);
+      for (const auto& batch : runs_) inner_->ReportRuns(batch);
+      inner_->Finalize();
+      (path_.empty() ? GetOutputStream() : file_text_) << doc.str() << std::flush;
+    }
+    if (path_.empty()) return;
+    try {
+      write_output_file(path_, file_text_.str());
+    } catch (const UsageError& e) {
+      file_error() = std::string("--benchmark_out=") + e.what();
+    }
   }
 
  private:
@@ -107,11 +124,13 @@ class ResultReporter : public Reporter {
       return;  // abandoned by an interrupt: not worth a line
     std::string name = r.benchmark_name();
     if (int(name.size()) < name_width_) name.resize(std::size_t(name_width_), ' ');
-    GetOutputStream() << name << " skipped: " << why << "\n";
+    (path_.empty() ? GetOutputStream() : file_text_) << name << " skipped: " << why << "\n";
   }
 
   std::unique_ptr<Reporter> inner_;
   Style style_;
+  std::string path_;              // a file reporter's file
+  std::ostringstream file_text_;  // a file reporter's report, written by Finalize
   int name_width_ = 0;
   // Google Benchmark's CSV reporter takes its columns from the first run and
   // aborts on a later run with a counter it has not seen (CUDA rows have no
@@ -137,9 +156,9 @@ Style style_of(const Reporter* r) {
   return Style::csv;  // the only other reporter Google Benchmark has
 }
 
-std::unique_ptr<Reporter> wrap(std::unique_ptr<Reporter> inner) {
+std::unique_ptr<Reporter> wrap(std::unique_ptr<Reporter> inner, std::string path = "") {
   const Style style = style_of(inner.get());
-  return std::make_unique<ResultReporter>(std::move(inner), style);
+  return std::make_unique<ResultReporter>(std::move(inner), style, std::move(path));
 }
 
 }  // namespace
@@ -165,16 +184,19 @@ std::unique_ptr<Reporter> make_display_reporter() {
   return wrap(std::unique_ptr<Reporter>(benchmark::CreateDefaultDisplayReporter()));
 }
 
-std::unique_ptr<Reporter> make_file_reporter(const std::string& format) {
+std::unique_ptr<Reporter> make_file_reporter(const std::string& format, const std::string& path) {
   if (format == "console")  // as Google Benchmark's own file reporter: no colour, no table
-    return wrap(std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None));
+    return wrap(std::make_unique<benchmark::ConsoleReporter>(benchmark::ConsoleReporter::OO_None),
+                path);
   if (format == "csv") {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    return wrap(std::unique_ptr<Reporter>(new benchmark::CSVReporter));
+    return wrap(std::unique_ptr<Reporter>(new benchmark::CSVReporter), path);
 #pragma GCC diagnostic pop
   }
-  return wrap(std::make_unique<benchmark::JSONReporter>());
+  return wrap(std::make_unique<benchmark::JSONReporter>(), path);
 }
+
+std::string file_report_error() { return file_error(); }
 
 }  // namespace gpucmp

@@ -44,12 +44,19 @@ std::vector<SplitSpec> parse_split_specs(const std::vector<std::string>& items,
 namespace {
 
 ClDeviceIndex parse_cl_device(const std::string& text, const std::string& what) {
+  // One rule for every bad item: the whole item and the form it must take.
+  const std::string rule =
+      ": not PLATFORM:DEVICE, two indices in 0..65536 (e.g. 0:0, see --list-devices)";
   const auto colon = text.find(':');
-  if (colon == std::string::npos)
-    throw UsageError(what + " " + text + ": not PLATFORM:DEVICE (e.g. 0:0, see --list-devices)");
+  if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
+    throw UsageError(what + " " + text + rule);
   const IntRange index{0, 1 << 16};
-  return {int(parse_int(text.substr(0, colon), what + " platform", index)),
-          int(parse_int(text.substr(colon + 1), what + " device", index))};
+  try {
+    return {int(parse_int(text.substr(0, colon), what, index)),
+            int(parse_int(text.substr(colon + 1), what, index))};
+  } catch (const UsageError&) {
+    throw UsageError(what + " " + text + rule);
+  }
 }
 
 }  // namespace
@@ -100,7 +107,8 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
           opts.cuda_devices.push_back(int(parse_int(text, "--cuda-split-devices", {0, 1 << 16})));
       },
       "CUDA devices of the split rows (comma-separated indices, a device may repeat; default "
-      "every CUDA device; with --split-over mpi one per rank, default the node-local rank's)")
+      "every CUDA device; with --split-over mpi one per rank, default the node-local rank's)",
+      Repeats::allowed)
       ->type_name("LIST");
   add_checked_list_option(
       app, "--cl-split-devices",
@@ -111,7 +119,8 @@ void add_split_options(CLI::App& app, SplitOptions& opts) {
       },
       "OpenCL devices of the split rows (comma-separated PLATFORM:DEVICE, e.g. 0:0,1:0 for a GPU "
       "and PoCL's CPU; default every device of the selected platform; with --split-over mpi one "
-      "per rank)")
+      "per rank; a device may repeat)",
+      Repeats::allowed)
       ->type_name("LIST");
 }
 

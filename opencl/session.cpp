@@ -10,6 +10,7 @@
 
 #include "check.h"
 #include "errors.h"
+#include "options.h"
 #include "ptx_dump.h"
 #include "variant_ptx.h"
 
@@ -189,10 +190,15 @@ std::string Session::file_text(const std::string& file) const {
           path = (entry.path() / file).string();
           break;
         }
+    // A folder or a device opens as a stream but reads as nothing (a folder)
+    // or never ends: refused by name, as a missing file is.
+    if (const std::string why = why_not_input_file(path); !why.empty())
+      throw UsageError("--cl-kernel-dir: cannot read " + path + ": " + why);
     std::ifstream in(path, std::ios::binary);
     if (!in) throw UsageError("--cl-kernel-dir: cannot read " + path);
     std::stringstream ss;
     ss << in.rdbuf();
+    if (in.bad()) throw UsageError("--cl-kernel-dir: cannot read " + path + ": I/O error");
     return ss.str();
   }
   const auto& table = embedded_sources();

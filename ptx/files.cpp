@@ -1,7 +1,5 @@
 #include "files.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -61,28 +59,6 @@ std::string why_not_text(std::string_view text) {
     }
   }
   return "";
-}
-
-void write_text_file_atomically(const std::string& path, const std::string& text) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  if (fs::is_directory(path, ec)) throw std::runtime_error(path + ": cannot write: is a directory");
-  const std::string temp = path + ".partial-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary);
-    if (!out) throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
-    out << text;
-    out.close();
-    if (!out) {
-      std::remove(temp.c_str());
-      throw std::runtime_error(path + ": cannot write: write failed");
-    }
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
-    std::remove(temp.c_str());
-    throw std::runtime_error(path + ": cannot write: " + why);
-  }
 }
 
 std::vector<std::string> list_files(const std::string& dir, const std::string& extension) {

@@ -88,8 +88,12 @@ POCL_CL=$(cl_platform "Portable Computing Language")
 run() {  # run <name> <timeout> <gpucmp-bench args...> (env TIME_LIMIT: --time-limit, s)
   local name=$1 limit=$2; shift 2
   common[-1]=${TIME_LIMIT:-1}
+  local opts=("${common[@]}")
+  # --samples N fixes the count: gpucmp-bench refuses --min-samples and
+  # --time-limit beside it (they would have no effect).
+  [[ " $* " == *" --samples "* ]] && opts=("${common[@]:0:2}")
   local t0=$SECONDS
-  timeout "$limit" ${LAUNCH[@]+"${LAUNCH[@]}"} "$B/gpucmp-bench" "${common[@]}" \
+  timeout "$limit" ${LAUNCH[@]+"${LAUNCH[@]}"} "$B/gpucmp-bench" "${opts[@]}" \
     --benchmark_out="$OUT/$name.json" --benchmark_out_format=json "$@" > "$OUT/$name.log" 2>&1
   echo "$name rc=$? $((SECONDS - t0)) s"
 }

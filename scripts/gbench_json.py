@@ -218,20 +218,46 @@ def samples(path, key, entry, metric):
 # ---------------------------------------------------------------- output
 
 
+def _link_target(path):
+    """path with every symbolic link followed (a dangling link names the file to
+    create; the link itself stays). Raises OSError for a loop of links."""
+    for _ in range(40):
+        if not os.path.islink(path):
+            return path
+        link = os.readlink(path)
+        path = link if os.path.isabs(link) else os.path.join(os.path.dirname(path), link)
+    raise OSError(40, os.strerror(40), path)  # ELOOP
+
+
 def write_atomically(path, text):
-    """Writes text to path through a temporary file beside it, renamed over path
-    once complete: an error or an interruption leaves no partial file. Raises
-    OSError. (merge_results.py, report.py and ncu_to_json.py write this way too.)"""
-    folder = os.path.dirname(path) or "."
-    fd, temp = tempfile.mkstemp(prefix=os.path.basename(path) + ".", suffix=".partial",
+    """Writes text to path so that nothing is lost: a regular file (or a new one)
+    is written to a temporary file beside it, renamed over it once complete (an
+    error or an interruption leaves the old file and no partial one); a
+    symbolic link is followed and its target written by these rules; anything
+    else (a device such as /dev/null, a FIFO) is written in place, since a file
+    renamed over it would replace it. Raises OSError (a failed write or close
+    included). (merge_results.py, report.py and ncu_to_json.py write this way too.)"""
+    target = _link_target(path)
+    if os.path.isdir(target):
+        raise IsADirectoryError(21, os.strerror(21), path)
+    if os.path.exists(target) and not os.path.isfile(target):
+        with open(target, "w", encoding="utf-8") as f:  # no O_CREAT effect: it exists
+            f.write(text)
+        return
+    folder = os.path.dirname(target) or "."
+    fd, temp = tempfile.mkstemp(prefix=os.path.basename(target) + ".", suffix=".partial",
                                 dir=folder)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)  # mkstemp's 0600 is not a result file's mode
-        os.replace(temp, path)
+        try:
+            mode = os.stat(target).st_mode & 0o7777  # the replaced file's mode
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask  # mkstemp's 0600 is not a result file's mode
+        os.chmod(temp, mode)
+        os.replace(temp, target)
     except BaseException:
         try:
             os.unlink(temp)

@@ -1,6 +1,7 @@
 // Bad input: each a clear one-line error on stderr and exit code 2.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "bad_input_checks.h"
@@ -203,6 +204,100 @@ TEST(BadInput, KernelDirIsAFile) {
 
 TEST(BadInput, KernelDirEmptyPath) {
   expect_usage_error("--cl-kernel-dir ''" + kFast, "--cl-kernel-dir: empty path");
+}
+
+// A kernel file that is a folder opened as an empty stream: the build then
+// failed with CL_INVALID_KERNEL_NAME (exit 1); a missing file was exit 2.
+// Both end the benchmark that reads the file: exit 2, its FAILED line saying why.
+TEST(BadInput, KernelFileThatIsAFolder) {
+  const std::string dir = temp_dir("kernel-file-folder");
+  std::filesystem::create_directory(dir + "/triad.cl");
+  const ProcessResult r = run_bench("--cl-kernel-dir " + dir +
+                                    " --size quick --samples 1 --benchmark_filter=^triad/opencl/");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("FAILED: triad/opencl/base/n:1048576: --cl-kernel-dir: cannot read " +
+                          dir + "/triad.cl: is a directory"),
+            std::string::npos)
+      << r.output;
+}
+
+// ---- list options: no empty item, no item twice (issue 35) ----
+// CLI11 dropped empty items without a word; an item given twice made two
+// rows of one name, which compare.py then counted as two repetitions.
+
+TEST(BadInput, ListWithAnEmptyItemInside) {
+  expect_usage_error("--scan-n 256,,512" + kFast, "--scan-n '256,,512': an empty item");
+}
+
+TEST(BadInput, ListWithATrailingComma) {
+  expect_usage_error("--reduce-n 256," + kFast, "--reduce-n '256,': an empty item");
+}
+
+TEST(BadInput, ByteListWithAnEmptyItem) {
+  expect_usage_error("--bw-bytes 4K,,8K" + kFast, "--bw-bytes '4K,,8K': an empty item");
+}
+
+TEST(BadInput, GridListWithATrailingComma) {
+  expect_usage_error("--advection-grid 64x64," + kFast, "--advection-grid '64x64,': an empty item");
+}
+
+TEST(BadInput, ListThatIsEmpty) {
+  expect_usage_error("--mm-n ''" + kFast, "--mm-n '': an empty item");
+}
+
+TEST(BadInput, TypeGivenTwice) {
+  expect_usage_error("--reduce-type int32,int32" + kFast, "--reduce-type int32: given twice");
+}
+
+TEST(BadInput, GridGivenTwice) {
+  expect_usage_error("--advection-grid 64x64,64x64" + kFast, "--advection-grid 64x64: given twice");
+}
+
+TEST(BadInput, PollGivenTwice) {
+  expect_usage_error("--scan-poll spin,wait,spin" + kFast, "--scan-poll spin: given twice");
+}
+
+TEST(BadInput, SizeGivenTwiceAcrossOccurrences) {
+  expect_usage_error("--mm-n 64 --mm-n 64" + kFast, "--mm-n 64: given twice");
+}
+
+TEST(BadInput, OpenClSplitDeviceWithThreeParts) {
+  expect_usage_error("--split equal --cl-split-devices 0:0:0" + kFast,
+                     "--cl-split-devices 0:0:0: not PLATFORM:DEVICE, two indices in 0..65536");
+}
+
+TEST(BadInput, OpenClSplitDeviceNegative) {
+  expect_usage_error("--split equal --cl-split-devices=-1:0" + kFast,
+                     "--cl-split-devices -1:0: not PLATFORM:DEVICE, two indices in 0..65536");
+}
+
+// ---- options that would have no effect: refused, as --cuda-device 3 is ----
+
+TEST(BadInput, MaxNoiseWithFixedSamples) {
+  expect_usage_error("--samples 5 --max-noise 5" + kQuick,
+                     "--max-noise: no effect with --samples 5");
+}
+
+TEST(BadInput, TimeLimitWithFixedSamples) {
+  expect_usage_error("--samples 2 --time-limit 1" + kQuick,
+                     "--time-limit: no effect with --samples 2");
+}
+
+TEST(BadInput, StartupSamplesWithStartupOff) {
+  expect_usage_error("--startup off --startup-samples 3" + kFast,
+                     "--startup-samples: no effect with --startup off");
+}
+
+TEST(BadInput, CudaSplitDeviceWithoutCuda) {
+  if (cuda_device_present()) GTEST_SKIP() << "a CUDA device is usable here";
+  expect_usage_error("--split equal --cuda-split-devices 5" + kFast,
+                     "--cuda-split-devices 5: unknown CUDA device");
+}
+
+// One process started without mpirun is MPI's only rank: its split rows had
+// one device and were labelled over:mpi.
+TEST(BadInput, SplitOverMpiWithoutMpirun) {
+  expect_usage_error("--split equal --split-over mpi" + kFast, "--split-over mpi: ");
 }
 
 }  // namespace

@@ -173,6 +173,47 @@ TEST(Interrupt, SigtermDuringRepetitionsKeepsTheFinishedOnes) {
   EXPECT_EQ(rows[0].value("samples", 0.0), 1000.0) << rows.dump(1);
 }
 
+// A run killed outright (SIGKILL, or a second signal) writes no report: the
+// --benchmark_out file keeps the report it held before, untouched while the
+// run went on (Google Benchmark opened and truncated it when the run began).
+TEST(Interrupt, KilledRunLeavesTheOldReport) {
+  const std::string dir = temp_dir("interrupt-kill");
+  const std::string out = dir + "/out.json";
+  const std::string old = "{\"context\": {}, \"benchmarks\": []}\n";
+  std::ofstream(out) << old;
+  Child bench(
+      {"--size", "quick", "--mm-n", "64,512", "--samples", "300", "--batch-ms", "5", "--startup",
+       "off", "--benchmark_filter=^matrixMul/opencl/tile16/", "--benchmark_out=" + out},
+      dir);
+  ASSERT_TRUE(bench.started());
+  ASSERT_TRUE(bench.wait_for("[2/2] matrixMul/opencl/tile16/n:512", std::chrono::seconds(15)))
+      << bench.output();
+  EXPECT_EQ(read_file(out), old) << "changed while the run went on";
+  bench.signal(SIGKILL);
+  bench.wait_exit(std::chrono::seconds(15));
+  EXPECT_EQ(read_file(out), old);
+}
+
+// A CSV report of a stopped run says so in the context lines above its table.
+TEST(Interrupt, CsvReportOfAStoppedRunIsMarkedPartial) {
+  const std::string dir = temp_dir("interrupt-csv");
+  const std::string out = dir + "/out.csv";
+  Child bench({"--size", "quick", "--mm-n", "64,512", "--samples", "300", "--batch-ms", "5",
+               "--startup", "off", "--benchmark_filter=^matrixMul/opencl/tile16/",
+               "--benchmark_out=" + out, "--benchmark_out_format=csv"},
+              dir);
+  ASSERT_TRUE(bench.started());
+  ASSERT_TRUE(bench.wait_for("[2/2] matrixMul/opencl/tile16/n:512", std::chrono::seconds(15)))
+      << bench.output();
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // into its samples
+  bench.signal(SIGTERM);
+  EXPECT_EQ(bench.wait_exit(std::chrono::seconds(15)), 143) << bench.output();
+  const std::string csv = read_file(out);
+  EXPECT_NE(csv.find("gpucmp.partial: interrupted by SIGTERM after 1 benchmark"), std::string::npos)
+      << csv;
+  EXPECT_NE(csv.find("matrixMul/opencl/tile16/n:64"), std::string::npos) << csv;
+}
+
 // A run that ends by itself has no partial marker.
 TEST(Interrupt, CompleteRunIsNotMarkedPartial) {
   const std::string out = temp_dir("interrupt-none") + "/out.json";

@@ -113,6 +113,63 @@ TEST(PtxBadInput, NormalizeIntoADirectory) {
   expect_empty_dir(dir);
 }
 
+// ---- where -o writes (issue 35): a device or a FIFO in place, a link's
+// target through the link; the tool wrote <target>.partial-PID and renamed
+// it over the target, replacing the device (as root: /dev/full) or the link.
+
+TEST(PtxOutput, NormalizeIntoAFifoWritesThroughIt) {
+  const std::string dir = temp_dir("ptx-out-fifo");
+  const std::string fifo = dir + "/fifo", copy = dir + "/copy.ptx";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0644), 0);
+  const ProcessResult r =
+      run_command("timeout 20 cat " + fifo + " >" + copy + " & " + GPUCMP_PTX_PATH + " normalize " +
+                  kPtx + " -o " + fifo + "; code=$?; wait; exit $code");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::is_fifo(fifo)) << fifo << " was replaced";
+  EXPECT_NE(read_file(copy).find(".version"), std::string::npos) << read_file(copy);
+}
+
+TEST(PtxOutput, NormalizeThroughASymlinkKeepsTheLink) {
+  const std::string dir = temp_dir("ptx-out-link");
+  write_file(dir, "real.ptx", "old\n");
+  fs::create_symlink("real.ptx", dir + "/link.ptx");
+  const ProcessResult r =
+      run_command(std::string(GPUCMP_PTX_PATH) + " normalize " + kPtx + " -o " + dir + "/link.ptx");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(fs::is_symlink(dir + "/link.ptx")) << "the link was replaced";
+  EXPECT_NE(read_file(dir + "/real.ptx").find(".version"), std::string::npos);
+  int files = 0;
+  for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir)) ++files;
+  EXPECT_EQ(files, 2) << "a temporary file was left behind";
+}
+
+// A write that fails (a full device): exit 2 and one line; the device stays one.
+TEST(PtxOutput, NormalizeIntoAFullDevice) {
+  ASSERT_TRUE(fs::is_character_file("/dev/full"));
+  expect_ptx_error("normalize " + kPtx + " -o /dev/full",
+                   "/dev/full: cannot write: No space left on device");
+  EXPECT_TRUE(fs::is_character_file("/dev/full"));
+}
+
+TEST(PtxOutput, NormalizeToAFullStdout) {
+  expect_one_error_line(
+      run_command(std::string("(") + GPUCMP_PTX_PATH + " normalize " + kPtx + " 2>&1 >/dev/full)"),
+      "gpucmp-ptx: error: stdout: cannot write", "normalize >/dev/full");
+}
+
+TEST(PtxBadInput, OptWithAnEmptyPassList) {
+  expect_ptx_error("opt --passes '' " + kPtx, "--passes '': an empty pass name");
+}
+
+TEST(PtxBadInput, OptWithAnEmptyPassInTheList) {
+  expect_ptx_error("opt --passes cse,,mad " + kPtx, "--passes 'cse,,mad': an empty pass name");
+}
+
+// CLI11 answered "A subcommand is required".
+TEST(PtxBadInput, UnknownCommand) {
+  expect_ptx_error("bogus " + kPtx, "bogus: not a command (one of dump, normalize");
+}
+
 // An empty -o used to mean "stdout": a given empty path is refused.
 TEST(PtxBadInput, NormalizeToAnEmptyPath) {
   expect_ptx_error("normalize " + kPtx + " -o ''", "--out: empty path");

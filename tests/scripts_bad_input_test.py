@@ -6,6 +6,7 @@ no output file left behind, not even a partial or temporary one.
 One test per script and bad input, e.g. test_merge_results_truncated_json."""
 import json
 import os
+import stat
 import subprocess
 import sys
 import tempfile
@@ -152,6 +153,38 @@ class BadInput(unittest.TestCase):
         self.assertIn("compare: error: ", proc.stderr)
         self.assertIn("cannot write (No such file or directory)", proc.stderr)
         self.assertEqual(os.listdir(self.out), [])
+
+    # Where --json writes (issue 35): the script wrote a temporary file and
+    # renamed it over the target, replacing a device (as root: /dev/full), a
+    # FIFO or a symbolic link instead of writing through it.
+
+    def test_compare_json_to_a_full_device(self):
+        good = self.write("good.json", json.dumps(GOOD_REPORT))
+        proc = run("compare", good, good, "--json", "/dev/full")
+        self.assert_one_error_line(proc, "compare", "/dev/full: cannot write (No space left")
+        self.assertTrue(stat.S_ISCHR(os.stat("/dev/full").st_mode), "/dev/full was replaced")
+
+    def test_compare_json_into_a_fifo_writes_through_it(self):
+        good = self.write("good.json", json.dumps(GOOD_REPORT))
+        fifo = os.path.join(self.dir, "fifo")
+        os.mkfifo(fifo)
+        with subprocess.Popen(["timeout", "20", "cat", fifo], stdout=subprocess.PIPE) as reader:
+            proc = run("compare", good, good, "--json", fifo)
+            received = reader.communicate(timeout=30)[0]
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(stat.S_ISFIFO(os.stat(fifo).st_mode), "the FIFO was replaced")
+        self.assertIn(b'"benchmarks"', received)
+
+    def test_compare_json_through_a_symlink_keeps_the_link(self):
+        good = self.write("good.json", json.dumps(GOOD_REPORT))
+        real = self.write("real.json", "old\n")
+        link = os.path.join(self.dir, "link.json")
+        os.symlink("real.json", link)
+        proc = run("compare", good, good, "--json", link)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertTrue(os.path.islink(link), "the link was replaced")
+        with open(real, encoding="utf-8") as f:
+            self.assertIn('"benchmarks"', f.read())
 
     def test_merge_results_output_is_a_directory(self):
         good = self.write("good.json", json.dumps(GOOD_REPORT))

@@ -137,11 +137,15 @@ TEST(ParboilLocal, OptionTakesShapesAndSweepOnly) {
             std::string::npos);
 }
 
-// Rows: given shapes checked against the rule, a sweep expanded, duplicates
-// once; every row launches an NDRange its shape divides.
+// Rows: given shapes checked against the rule, a sweep expanded, a shape
+// the sweep holds too once (a shape typed twice is refused, as in every
+// list option); every row launches an NDRange its shape divides.
 TEST(ParboilLocal, RowsOfAGivenListAndASweep) {
+  parboil::LocalSizes twice("cp", 2, "rule");
+  EXPECT_NE(parse_error(twice, {"--cp-local", "2x16,sweep,2x16"}).find("2x16: given twice"),
+            std::string::npos);
   parboil::LocalSizes option("cp", 2, "rule");
-  ASSERT_EQ(parse_error(option, {"--cp-local", "2x16,sweep,2x16"}), "");
+  ASSERT_EQ(parse_error(option, {"--cp-local", "2x16,sweep"}), "");
   const BlockRule rule = cp::block_rule(kQuickCp, cp::Kernel::unrollx8);
   const std::vector<parboil::LocalRow> rows = option.rows(rule, ApiSet{}, "opencl");
   ASSERT_EQ(rows.size(), 39u);

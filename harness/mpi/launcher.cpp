@@ -15,6 +15,8 @@ int env_int(const char* openmpi, const char* pmi, int fallback) {
 }
 }  // namespace
 
+bool launched_by_mpirun() { return std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMI_SIZE"); }
+
 int launcher_rank() { return env_int("OMPI_COMM_WORLD_RANK", "PMI_RANK", 0); }
 
 void check_not_launched_by_mpirun() {

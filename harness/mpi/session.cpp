@@ -113,6 +113,12 @@ void start(SplitOptions& split) {
     check_not_launched_by_mpirun();
     return;
   }
+  // A process not started by mpirun would be MPI's only rank: every split row
+  // one device, labelled over:mpi.
+  if (!launched_by_mpirun())
+    throw UsageError(
+        "--split-over mpi: not started by mpirun (run mpirun -np N gpucmp-bench ... "
+        "--split-over mpi, one rank per device)");
   int provided = 0;
   // Serialized: the halo exchanges of the two-GPU rows (halo_link.h) call
   // MPI from a device worker thread while the main thread waits for it.

@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
-#include <sstream>
+#include <string>
+#include <utility>
 
 #include "errors.h"
 #include "options.h"
+#include "output_file.h"
 #include "ptx/diff.h"
 #include "ptx/files.h"
 #include "ptx/normalize.h"
@@ -111,8 +113,19 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
   opt->add_option_function<std::string>(
          "--passes",
          [&opts](const std::string& list) {
-           std::stringstream ss(list);
-           for (std::string name; std::getline(ss, name, ',');) opts.passes.push_back(name);
+           // A pass may repeat (the list is an order), but none may be empty.
+           std::size_t start = 0;
+           for (;;) {
+             const std::size_t comma = list.find(',', start);
+             std::string name =
+                 list.substr(start, comma == std::string::npos ? comma : comma - start);
+             if (name.empty())
+               throw CLI::ValidationError("--passes '" + list +
+                                          "': an empty pass name (comma-separated, none empty)");
+             opts.passes.push_back(std::move(name));
+             if (comma == std::string::npos) break;
+             start = comma + 1;
+           }
          },
          "Comma-separated, applied in order, e.g. cleanup,unroll,cse,mad,licm,align. Known: " +
              registered_pass_names())
@@ -133,17 +146,14 @@ void add_analysis_commands(CLI::App& app, AnalysisOptions& opts) {
 }
 
 namespace {
-// stdout, or the file -o names, written whole or not at all.
+// stdout, or the file -o names, written whole or not at all (output_file.h:
+// a device or a link's target written in place, a regular file replaced).
 void emit(const std::string& text, const std::string& out_path) {
   if (out_path.empty()) {
     std::cout << text;
     return;
   }
-  try {
-    ptx::write_text_file_atomically(out_path, text);
-  } catch (const std::runtime_error& e) {
-    throw UsageError(e.what());
-  }
+  write_output_file(out_path, text);
 }
 }  // namespace
 

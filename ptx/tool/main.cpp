@@ -13,6 +13,7 @@
 #include "cache_command.h"
 #include "dump_command.h"
 #include "errors.h"
+#include "output_file.h"
 
 namespace {
 
@@ -28,6 +29,20 @@ int ptx_main(int argc, char** argv) {
   ptxtool::add_analysis_commands(app, analysis);
   ptxtool::CacheOptions cache;
   ptxtool::add_cache_command(app, cache);
+  // CLI11 says "A subcommand is required" of a command it does not know.
+  if (argc > 1 && argv[1][0] != '-') {
+    const CLI::App& top = app;
+    std::string known;
+    bool found = false;
+    for (const CLI::App* sub : top.get_subcommands([](const CLI::App*) { return true; })) {
+      known += (known.empty() ? "" : ", ") + sub->get_name();
+      found = found || sub->get_name() == argv[1];
+    }
+    if (!found) {
+      std::cerr << "gpucmp-ptx: error: " << argv[1] << ": not a command (one of " << known << ")\n";
+      return kExitUsage;
+    }
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -37,9 +52,15 @@ int ptx_main(int argc, char** argv) {
     return kExitUsage;
   }
   try {
-    if (app.got_subcommand("dump")) return ptxtool::run_dump(dump);
-    if (app.got_subcommand("cache-sass")) return ptxtool::run_cache(cache);
-    return ptxtool::run_analysis(app, analysis);
+    int code = kExitOk;
+    if (app.got_subcommand("dump"))
+      code = ptxtool::run_dump(dump);
+    else if (app.got_subcommand("cache-sass"))
+      code = ptxtool::run_cache(cache);
+    else
+      code = ptxtool::run_analysis(app, analysis);
+    check_stdout_written();  // output lost on the way (stdout is /dev/full): exit code 2
+    return code;
   } catch (const UsageError& e) {
     std::cerr << "gpucmp-ptx: error: " << e.what() << "\n";
     if (const auto* b = dynamic_cast<const BuildError*>(&e))

@@ -1,4 +1,4 @@
-# Sourced on a lent GPU machine that has no network (see README "Running on a
+# Sourced on a GPU machine that has no network (see README "Running on a
 # GPU"): unpacks the .deb files carried in .debs/ (CLBlast, CLI11) into a
 # private prefix and points CMake and the loader at it, then registers NVIDIA's
 # OpenCL ICD. Usage: source scripts/device_setup.sh

@@ -22,7 +22,7 @@
 namespace gpucmp::opencl {
 namespace {
 
-// The source programs that have a PTX chain (README "OpenCL programs loaded from PTX").
+// The source programs that have a PTX chain (docs/studies/ptx-passes.md).
 const std::vector<std::pair<std::string, std::string>> kChainBases = {{"matrixMul", "tile16"},
                                                                       {"matrixMul", "tile32"},
                                                                       {"cp", "unrollx8"},

@@ -7,10 +7,10 @@
 
 #include <memory>
 
-#include "check.h"
+#include "opencl/check.h"
+#include "opencl/session.h"
+#include "opencl/timed_runner.h"
 #include "runner.h"
-#include "session.h"
-#include "timed_runner.h"
 
 namespace gpucmp::opencl {
 namespace {

@@ -17,7 +17,7 @@
 //          and writes the words once (I/O 2n/b). Its kernel reads alpha at
 //          run time and its thread 0 adds the window: the other forms tried
 //          (alpha compiled; a window of 256 added by the block's scan) ran
-//          slower on the H200 (README, issue 17)
+//          slower on the H200 (docs/studies/agpu.md)
 //   onepass  lookback's algorithm with far fewer instructions a word: alpha
 //          compiled (4, 8, 16, 32 only: other alphas' rows are skipped), the
 //          thread's alpha words in registers, loaded and stored as 16-byte

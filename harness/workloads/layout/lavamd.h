@@ -77,7 +77,7 @@ double interactions(const Problem& p);
 std::vector<int> preset_sizes(SizePreset size);
 
 // base: the kernel as the study's; aligned: its shared arrays aligned to 16
-// bytes (NVIDIA's OpenCL JIT emits LDS.128 only then; README "LavaMD").
+// bytes (NVIDIA's OpenCL JIT emits LDS.128 only then; docs/studies/layouts.md).
 using Variant = layout::Variant;
 const std::vector<Variant>& variants();
 

@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Runs gpucmp's standard set on this machine's GPU into one folder, and its report.
+
+One run, one revision: every part (scripts/suite/parts.py, one per study) is a
+gpucmp-bench run that writes <part>.json and <part>.log into the run's folder,
+results/<gpu>/<date>-<revision>/ unless --out names another. Before the parts
+it writes manifest.json (revision and whether the tree was clean, the command,
+the GPU, driver and toolkit, the clocks policy); after each part, one line in
+journal.jsonl (part, exit code, seconds), so that nothing finished is lost and
+--resume DIR goes on where a run that was stopped, killed or crashed left off
+(the parts whose exit code was 0 are not run again; the revision must be the
+manifest's). Then REPORT.md and its figures from that folder alone
+(scripts/report.py). A progress line on stderr before each part names it and
+the time left by the parts' estimates, scaled by how the finished parts did.
+
+usage: scripts/suite.py [--bench PATH] [--out DIR | --resume DIR] [--part NAME[,NAME...]]
+           [--size standard|quick] [--list] [--no-report]
+exit: 0 every part ran and the report was written; 1 a part failed (the others
+      still ran); 2 bad input (unknown part, an --out folder that is not empty,
+      a --resume folder of another revision, no gpucmp-bench)
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from suite.parts import COMMON, PARTS, by_name  # noqa: E402
+
+JOURNAL = "journal.jsonl"
+MANIFEST = "manifest.json"
+
+
+def fail(message):
+    print(f"suite: error: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def say(message):
+    print(f"suite: {message}", file=sys.stderr, flush=True)
+
+
+def git(*args):
+    r = subprocess.run(["git", "-C", ROOT, *args], capture_output=True, text=True, check=False)
+    return r.stdout.strip() if r.returncode == 0 else None
+
+
+def revision():
+    """(short revision, clean): GPUCMP_GIT_REVISION where set (a tree copied
+    without its history), else git's; clean is None where git cannot tell."""
+    if os.environ.get("GPUCMP_GIT_REVISION"):
+        return os.environ["GPUCMP_GIT_REVISION"], None
+    rev = git("rev-parse", "--short=7", "HEAD")
+    status = git("status", "--porcelain", "--untracked-files=no")
+    return (rev or "unknown"), (None if status is None else status == "")
+
+
+def command_output(*cmd):
+    try:
+        r = subprocess.run(list(cmd), capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return r.stdout if r.returncode == 0 else None
+
+
+def gpus():
+    """The NVIDIA GPUs nvidia-smi lists (name, driver), [] where there is none."""
+    out = command_output("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader")
+    return [dict(zip(("name", "driver"), (x.strip() for x in line.split(",", 1))))
+            for line in (out or "").splitlines() if "," in line]
+
+
+def device_slug(bench):
+    """results/<slug>: the first GPU's name, else the first OpenCL device's."""
+    names = [g["name"] for g in gpus()]
+    if not names:
+        listing = command_output(bench, "--list-devices") or ""
+        names = re.findall(r"^\s*OpenCL device \d+: (.+?)(?: \(|$)", listing, re.M)
+    name = names[0] if names else "unknown-device"
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def toolkit():
+    out = command_output("nvcc", "--version") or ""
+    m = re.search(r"release ([0-9.]+)", out)
+    return f"nvcc {m.group(1)}" if m else None
+
+
+def part_command(bench, part, size, out_dir):
+    args = [bench, "--size", size] + (COMMON if part.common else []) + part.args
+    if size != "quick":
+        args += part.sizes
+    return args + [f"--benchmark_out={os.path.join(out_dir, part.name + '.json')}",
+                   "--benchmark_out_format=json"]
+
+
+def read_journal(out_dir):
+    done = {}
+    path = os.path.join(out_dir, JOURNAL)
+    if not os.path.exists(path):
+        return done
+    with open(path, encoding="utf-8") as f:
+        for n, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                done[entry["part"]] = entry
+            except (ValueError, KeyError, TypeError):
+                # A line cut by a kill: the part it names is run again.
+                say(f"warning: {path}:{n}: not a journal line, ignored")
+    return done
+
+
+def append_journal(out_dir, entry):
+    path = os.path.join(out_dir, JOURNAL)
+    # A line cut by a kill gets its end first, so that this entry stands alone.
+    cut = os.path.exists(path) and os.path.getsize(path) > 0 and not _ends_a_line(path)
+    with open(path, "a", encoding="utf-8") as f:
+        f.write(("\n" if cut else "") + json.dumps(entry) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def _ends_a_line(path):
+    with open(path, "rb") as f:
+        f.seek(-1, os.SEEK_END)
+        return f.read(1) == b"\n"
+
+
+def fmt_minutes(seconds):
+    return f"{seconds / 60:.1f} min"
+
+
+def run_parts(args, parts, out_dir):
+    done = {k: v for k, v in read_journal(out_dir).items() if v.get("rc") == 0}
+    todo = [p for p in parts if p.name not in done]
+    if done:
+        say(f"resuming {out_dir}: {len(done)} parts done, {len(todo)} to run")
+    worst, spent, estimated = 0, 0.0, 0.0
+    for i, part in enumerate(todo):
+        remaining = sum(p.estimate_s for p in todo[i:])
+        pace = spent / estimated if estimated > 0 else 1.0
+        say(f"[{i + 1}/{len(todo)}] {part.name}: {part.what}; about "
+            f"{fmt_minutes(remaining * pace)} left")
+        cmd = part_command(args.bench, part, args.size, out_dir)
+        log_path = os.path.join(out_dir, part.name + ".log")
+        t0 = time.monotonic()
+        with open(log_path, "w", encoding="utf-8") as log:
+            log.write("$ " + shlex.join(cmd) + "\n")
+            log.flush()
+            try:
+                rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                    timeout=part.limit_s, check=False).returncode
+            except subprocess.TimeoutExpired:
+                rc = 124
+                log.write(f"\nsuite: stopped after its limit of {part.limit_s} s\n")
+        seconds = time.monotonic() - t0
+        spent += seconds
+        estimated += part.estimate_s
+        append_journal(out_dir, {"part": part.name, "rc": rc, "seconds": round(seconds, 1),
+                                 "file": part.name + ".json"})
+        if rc != 0:
+            say(f"{part.name}: exit code {rc} after {seconds:.0f} s (see {log_path})")
+            worst = max(worst, 1)
+    return worst
+
+
+def write_manifest(out_dir, args, argv, rev, clean):
+    listed = gpus()
+    manifest = {
+        "revision": rev,
+        "clean_tree": clean,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "command": "scripts/suite.py " + shlex.join(argv),
+        "size": args.size,
+        "parts": [p.name for p in args.parts],
+        "gpus": listed,
+        "toolkit": toolkit(),
+        "clocks": "not set by the suite: the GPU's own boost policy; every row records the "
+                  "SM clock before and after its samples and the lowest between them (NVML)",
+    }
+    with open(os.path.join(out_dir, MANIFEST), "w", encoding="utf-8") as f:
+        json.dump(manifest, f, indent=2)
+        f.write("\n")
+
+
+def write_report(out_dir, parts):
+    files = [os.path.join(out_dir, p.name + ".json") for p in parts
+             if os.path.exists(os.path.join(out_dir, p.name + ".json"))]
+    if not files:
+        say("no part wrote results: no report")
+        return 1
+    cmd = [sys.executable, os.path.join(HERE, "report.py"), *files, "--out-dir", out_dir]
+    if subprocess.run(cmd, check=False).returncode == 0:
+        return 0
+    # Without matplotlib the text alone, said so.
+    say("the report with figures failed; writing REPORT.md without figures")
+    return 0 if subprocess.run(cmd + ["--no-plots"], check=False).returncode == 0 else 1
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message):
+        fail(f"{message} (see --help)")
+
+
+def parse_args(argv):
+    p = Parser(prog="suite.py", description=__doc__.split("\n\n")[0],
+               epilog=__doc__[__doc__.index("exit:"):],
+               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--bench", default=os.path.join(ROOT, "build", "gpucmp-bench"),
+                   help="the gpucmp-bench to run (default build/gpucmp-bench)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--out", help="the run's folder (default results/<gpu>/<date>-<revision>)")
+    where.add_argument("--resume", metavar="DIR", help="go on with the run in DIR")
+    p.add_argument("--part", help="only these parts, comma-separated (--list names them)")
+    p.add_argument("--size", choices=("standard", "quick"), default="standard")
+    p.add_argument("--list", action="store_true", help="print the parts and their estimates")
+    p.add_argument("--no-report", action="store_true", help="leave REPORT.md out")
+    args = p.parse_args(argv)
+    known = by_name()
+    args.parts = PARTS
+    if args.part is not None:
+        names = args.part.split(",")
+        for n in names:
+            if n not in known:
+                fail(f"--part: unknown part '{n}' (known: {', '.join(known)})")
+        if len(set(names)) != len(names):
+            fail(f"--part: a part is named twice in '{args.part}'")
+        args.parts = [known[n] for n in names]
+    return args
+
+
+def main(argv):
+    args = parse_args(argv)
+    if args.list:
+        for part in args.parts:
+            print(f"{part.name:10} ~{part.estimate_s:4d} s  {part.what}")
+        print(f"{'total':10} ~{sum(p.estimate_s for p in args.parts):4d} s")
+        return 0
+    if not (os.path.isfile(args.bench) and os.access(args.bench, os.X_OK)):
+        fail(f"no gpucmp-bench at {args.bench} (build it, or pass --bench)")
+    rev, clean = revision()
+    visible = max(len(gpus()), 1)
+    skipped = [p.name for p in args.parts if p.min_gpus > visible]
+    if skipped:
+        say(f"{', '.join(skipped)}: need more GPUs than the {visible} here, left out")
+    args.parts = [p for p in args.parts if p.min_gpus <= visible]
+    if args.resume:
+        out_dir = args.resume
+        try:
+            with open(os.path.join(out_dir, MANIFEST), encoding="utf-8") as f:
+                made = json.load(f)
+        except (OSError, ValueError) as e:
+            fail(f"--resume {out_dir}: no readable {MANIFEST} ({e})")
+        made_rev = made.get("revision") if isinstance(made, dict) else None
+        if made_rev != rev:
+            fail(f"--resume {out_dir}: made at revision {made_rev}, this tree is {rev}: one run "
+                 "is one revision")
+        if args.part is None and isinstance(made.get("parts"), list):
+            known = by_name()
+            args.parts = [known[n] for n in made["parts"] if n in known]
+    else:
+        out_dir = args.out or os.path.join(
+            ROOT, "results", device_slug(args.bench),
+            f"{datetime.date.today().isoformat()}-{rev}")
+        if os.path.exists(out_dir) and (not os.path.isdir(out_dir) or os.listdir(out_dir)):
+            fail(f"--out {out_dir}: exists and is not an empty folder (use --resume to go on "
+                 "with a run)")
+        try:
+            os.makedirs(out_dir, exist_ok=True)
+        except OSError as e:
+            fail(f"--out {out_dir}: cannot create ({e.strerror or e})")
+        write_manifest(out_dir, args, argv, rev, clean)
+    if clean is False:
+        say(f"warning: the tree at {rev} has uncommitted changes: the manifest says "
+            "clean_tree false")
+    say(f"{len(args.parts)} parts into {out_dir}, about "
+        f"{fmt_minutes(sum(p.estimate_s for p in args.parts))} by their estimates")
+    worst = run_parts(args, args.parts, out_dir)
+    if not args.no_report:
+        worst = max(worst, write_report(out_dir, args.parts))
+    say(f"done: {out_dir} (exit code {worst})")
+    return worst
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

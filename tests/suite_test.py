@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""Tests scripts/suite.py with a real gpucmp-bench on the default OpenCL device
+(PoCL without a GPU) at quick size: one folder with each part's JSON and log,
+the manifest, the journal, REPORT.md from that folder; --resume runs only what
+the journal does not hold as done; bad input is one line and exit 2.
+
+usage: suite_test.py GPUCMP_BENCH"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "scripts", "suite.py")
+BENCH = None
+PARTS = "triad,ceiling"
+
+
+def run_suite(*args):
+    return subprocess.run([sys.executable, SCRIPT, "--bench", BENCH, *args],
+                          capture_output=True, text=True, timeout=900)
+
+
+def journal(out):
+    """The journal's entries, a line cut by a kill left out (as suite.py reads it)."""
+    entries = []
+    with open(os.path.join(out, "journal.jsonl"), encoding="utf-8") as f:
+        for line in f:
+            try:
+                entries.append(json.loads(line))
+            except ValueError:
+                pass
+    return entries
+
+
+class Suite(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.out = os.path.join(tempfile.mkdtemp(), "run")
+        cls.first = run_suite("--out", cls.out, "--size", "quick", "--part", PARTS)
+
+    def test_one_folder_holds_the_run_and_its_report(self):
+        r = self.first
+        self.assertEqual(r.returncode, 0, r.stdout + r.stderr)
+        for name in ("triad.json", "triad.log", "ceiling.json", "ceiling.log", "manifest.json",
+                     "journal.jsonl", "REPORT.md"):
+            self.assertTrue(os.path.isfile(os.path.join(self.out, name)), name)
+        with open(os.path.join(self.out, "triad.json"), encoding="utf-8") as f:
+            rows = json.load(f)["benchmarks"]
+        self.assertTrue(any(b["name"].startswith("triad/opencl/base/") for b in rows))
+        with open(os.path.join(self.out, "manifest.json"), encoding="utf-8") as f:
+            manifest = json.load(f)
+        for key in ("revision", "clean_tree", "date", "command", "gpus", "toolkit", "clocks"):
+            self.assertIn(key, manifest)
+        self.assertEqual(manifest["parts"], PARTS.split(","))
+        self.assertEqual([e["part"] for e in journal(self.out)], ["triad", "ceiling"])
+        self.assertTrue(all(e["rc"] == 0 for e in journal(self.out)))
+        with open(os.path.join(self.out, "REPORT.md"), encoding="utf-8") as f:
+            report = f.read()
+        self.assertIn("triad", report)
+        # The progress line names each part and the time left.
+        self.assertIn("[1/2] triad:", r.stderr)
+        self.assertIn("left", r.stderr)
+
+    def test_resume_runs_only_what_is_not_done(self):
+        out = os.path.join(tempfile.mkdtemp(), "run")
+        r = run_suite("--out", out, "--size", "quick", "--part", "triad", "--no-report")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        # As if a kill had stopped the run during ceiling: triad done, a cut line.
+        manifest_path = os.path.join(out, "manifest.json")
+        with open(manifest_path, encoding="utf-8") as f:
+            manifest = json.load(f)
+        manifest["parts"] = ["triad", "ceiling"]
+        with open(manifest_path, "w", encoding="utf-8") as f:
+            json.dump(manifest, f)
+        with open(os.path.join(out, "journal.jsonl"), "a", encoding="utf-8") as f:
+            f.write('{"part": "ceil')
+        before = os.path.getmtime(os.path.join(out, "triad.json"))
+        r = run_suite("--resume", out, "--size", "quick", "--no-report")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("1 parts done, 1 to run", r.stderr)
+        self.assertIn("not a journal line", r.stderr)
+        self.assertEqual(os.path.getmtime(os.path.join(out, "triad.json")), before)
+        self.assertTrue(os.path.isfile(os.path.join(out, "ceiling.json")))
+        self.assertEqual([e["part"] for e in journal(out)], ["triad", "ceiling"])
+
+    def test_bad_input_is_one_line_and_exit_2(self):
+        busy = tempfile.mkdtemp()
+        with open(os.path.join(busy, "keep.json"), "w") as f:
+            f.write("{}")
+        other = tempfile.mkdtemp()
+        with open(os.path.join(other, "manifest.json"), "w") as f:
+            json.dump({"revision": "0000000", "parts": ["triad"]}, f)
+        cases = [
+            ["--part", "nope"],
+            ["--part", "triad,triad"],
+            ["--part", ""],
+            ["--size", "huge"],
+            ["--out", busy],                      # never written over
+            ["--resume", tempfile.mkdtemp()],     # no manifest
+            ["--resume", other],                  # another revision
+            ["--out", busy, "--resume", other],
+        ]
+        for args in cases:
+            with self.subTest(args=args):
+                r = run_suite(*args)
+                self.assertEqual(r.returncode, 2, r.stdout + r.stderr)
+                self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                self.assertTrue(r.stderr.startswith("suite: error: "), r.stderr)
+        self.assertEqual(os.listdir(busy), ["keep.json"])
+        r = subprocess.run([sys.executable, SCRIPT, "--bench", "/nonexistent/gpucmp-bench",
+                            "--part", "triad"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 2, r.stderr)
+
+
+if __name__ == "__main__":
+    BENCH = sys.argv.pop(1)
+    unittest.main()

@@ -7,11 +7,12 @@
 # (machines without network, README "Running on a GPU") is taken first.
 set(GPUCMP_BENCHMARK_VERSION 1.9.1)
 set(_gpucmp_gb_file benchmark_${GPUCMP_BENCHMARK_VERSION}.orig.tar.gz)
-set(_gpucmp_gb_urls)
+# One URL, not a list: CMake refuses a local file in a list of URLs.
 if(EXISTS ${PROJECT_SOURCE_DIR}/.debs/${_gpucmp_gb_file})
-  list(APPEND _gpucmp_gb_urls file://${PROJECT_SOURCE_DIR}/.debs/${_gpucmp_gb_file})
+  set(_gpucmp_gb_urls ${PROJECT_SOURCE_DIR}/.debs/${_gpucmp_gb_file})
+else()
+  set(_gpucmp_gb_urls http://deb.debian.org/debian/pool/main/b/benchmark/${_gpucmp_gb_file})
 endif()
-list(APPEND _gpucmp_gb_urls http://deb.debian.org/debian/pool/main/b/benchmark/${_gpucmp_gb_file})
 
 set(BENCHMARK_ENABLE_TESTING OFF CACHE BOOL "" FORCE)
 set(BENCHMARK_ENABLE_GTEST_TESTS OFF CACHE BOOL "" FORCE)

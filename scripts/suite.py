@@ -192,8 +192,9 @@ def write_manifest(out_dir, args, argv, rev, clean):
         f.write("\n")
 
 
-def write_report(out_dir, parts):
-    files = [os.path.join(out_dir, p.name + ".json") for p in parts
+def write_report(out_dir):
+    """REPORT.md from every part's JSON in the folder (a resumed run's earlier parts too)."""
+    files = [os.path.join(out_dir, p.name + ".json") for p in PARTS
              if os.path.exists(os.path.join(out_dir, p.name + ".json"))]
     if not files:
         say("no part wrote results: no report")
@@ -286,7 +287,7 @@ def main(argv):
         f"{fmt_minutes(sum(p.estimate_s for p in args.parts))} by their estimates")
     worst = run_parts(args, args.parts, out_dir)
     if not args.no_report:
-        worst = max(worst, write_report(out_dir, args.parts))
+        worst = max(worst, write_report(out_dir))
     say(f"done: {out_dir} (exit code {worst})")
     return worst
 

@@ -78,8 +78,13 @@ class Suite(unittest.TestCase):
         with open(os.path.join(out, "journal.jsonl"), "a", encoding="utf-8") as f:
             f.write('{"part": "ceil')
         before = os.path.getmtime(os.path.join(out, "triad.json"))
-        r = run_suite("--resume", out, "--size", "quick", "--no-report")
+        r = run_suite("--resume", out, "--size", "quick")
         self.assertEqual(r.returncode, 0, r.stderr)
+        # The report reads every part's file in the folder, the earlier run's too.
+        with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
+            report = f.read()
+        self.assertIn("triad.json", report)
+        self.assertIn("ceiling.json", report)
         self.assertIn("1 parts done, 1 to run", r.stderr)
         self.assertIn("not a journal line", r.stderr)
         self.assertEqual(os.path.getmtime(os.path.join(out, "triad.json")), before)

@@ -27,6 +27,7 @@ double probe(const std::string& api) {
   runner->upload();
   runner->time_batch(kFloorBatch);  // warm-up: first launches, clocks
   std::vector<double> per_launch;
+  per_launch.reserve(kFloorBatches);
   for (int i = 0; i < kFloorBatches; ++i)
     per_launch.push_back(runner->time_batch(kFloorBatch).device_s / kFloorBatch);
   std::fill(p.out.begin(), p.out.end(), 0xffffffffU);

@@ -195,7 +195,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   state.counters["timing_events"] = timing_events;
   if (m.commands_per_launch > 0) state.counters["commands_per_launch"] = m.commands_per_launch;
   if (commands > 0 && launched > 0)
-    state.counters["commands_counted"] = double(commands) / launched;
+    state.counters["commands_counted"] = double(commands) / double(launched);
   bool bound = false;
   if (p.launch_floor_s > 0 && !cold && m.commands_per_launch > 0) {
     const LaunchBound b = launch_bound(s.mean, m.commands_per_launch, p.launch_floor_s);

@@ -27,7 +27,26 @@ TEST(AdvectionBadInput, NotAGrid) {
   expect_quick_usage_error("--advection-grid 4096 --benchmark_filter=^advection/",
                            "--advection-grid 4096: not a grid NXxNY");
   expect_quick_usage_error("--advection-grid 4096xabc --benchmark_filter=^advection/",
-                           "--advection-grid abc");
+                           "--advection-grid 4096xabc: not a grid NXxNY of multiples of 64");
+}
+
+// The rule is named, not a parse of the wrong part.
+TEST(AdvectionBadInput, ThreeSidesOrASign) {
+  for (const char* grid : {"64x64x64", "-64x64", "64x-64", "x64", "64x", "+64x64"})
+    expect_quick_usage_error(
+        std::string("--advection-grid ") + grid + " --benchmark_filter=^advection/",
+        std::string("--advection-grid ") + grid +
+            ": not a grid NXxNY of multiples of 64, each at most 32768");
+}
+
+// Options of the two-GPU rows alone have no effect on one GPU: refused.
+TEST(AdvectionBadInput, TwoGpuOptionsWithOneGpu) {
+  expect_quick_usage_error("--advection-exchange overlap --benchmark_filter=^advection/",
+                           "--advection-exchange: no effect without the two-GPU rows "
+                           "(--advection-gpus 2)");
+  expect_quick_usage_error(
+      "--advection-gpus 1 --advection-graph off --benchmark_filter=^advection/",
+      "--advection-graph: no effect without the two-GPU rows (--advection-gpus 2)");
 }
 
 TEST(AdvectionBadInput, GpusOtherThanOneOrTwo) {

@@ -36,11 +36,16 @@ const std::vector<JudgedProblem>& judged_problems() {
 namespace {
 
 std::pair<int, int> parse_grid(const std::string& text, const std::string& what) {
+  const std::string rule =
+      ": not a grid NXxNY of multiples of 64, each at most 32768, at most 2^27 cells (e.g. "
+      "4096x4096)";
   const auto x = text.find('x');
-  if (x == std::string::npos)
-    throw UsageError(what + " " + text + ": not a grid NXxNY (e.g. 4096x4096)");
-  const long long nx = parse_int(text.substr(0, x), what, {0, 1LL << 40});
-  const long long ny = parse_int(text.substr(x + 1), what, {0, 1LL << 40});
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() <= 6 && s.find_first_not_of("0123456789") == std::string::npos;
+  };
+  if (x == std::string::npos || !digits(text.substr(0, x)) || !digits(text.substr(x + 1)))
+    throw UsageError(what + " " + text + rule);
+  const long long nx = std::stoll(text.substr(0, x)), ny = std::stoll(text.substr(x + 1));
   check_grid(nx, ny, what);
   return {int(nx), int(ny)};
 }
@@ -91,6 +96,7 @@ class Advection : public Workload {
     add_checked_list_option(
         app, "--advection-exchange",
         [this](const std::vector<std::string>& items) {
+          exchange_given_ = true;
           exchanges_.clear();
           for (const auto& text : items)
             exchanges_.push_back(parse_exchange(text, "--advection-exchange"));
@@ -99,7 +105,11 @@ class Advection : public Workload {
         "default both)")
         ->type_name("LIST");
     app.add_option_function<std::string>(
-           "--advection-graph", [this](const std::string& v) { graph_ = v == "on"; },
+           "--advection-graph",
+           [this](const std::string& v) {
+             graph_given_ = true;
+             graph_ = v == "on";
+           },
            "advection, two GPUs, CUDA: replay each step from a CUDA graph captured once "
            "(on, default) or enqueue it call by call (off)")
         ->check(CLI::IsMember({"on", "off"}))
@@ -130,6 +140,12 @@ class Advection : public Workload {
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
+    // Options of the two-GPU rows alone: without them, refused (they would
+    // change nothing), as every option that has no effect in the run.
+    const bool two = std::find(gpus_.begin(), gpus_.end(), 2) != gpus_.end();
+    if (!two && (exchange_given_ || graph_given_))
+      throw UsageError(std::string(exchange_given_ ? "--advection-exchange" : "--advection-graph") +
+                       ": no effect without the two-GPU rows (--advection-gpus 2)");
     std::vector<Config> configs;
     for (const auto& [nx, ny] : grids_) configs.push_back({nx, ny, 1});
     for (int k : problems_) {
@@ -235,6 +251,7 @@ class Advection : public Workload {
   std::vector<int> problems_;               // judged problems, 1-based
   std::vector<int> gpus_ = {1};
   std::vector<Exchange> exchanges_ = {Exchange::sync, Exchange::overlap};
+  bool exchange_given_ = false, graph_given_ = false;
   bool graph_ = true;
   LastProblem<std::pair<int, int>, Problem> problems_made_;
 };

@@ -21,7 +21,6 @@ usage: scripts/compare.py BASELINE.json CONTENDER.json [--threshold 0.05]
 exit: 0 no regression; 1 regression beyond the threshold (or a contender error);
       2 bad or mismatched input (unreadable file, no names in common, bad options)
 """
-import argparse
 import json
 import math
 import os
@@ -32,6 +31,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 # The shared reader and writer of result files, and the U test; their names stay
 # importable from here (compare.load, compare.context_skips, compare.mann_whitney_u...).
+import cli_args  # noqa: E402
 from gbench_json import (  # noqa: E402,F401
     GBENCH_NAME_PART, ITERATIONS, NO_TIME_AGGREGATES, PARTIAL_KEY, SKIP_API, SKIP_REASON_END,
     SKIPPED_COUNT_KEY, SKIPPED_KEY, SKIPPED_NAMES_KEY, SKIPPED_NAMES_SEP, TIME_METRICS,
@@ -48,8 +48,7 @@ ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
 
 
 def fail(message):
-    print(f"compare: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    cli_args.fail("compare", message)
 
 
 # ---------------------------------------------------------------- metrics
@@ -317,15 +316,8 @@ def json_safe(value):
 # ---------------------------------------------------------------- command line
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line and exit 2, like the other input errors
-        fail(f"{message} (see --help)")
-
-
 def parse_args(argv):
-    p = Parser(prog="compare.py", description=__doc__.split("\n\n")[0],
-               epilog=__doc__[__doc__.index("exit:"):],
-               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli_args.parser("compare", __doc__)
     p.add_argument("baseline", metavar="BASELINE.json")
     p.add_argument("contender", metavar="CONTENDER.json")
     p.add_argument("--threshold", type=float, default=0.05,

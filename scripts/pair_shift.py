@@ -13,12 +13,12 @@ whether one row got slower, scripts/compare.py.
 usage: scripts/pair_shift.py BEFORE.json AFTER.json [--threshold 0.03] [--markdown OUT]
 exit: 0 done; 2 bad input (unreadable file, no pair in common, bad options)
 """
-import argparse
 import os
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_args  # noqa: E402
 from gbench_json import InputError, gpucmp_name, load, samples, write_atomically  # noqa: E402
 
 SHORT_US = 20.0  # "short" pairs: CUDA time under this
@@ -26,8 +26,7 @@ FAST_US = 10.0   # rows counted as fast
 
 
 def fail(message):
-    print(f"pair_shift: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    cli_args.fail("pair_shift", message)
 
 
 def pair_times(path):
@@ -83,15 +82,8 @@ def markdown(rows, threshold):
     return md
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        fail(f"{message} (see --help)")
-
-
 def main(argv):
-    p = Parser(prog="pair_shift.py", description=__doc__.split("\n\n")[0],
-               epilog=__doc__[__doc__.index("exit:"):],
-               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli_args.parser("pair_shift", __doc__)
     p.add_argument("before", metavar="BEFORE.json")
     p.add_argument("after", metavar="AFTER.json")
     p.add_argument("--threshold", type=float, default=0.03,

@@ -19,7 +19,6 @@ exit: 0 every part ran and the report was written; 1 a part failed (the others
       still ran); 2 bad input (unknown part, an --out folder that is not empty,
       a --resume folder of another revision, no gpucmp-bench)
 """
-import argparse
 import datetime
 import json
 import os
@@ -32,6 +31,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
+import cli_args  # noqa: E402
 from suite.parts import COMMON, PARTS, by_name  # noqa: E402
 
 JOURNAL = "journal.jsonl"
@@ -39,8 +39,7 @@ MANIFEST = "manifest.json"
 
 
 def fail(message):
-    print(f"suite: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    cli_args.fail("suite", message)
 
 
 def say(message):
@@ -207,15 +206,8 @@ def write_report(out_dir):
     return 0 if subprocess.run(cmd + ["--no-plots"], check=False).returncode == 0 else 1
 
 
-class Parser(argparse.ArgumentParser):
-    def error(self, message):
-        fail(f"{message} (see --help)")
-
-
 def parse_args(argv):
-    p = Parser(prog="suite.py", description=__doc__.split("\n\n")[0],
-               epilog=__doc__[__doc__.index("exit:"):],
-               formatter_class=argparse.RawDescriptionHelpFormatter)
+    p = cli_args.parser("suite", __doc__)
     p.add_argument("--bench", default=os.path.join(ROOT, "build", "gpucmp-bench"),
                    help="the gpucmp-bench to run (default build/gpucmp-bench)")
     where = p.add_mutually_exclusive_group()

@@ -14,6 +14,12 @@
 # directory (embedded kernel sources and PTX: data, not code).
 # Runs run-clang-tidy (or run-clang-tidy-14) with -j$(nproc) where installed,
 # else clang-tidy under xargs -P$(nproc). CLANG_TIDY overrides the binary.
+# A cache keeps the check fast: a file whose result is known clean is not
+# checked again while neither it nor anything of the checkout it includes,
+# its flags, .clang-tidy or clang-tidy changed (scripts/tidy_keys.py; the key
+# holds no absolute path, so another clone of the same code hits it). It
+# lives in $GPUCMP_TIDY_CACHE (default ~/.cache/gpucmp-tidy); a stamp is
+# written only after a run with no finding; GPUCMP_TIDY_CACHE=off checks all.
 # exit: 0 clean (or fixed); 1 findings (or clang-tidy failed);
 #       2 no clang-tidy / no compile_commands.json / no files / bad arguments.
 set -euo pipefail
@@ -51,6 +57,25 @@ mapfile -t files < <(sed -n 's/^ *"file": *"\(.*\)",\{0,1\} *$/\1/p' "$db" |
   while IFS= read -r f; do [ -f "$f" ] && printf '%s\n' "$f"; done)
 [ "${#files[@]}" -gt 0 ] ||
   { echo "check_tidy: error: no project *.cpp files in $db" >&2; exit 2; }
+
+all=${#files[@]}
+cache="${GPUCMP_TIDY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/gpucmp-tidy}"
+declare -A key_of=()
+if [ "$fix" = 0 ] && [ "$cache" != off ] && mkdir -p "$cache" 2> /dev/null; then
+  version="$("$CLANG_TIDY" --version | grep -m1 -o 'version [0-9.]*' || true)"
+  while read -r key file; do key_of["$file"]=$key; done < <(
+    python3 "$root/scripts/tidy_keys.py" "$root" "$build" "$version" "${files[@]}")
+  todo=()
+  for f in "${files[@]}"; do
+    if [ -n "${key_of[$f]:-}" ] && [ -e "$cache/${key_of[$f]}" ]; then continue; fi
+    todo+=("$f")
+  done
+  if [ "${#todo[@]}" = 0 ]; then
+    echo "check_tidy: $all files clean (all known clean in $cache)"
+    exit 0
+  fi
+  files=("${todo[@]}")
+fi
 
 jobs="$(nproc 2> /dev/null || echo 2)"
 log="$(mktemp)"
@@ -101,4 +126,7 @@ if [ "$rc" != 0 ] || [ -n "$findings" ]; then
   fi
   exit 1
 fi
-echo "check_tidy: ${#files[@]} files clean (${took}s)"
+for f in "${files[@]}"; do
+  if [ -n "${key_of[$f]:-}" ]; then : > "$cache/${key_of[$f]}"; fi
+done
+echo "check_tidy: $all files clean (${#files[@]} checked in ${took}s, $((all - ${#files[@]})) known clean)"

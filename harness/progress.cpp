@@ -1,6 +1,8 @@
 #include "progress.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <regex>
 
@@ -13,6 +15,7 @@ struct Plan {
   bool enabled = false;
   int total = -1;  // unknown
   int done = 0;
+  std::chrono::steady_clock::time_point start;  // when the plan was made
   std::set<std::string> skipped_apis;
 };
 Plan& plan() {
@@ -47,6 +50,7 @@ void progress_plan(bool enabled, const std::vector<std::string>& names, const st
   const int selected = count_selected(planned, filter);
   p.total = selected < 0 ? -1 : selected * std::max(repetitions, 1);
   p.done = 0;
+  p.start = std::chrono::steady_clock::now();
 }
 
 void progress_step(const BenchName& name) {
@@ -57,7 +61,11 @@ void progress_step(const BenchName& name) {
   if (p.total >= p.done) std::cerr << "/" << p.total;
   std::cerr << "] " << name.str();
   if (p.total >= p.done) std::cerr << ", " << (p.total - p.done) << " left";
-  std::cerr << std::endl;
+  // The seconds since the plan: the differences between lines price each row.
+  const std::chrono::duration<double> since = std::chrono::steady_clock::now() - p.start;
+  char at[32];
+  std::snprintf(at, sizeof at, ", at %.1f s", since.count());
+  std::cerr << at << std::endl;
 }
 
 std::string benchmark_flag(int argc, char** argv, const std::string& flag) {

@@ -1,5 +1,5 @@
 // Progress lines on stderr for long suites ("[12/95] matrixMul/opencl/tile16/
-// n:1024, 83 left"): stdout stays Google Benchmark's (--benchmark_format=json).
+// n:1024, 83 left, at 41.2 s"): stdout stays Google Benchmark's (--benchmark_format=json).
 #pragma once
 #include <set>
 #include <string>

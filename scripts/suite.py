@@ -13,8 +13,8 @@ manifest's). Then REPORT.md and its figures from that folder alone
 (scripts/report.py). A progress line on stderr before each part names it and
 the time left by the parts' estimates, scaled by how the finished parts did.
 
-usage: scripts/suite.py [--bench PATH] [--out DIR | --resume DIR] [--part NAME[,NAME...]]
-           [--size standard|quick] [--list] [--no-report]
+usage: scripts/suite.py [--bench PATH] [--ptx PATH] [--out DIR | --resume DIR]
+           [--part NAME[,NAME...]] [--size standard|quick] [--list] [--no-report]
 exit: 0 every part ran and the report was written; 1 a part failed (the others
       still ran); 2 bad input (unknown part, an --out folder that is not empty,
       a --resume folder of another revision, no gpucmp-bench)
@@ -32,6 +32,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
+from suite import sass_part  # noqa: E402
 from suite.parts import COMMON, PARTS, by_name  # noqa: E402
 
 JOURNAL = "journal.jsonl"
@@ -138,6 +139,21 @@ def fmt_minutes(seconds):
     return f"{seconds / 60:.1f} min"
 
 
+def run_part(args, part, out_dir, log):
+    """One part, its output into log; its exit code (124: stopped at its limit)."""
+    if part.tool == "sass":
+        return sass_part.run(args.ptx, out_dir, log, part.limit_s)
+    cmd = part_command(args.bench, part, args.size, out_dir)
+    log.write("$ " + shlex.join(cmd) + "\n")
+    log.flush()
+    try:
+        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
+                              timeout=part.limit_s, check=False).returncode
+    except subprocess.TimeoutExpired:
+        log.write(f"\nsuite: stopped after its limit of {part.limit_s} s\n")
+        return 124
+
+
 def run_parts(args, parts, out_dir):
     done = {k: v for k, v in read_journal(out_dir).items() if v.get("rc") == 0}
     todo = [p for p in parts if p.name not in done]
@@ -149,23 +165,16 @@ def run_parts(args, parts, out_dir):
         pace = spent / estimated if estimated > 0 else 1.0
         say(f"[{i + 1}/{len(todo)}] {part.name}: {part.what}; about "
             f"{fmt_minutes(remaining * pace)} left")
-        cmd = part_command(args.bench, part, args.size, out_dir)
         log_path = os.path.join(out_dir, part.name + ".log")
         t0 = time.monotonic()
         with open(log_path, "w", encoding="utf-8") as log:
-            log.write("$ " + shlex.join(cmd) + "\n")
-            log.flush()
-            try:
-                rc = subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                    timeout=part.limit_s, check=False).returncode
-            except subprocess.TimeoutExpired:
-                rc = 124
-                log.write(f"\nsuite: stopped after its limit of {part.limit_s} s\n")
+            rc = run_part(args, part, out_dir, log)
         seconds = time.monotonic() - t0
         spent += seconds
         estimated += part.estimate_s
+        made = sass_part.SASS_DIR if part.tool == "sass" else part.name + ".json"
         append_journal(out_dir, {"part": part.name, "rc": rc, "seconds": round(seconds, 1),
-                                 "file": part.name + ".json"})
+                                 "file": made})
         if rc != 0:
             say(f"{part.name}: exit code {rc} after {seconds:.0f} s (see {log_path})")
             worst = max(worst, 1)
@@ -210,6 +219,7 @@ def parse_args(argv):
     p = cli_args.parser("suite", __doc__)
     p.add_argument("--bench", default=os.path.join(ROOT, "build", "gpucmp-bench"),
                    help="the gpucmp-bench to run (default build/gpucmp-bench)")
+    p.add_argument("--ptx", help="the gpucmp-ptx of the sass part (default: beside --bench)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--out", help="the run's folder (default results/<gpu>/<date>-<revision>)")
     where.add_argument("--resume", metavar="DIR", help="go on with the run in DIR")
@@ -218,6 +228,8 @@ def parse_args(argv):
     p.add_argument("--list", action="store_true", help="print the parts and their estimates")
     p.add_argument("--no-report", action="store_true", help="leave REPORT.md out")
     args = p.parse_args(argv)
+    if args.ptx is None:
+        args.ptx = os.path.join(os.path.dirname(os.path.abspath(args.bench)), "gpucmp-ptx")
     known = by_name()
     args.parts = PARTS
     if args.part is not None:
@@ -240,6 +252,10 @@ def main(argv):
         return 0
     if not (os.path.isfile(args.bench) and os.access(args.bench, os.X_OK)):
         fail(f"no gpucmp-bench at {args.bench} (build it, or pass --bench)")
+    if any(p.tool == "sass" for p in args.parts) and not (
+            os.path.isfile(args.ptx) and os.access(args.ptx, os.X_OK)):
+        fail(f"no gpucmp-ptx at {args.ptx} for the sass part (build it, pass --ptx, or leave "
+             "the part out with --part)")
     rev, clean = revision()
     visible = max(len(gpus()), 1)
     skipped = [p.name for p in args.parts if p.min_gpus > visible]

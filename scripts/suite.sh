@@ -12,11 +12,13 @@ build="${GPUCMP_BUILD_DIR:-$root/build}"
 [ "${GPUCMP_SKIP_SETUP:-0}" = 1 ] || "$root/scripts/setup.sh"
 # shellcheck source=gpu_env.sh
 source "$root/scripts/gpu_env.sh"
+# The sass part disassembles with cuobjdump and runs offline ptxas.
+export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
 case " $* " in
   *" --list "* | *" --help "* | *" -h "*) ;;
   *)
     cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
-    cmake --build "$build" -j"$(nproc)" --target gpucmp-bench
+    cmake --build "$build" -j"$(nproc)" --target gpucmp-bench gpucmp-ptx
     ;;
 esac
 python=python3

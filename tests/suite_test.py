@@ -118,6 +118,59 @@ class Suite(unittest.TestCase):
         r = subprocess.run([sys.executable, SCRIPT, "--bench", "/nonexistent/gpucmp-bench",
                             "--part", "triad"], capture_output=True, text=True)
         self.assertEqual(r.returncode, 2, r.stderr)
+        r = run_suite("--part", "sass", "--ptx", "/nonexistent/gpucmp-ptx")
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("no gpucmp-ptx", r.stderr)
+
+
+# A stand-in for gpucmp-ptx dump: the files each API's dump writes (opencl:
+# <program>.ptx, .sass, .ptxas.sass; cuda: <kernel>.sass), a failing build for
+# one program where FAIL is in the environment.
+FAKE_PTX = """#!/bin/sh
+api=$3; out=$5
+mkdir -p "$out"
+if [ "$api" = opencl ]; then
+  echo ptx > "$out/matrixMul-tile16.ptx"
+  echo "// SASS: driver JIT" > "$out/matrixMul-tile16.sass"
+  echo "// SASS: offline ptxas" > "$out/matrixMul-tile16.ptxas.sass"
+  echo ptx > "$out/cp-base.ptx"
+else
+  echo "// SASS: nvcc cubin" > "$out/matrixmul.sass"
+fi
+[ -n "$FAIL" ] && exit 3
+exit 0
+"""
+
+
+class SassPart(unittest.TestCase):
+    def fake_ptx(self):
+        path = os.path.join(tempfile.mkdtemp(), "gpucmp-ptx")
+        with open(path, "w") as f:
+            f.write(FAKE_PTX)
+        os.chmod(path, 0o755)
+        return path
+
+    def test_each_apis_sass_lands_under_the_reports_names(self):
+        out = os.path.join(tempfile.mkdtemp(), "run")
+        r = run_suite("--out", out, "--part", "sass", "--ptx", self.fake_ptx(), "--no-report")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        sass = os.path.join(out, "sass")
+        self.assertEqual(sorted(os.listdir(sass)), [
+            "SOURCES.txt", "matrixMul-tile16.opencl-jit.sass", "matrixMul-tile16.opencl-ptxas.sass",
+            "matrixmul.cuda.sass"])
+        with open(os.path.join(sass, "SOURCES.txt")) as f:
+            self.assertIn("matrixMul-tile16.opencl-jit.sass: // SASS: driver JIT", f.read())
+        self.assertEqual(journal(out), [{"part": "sass", "rc": 0, "seconds": journal(out)[0][
+            "seconds"], "file": "sass"}])
+
+    def test_a_failed_dump_fails_the_part(self):
+        out = os.path.join(tempfile.mkdtemp(), "run")
+        r = subprocess.run([sys.executable, SCRIPT, "--bench", BENCH, "--out", out, "--part",
+                            "sass", "--ptx", self.fake_ptx(), "--no-report"],
+                           capture_output=True, text=True, timeout=120,
+                           env=dict(os.environ, FAIL="1"))
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(journal(out)[0]["rc"], 3)
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@ folder. estimate_s is the part's expected time on one H200 (the budget the
 progress line counts down); limit_s stops a part that runs away. Every part
 runs with --size (standard unless the suite is given another) and COMMON
 unless it says otherwise; with --size quick (the suite's own test) the parts'
-size options are left out and the preset's quick sizes run."""
+size options are left out and the preset's quick sizes run. A part's tool is
+gpucmp-bench unless it names another (sass: gpucmp-ptx dump, suite/sass_part.py)."""
 from dataclasses import dataclass, field
 
 COMMON = ["--min-samples", "5", "--time-limit", "1", "--startup", "off"]
@@ -21,11 +22,13 @@ class Part:
     sizes: list = field(default_factory=list)  # size options, left out with --size quick
     min_gpus: int = 1
     common: bool = True  # run with COMMON
+    tool: str = "bench"  # bench: a gpucmp-bench run; sass: suite/sass_part.py
 
 
 PARTS = [
-    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 240, 500,
-         REPS3 + ["--benchmark_filter=^bandwidth/"]),
+    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 200, 500,
+         REPS3 + ["--benchmark_filter=^bandwidth/"],
+         sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"]),
     Part("matrixmul", "matrixMul tiles (as written and aligned), cuBLAS, CLBlast, cross-runs",
          300, 500, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
@@ -41,15 +44,15 @@ PARTS = [
     Part("triad", "STREAM triad, both APIs", 30, 120,
          ["--benchmark_repetitions=5", "--benchmark_filter=^triad/"]),
     Part("worksize", "work-group size rules (study, driver, query, tuner) and the 1-D sweeps",
-         150, 300, REPS3 + [
+         80, 300, REPS3 + [
              "--benchmark_filter=^(mmnaive|bilinear|sort|trapezoid)/",
              "--mmnaive-local", "16x16,study-x,study-y,driver,query,tuner",
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
              "--sort-local", "sweep,study,driver,query,tuner",
              "--trapezoid-local", "sweep,study,driver,query,tuner"]),
-    Part("layout", "LavaMD, bodies and conversions per data layout", 150, 420,
+    Part("layout", "LavaMD, bodies and conversions per data layout", 200, 420,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
-         sizes=["--lavamd-boxes", "10,30,50"]),
+         sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
     Part("agpu", "reductions and scans beside CUB, with the device copy", 240, 450,
          REPS3 + ["--benchmark_filter=^(reduce|scan)/|"
                   "^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/"],
@@ -58,7 +61,7 @@ PARTS = [
     Part("ceiling", "the roofline's ceilings and the launch floor", 45, 150,
          ["--benchmark_repetitions=5", "--benchmark_filter=^(ceiling|triad)/(cuda|opencl)/"],
          sizes=["--triad-n", "134217728"]),
-    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 120, 300,
+    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 240, 420,
          REPS3 + ["--benchmark_enable_random_interleaving=true", "--benchmark_filter=^advection/"]),
     Part("startup", "program build, module load and first launch", 60, 150,
          ["--benchmark_filter=^startup/"], common=False),
@@ -66,6 +69,8 @@ PARTS = [
         "--cache", "cold",
         "--benchmark_filter=^(matrixMul/(cuda|opencl)/(tile16|tile32)/|cp/(cuda|opencl)/unrollx8/|"
         "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"]),
+    Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
+         60, 400, tool="sass"),
 ]
 
 

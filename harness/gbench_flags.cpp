@@ -1,11 +1,14 @@
 #include "gbench_flags.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
 #include <regex>
 
 #include "errors.h"
 #include "output_file.h"
 #include "progress.h"
+#include "run_journal.h"
 
 namespace gpucmp {
 
@@ -41,6 +44,14 @@ void check_filter(const std::string& filter) {
 void check_out_path(const std::string& path) {
   if (const std::string why = why_cannot_write(path); !why.empty())
     throw UsageError("--benchmark_out=" + path + ": cannot write the report there (" + why + ")");
+  // A journal left there holds the rows of a run that stopped before its
+  // report: a new run would start it afresh and lose them.
+  const std::string journal = RunJournal::path_for(path);
+  struct stat st {};
+  if (::stat(journal.c_str(), &st) == 0 && st.st_size > 0)
+    throw UsageError("--benchmark_out=" + path + ": " + journal +
+                     " holds the rows of an earlier run that stopped before its report "
+                     "(make the report with scripts/journal_report.py, or remove it)");
 }
 
 GbenchArgv::GbenchArgv(int argc_in, char** argv_in, const ReportFlags& report) {

@@ -10,6 +10,7 @@
 #include "errors.h"
 #include "interrupt.h"
 #include "output_file.h"
+#include "run_journal.h"
 #include "skip_log.h"
 
 namespace gpucmp {
@@ -61,7 +62,9 @@ class ResultReporter : public Reporter {
  public:
   // `path`: a file reporter's file, written when the run ends; "": the display.
   ResultReporter(std::unique_ptr<Reporter> inner, Style style, std::string path)
-      : inner_(std::move(inner)), style_(style), path_(std::move(path)) {}
+      : inner_(std::move(inner)), style_(style), path_(std::move(path)) {
+    if (style_ == Style::json && !path_.empty()) journal_ = std::make_unique<RunJournal>(path_);
+  }
 
   bool ReportContext(const Context& context) override {
     // The display: the wrapped reporter writes to this wrapper's streams
@@ -71,6 +74,7 @@ class ResultReporter : public Reporter {
     name_width_ = int(context.name_field_width);
     if (style_ == Style::console) return inner_->ReportContext(context);
     context_.emplace(context);
+    if (journal_) journal_->context(context);
     return true;
   }
 
@@ -85,10 +89,12 @@ class ResultReporter : public Reporter {
       kept.push_back(r);
     }
     if (kept.empty()) return;
-    if (style_ == Style::console)
+    if (style_ == Style::console) {
       inner_->ReportRuns(kept);
-    else
+    } else {
+      if (journal_) journal_->runs(kept);
       runs_.push_back(std::move(kept));
+    }
   }
 
   void Finalize() override {
@@ -110,6 +116,7 @@ class ResultReporter : public Reporter {
     if (path_.empty()) return;
     try {
       write_output_file(path_, file_text_.str());
+      if (journal_) journal_->remove();  // the report holds every row now
     } catch (const UsageError& e) {
       file_error() = std::string("--benchmark_out=") + e.what();
     }
@@ -130,6 +137,7 @@ class ResultReporter : public Reporter {
   std::unique_ptr<Reporter> inner_;
   Style style_;
   std::string path_;              // a file reporter's file
+  std::unique_ptr<RunJournal> journal_;  // JSON to a file: each finished row on disk at once
   std::ostringstream file_text_;  // a file reporter's report, written by Finalize
   int name_width_ = 0;
   // Google Benchmark's CSV reporter takes its columns from the first run and

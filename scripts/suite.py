@@ -9,9 +9,12 @@ the GPU, driver and toolkit, the clocks policy); after each part, one line in
 journal.jsonl (part, exit code, seconds), so that nothing finished is lost and
 --resume DIR goes on where a run that was stopped, killed or crashed left off
 (the parts whose exit code was 0 are not run again; the revision must be the
-manifest's). Then REPORT.md and its figures from that folder alone
-(scripts/report.py). A progress line on stderr before each part names it and
-the time left by the parts' estimates, scaled by how the finished parts did.
+manifest's). A part stopped at its limit gets SIGTERM (gpucmp-bench then writes
+the rows it finished); a part killed or crashed leaves gpucmp-bench's journal,
+from which the suite makes <part>.json, marked partial (journal_report.py).
+Then REPORT.md and its figures from that folder alone (scripts/report.py). A
+progress line on stderr before each part names it and the time left by the
+parts' estimates, scaled by how the finished parts did.
 
 usage: scripts/suite.py [--bench PATH] [--ptx PATH] [--out DIR | --resume DIR]
            [--part NAME[,NAME...]] [--size standard|quick] [--list] [--no-report]
@@ -32,10 +35,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
+import journal_report  # noqa: E402
 from suite import sass_part  # noqa: E402
 from suite.parts import COMMON, PARTS, by_name  # noqa: E402
 
 JOURNAL = "journal.jsonl"
+TERM_GRACE_S = 60  # a part stopped at its limit: SIGTERM, then SIGKILL after this
 MANIFEST = "manifest.json"
 
 
@@ -146,12 +151,45 @@ def run_part(args, part, out_dir, log):
     cmd = part_command(args.bench, part, args.size, out_dir)
     log.write("$ " + shlex.join(cmd) + "\n")
     log.flush()
+    rc = run_bounded(cmd, log, part.limit_s)
+    if rc != 0:
+        recover_rows(os.path.join(out_dir, part.name + ".json"), rc, log)
+    return rc
+
+
+def run_bounded(cmd, log, limit_s):
+    """Runs cmd; at its limit SIGTERM (gpucmp-bench then writes the report of the
+    rows it finished), SIGKILL only if it is still there after TERM_GRACE_S."""
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     try:
-        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT,
-                              timeout=part.limit_s, check=False).returncode
+        return proc.wait(timeout=limit_s)
     except subprocess.TimeoutExpired:
-        log.write(f"\nsuite: stopped after its limit of {part.limit_s} s\n")
-        return 124
+        log.write(f"\nsuite: stopped at its limit of {limit_s} s (SIGTERM)\n")
+        log.flush()
+        proc.terminate()
+    try:
+        proc.wait(timeout=TERM_GRACE_S)
+    except subprocess.TimeoutExpired:
+        log.write(f"suite: still running {TERM_GRACE_S} s after SIGTERM: SIGKILL\n")
+        proc.kill()
+        proc.wait()
+    return 124
+
+
+def recover_rows(report, rc, log):
+    """After a failed part: its finished rows from gpucmp-bench's journal where
+    the report itself was not written (journal_report.py)."""
+    journal = report + journal_report.SUFFIX
+    if not os.path.exists(journal):
+        return
+    try:
+        _, rows, cut = journal_report.recover(journal, report, f"exit code {rc}")
+    except (journal_report.JournalError, OSError) as e:
+        log.write(f"suite: the journal was not made a report: {e}\n")
+        return
+    os.remove(journal)
+    log.write(f"suite: {rows} finished rows recovered from the journal into {report}"
+              f"{f' ({cut} cut lines left out)' if cut else ''}\n")
 
 
 def run_parts(args, parts, out_dir):
@@ -172,7 +210,7 @@ def run_parts(args, parts, out_dir):
         seconds = time.monotonic() - t0
         spent += seconds
         estimated += part.estimate_s
-        made = sass_part.SASS_DIR if part.tool == "sass" else part.name + ".json"
+        made = sass_part.ARCHIVE if part.tool == "sass" else part.name + ".json"
         append_journal(out_dir, {"part": part.name, "rc": rc, "seconds": round(seconds, 1),
                                  "file": made})
         if rc != 0:

@@ -175,7 +175,7 @@ TEST(Interrupt, SigtermDuringRepetitionsKeepsTheFinishedOnes) {
 
 // A run killed outright (SIGKILL, or a second signal) writes no report: the
 // --benchmark_out file keeps the report it held before, untouched while the
-// run went on (Google Benchmark opened and truncated it when the run began).
+// run went on, and the rows it finished are in the journal beside it.
 TEST(Interrupt, KilledRunLeavesTheOldReport) {
   const std::string dir = temp_dir("interrupt-kill");
   const std::string out = dir + "/out.json";
@@ -191,6 +191,27 @@ TEST(Interrupt, KilledRunLeavesTheOldReport) {
   EXPECT_EQ(read_file(out), old) << "changed while the run went on";
   bench.signal(SIGKILL);
   bench.wait_exit(std::chrono::seconds(15));
+  EXPECT_EQ(read_file(out), old);
+
+  // The finished benchmark is on disk in the journal beside the report: its
+  // context first, then its row, one JSON object a line.
+  std::vector<json> lines;
+  std::istringstream journal(read_file(out + ".journal.jsonl"));
+  for (std::string line; std::getline(journal, line);)
+    lines.push_back(json::parse(line, nullptr, /*allow_exceptions=*/false));
+  ASSERT_EQ(lines.size(), 2u) << read_file(out + ".journal.jsonl");
+  EXPECT_TRUE(lines[0].contains("context")) << lines[0].dump(1);
+  EXPECT_EQ(lines[1].value("name", ""), "matrixMul/opencl/tile16/n:64/iterations:1/manual_time");
+  EXPECT_EQ(lines[1].value("samples", 0.0), 300.0);
+
+  // A new run to that report would start the journal afresh: refused.
+  const ProcessResult again =
+      run_bench("--size quick --mm-n 64 --samples 3 --startup off "
+                "--benchmark_filter=^matrixMul/opencl/tile16/ --benchmark_out=" + out);
+  EXPECT_EQ(again.exit_code, 2) << again.output;
+  EXPECT_NE(again.output.find("journal.jsonl holds the rows of an earlier run"),
+            std::string::npos)
+      << again.output;
   EXPECT_EQ(read_file(out), old);
 }
 
@@ -226,6 +247,8 @@ TEST(Interrupt, CompleteRunIsNotMarkedPartial) {
   ASSERT_TRUE(report.is_object()) << r.output;
   EXPECT_EQ(report["benchmarks"].size(), 1u);
   EXPECT_FALSE(report["context"].contains("gpucmp.partial")) << report["context"].dump(1);
+  // The report holds every row: its journal is gone.
+  EXPECT_FALSE(std::ifstream(out + ".journal.jsonl").good());
 }
 
 }  // namespace

@@ -15,6 +15,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 
@@ -288,6 +289,24 @@ class Split(Case):
         f, names, counts = report_sass.select(files, "advection", "stream", lambda s: s == "cuda")
         self.assertEqual(os.path.basename(f.path), "advection.cuda.sass")
         self.assertEqual(dict(counts), {"LDS": 1})
+
+    def test_sass_is_read_from_the_suites_archive_too(self):
+        folder = os.path.join(self.tmp, "arch")
+        os.makedirs(os.path.join(folder, "sass"))
+        for name, text in (("matrixmul.cuda.sass", CUDA_SASS),
+                           ("matrixMul-tile16.opencl-jit.sass", OPENCL_JIT_SASS)):
+            with open(os.path.join(folder, "sass", name), "w") as f:
+                f.write(text)
+        with tarfile.open(os.path.join(folder, "sass.tar.xz"), "w:xz") as tar:
+            tar.add(os.path.join(folder, "sass"), arcname="sass")
+        shutil.rmtree(os.path.join(folder, "sass"))
+        files = report_sass.load([folder])
+        self.assertEqual([os.path.basename(f.path) for f in files],
+                         ["matrixMul-tile16.opencl-jit.sass", "matrixmul.cuda.sass"])
+        self.assertEqual(files[1].source, "cuda")
+        with open(os.path.join(folder, "sass.tar.xz"), "wb") as f:
+            f.write(b"not an archive")
+        self.assertEqual(report_sass.load([folder]), [])
 
     def test_no_sass_folder_says_so(self):
         self.write("res/suite.json", doc({**BASE, **CROSS}))

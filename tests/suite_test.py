@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 
@@ -142,6 +143,40 @@ exit 0
 """
 
 
+# A stand-in for gpucmp-bench killed midway (SIGKILL): its journal holds the
+# context and one finished row, and no report was written.
+KILLED_BENCH = """#!/usr/bin/env python3
+import json, os, signal, sys
+out = [a for a in sys.argv if a.startswith("--benchmark_out=")][0].split("=", 1)[1]
+with open(out + ".journal.jsonl", "w") as f:
+    f.write(json.dumps({"context": {"gpucmp.revision": "abc1234"}}) + "\\n")
+    f.write(json.dumps({"name": "triad/cuda/base/n:1024/iterations:1/manual_time",
+                        "run_type": "iteration", "real_time": 2.0}) + "\\n")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+class KilledPart(unittest.TestCase):
+    def test_the_rows_a_killed_part_finished_are_kept(self):
+        bench = os.path.join(tempfile.mkdtemp(), "gpucmp-bench")
+        with open(bench, "w") as f:
+            f.write(KILLED_BENCH)
+        os.chmod(bench, 0o755)
+        out = os.path.join(tempfile.mkdtemp(), "run")
+        r = subprocess.run([sys.executable, SCRIPT, "--bench", bench, "--out", out, "--part",
+                            "triad", "--no-report"], capture_output=True, text=True, timeout=120)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertEqual(journal(out)[0]["rc"], -9)
+        with open(os.path.join(out, "triad.json")) as f:
+            report = json.load(f)
+        self.assertEqual([b["name"] for b in report["benchmarks"]],
+                         ["triad/cuda/base/n:1024/iterations:1/manual_time"])
+        self.assertIn("exit code -9", report["context"]["gpucmp.partial"])
+        self.assertFalse(os.path.exists(os.path.join(out, "triad.json.journal.jsonl")))
+        with open(os.path.join(out, "triad.log")) as f:
+            self.assertIn("1 finished rows recovered from the journal", f.read())
+
+
 class SassPart(unittest.TestCase):
     def fake_ptx(self):
         path = os.path.join(tempfile.mkdtemp(), "gpucmp-ptx")
@@ -154,14 +189,16 @@ class SassPart(unittest.TestCase):
         out = os.path.join(tempfile.mkdtemp(), "run")
         r = run_suite("--out", out, "--part", "sass", "--ptx", self.fake_ptx(), "--no-report")
         self.assertEqual(r.returncode, 0, r.stderr)
-        sass = os.path.join(out, "sass")
-        self.assertEqual(sorted(os.listdir(sass)), [
-            "SOURCES.txt", "matrixMul-tile16.opencl-jit.sass", "matrixMul-tile16.opencl-ptxas.sass",
-            "matrixmul.cuda.sass"])
-        with open(os.path.join(sass, "SOURCES.txt")) as f:
-            self.assertIn("matrixMul-tile16.opencl-jit.sass: // SASS: driver JIT", f.read())
+        # One archive, sass/ inside; offline ptxas (not what ran) left out.
+        self.assertFalse(os.path.exists(os.path.join(out, "sass")))
+        with tarfile.open(os.path.join(out, "sass.tar.xz")) as tar:
+            names = sorted(m.name for m in tar.getmembers() if m.isfile())
+            sources = tar.extractfile("sass/SOURCES.txt").read().decode()
+        self.assertEqual(names, ["sass/SOURCES.txt", "sass/matrixMul-tile16.opencl-jit.sass",
+                                 "sass/matrixmul.cuda.sass"])
+        self.assertIn("matrixMul-tile16.opencl-jit.sass: // SASS: driver JIT", sources)
         self.assertEqual(journal(out), [{"part": "sass", "rc": 0, "seconds": journal(out)[0][
-            "seconds"], "file": "sass"}])
+            "seconds"], "file": "sass.tar.xz"}])
 
     def test_a_failed_dump_fails_the_part(self):
         out = os.path.join(tempfile.mkdtemp(), "run")

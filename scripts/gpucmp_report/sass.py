@@ -1,5 +1,6 @@
 """SASS instruction mixes for report.py's "Why each gap": the CUDA cubin against
-the cubin that OpenCL's driver JIT produced, read from results/<gpu>/sass/*.sass.
+the cubin that OpenCL's driver JIT produced, read from results/<gpu>/sass/*.sass
+or from the same names in a folder's sass.tar.xz.
 
 A file is named <stem>.<source>.sass: stem <workload>-<variant> (one kernel) or
 <workload> (every kernel of one .cu file, e.g. matrixmul.cuda.sass); source
@@ -14,8 +15,11 @@ import collections
 import glob
 import os
 import re
+import sys
+import tarfile
 
 SASS_DIR = "sass"
+SASS_ARCHIVE = "sass.tar.xz"  # sass/*.sass inside, as the suite's sass part writes it
 CUDA_SOURCE = "cuda"  # what CUDA ran: the executable's own cubin
 HEADER = "// SASS:"
 TOP = 5  # opcodes listed per difference
@@ -60,7 +64,9 @@ def opcode(instruction):
 
 
 def load(dirs):
-    """[SassFile] from <dir>/sass/*.sass of each folder, in name order."""
+    """[SassFile] from <dir>/sass/*.sass of each folder, and from the members
+    sass/*.sass of <dir>/sass.tar.xz (what scripts/suite.sh's sass part
+    writes), in name order."""
     out = []
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, SASS_DIR, "*.sass"))):
@@ -69,7 +75,27 @@ def load(dirs):
                     out.append(SassFile(path, f.read()))
             except OSError:
                 continue
+        out += _load_archive(os.path.join(d, SASS_ARCHIVE))
     return out
+
+
+def _load_archive(path):
+    if not os.path.isfile(path):
+        return []
+    found = []
+    try:
+        with tarfile.open(path, "r:*") as tar:
+            for member in sorted(tar.getmembers(), key=lambda m: m.name):
+                parent, _, name = member.name.rpartition("/")
+                if not (member.isfile() and parent == SASS_DIR and name.endswith(".sass")):
+                    continue
+                text = tar.extractfile(member).read().decode("utf-8", errors="replace")
+                found.append(SassFile(os.path.join(path, member.name), text))
+    except (OSError, tarfile.TarError) as e:
+        print(f"report: warning: {path}: not a readable archive ({e}); its SASS left out",
+              file=sys.stderr)
+        return []
+    return found
 
 
 def is_opencl_jit(source):

@@ -1,21 +1,24 @@
-"""The suite's `sass` part: the SASS that ran, for both APIs, into <run>/sass/
+"""The suite's `sass` part: the SASS that ran, for both APIs, into
+<run>/sass.tar.xz (sass/*.sass inside, about 1.6 MB against 45 MB unpacked),
 where the report's "Why each gap" reads it (scripts/gpucmp_report/sass.py).
 
 gpucmp-ptx dump --api opencl builds every OpenCL program on the device and
 keeps the driver's compute cache, so that each program's <name>.sass is what
-NVIDIA's JIT made (what ran) and <name>.ptxas.sass offline ptxas on the same
-PTX (not what ran); --api cuda disassembles the executable's own cubins. The
-files are renamed <name>.opencl-jit.sass, <name>.opencl-ptxas.sass and
-<kernel>.cuda.sass, and SOURCES.txt lists each file's first line (where it
-came from). The dumps themselves (PTX, build logs, cubins) stay in a
-temporary folder: gpucmp-ptx dump makes them again on any machine."""
+NVIDIA's JIT made (what ran); --api cuda disassembles the executable's own
+cubins. The files are renamed <name>.opencl-jit.sass and <kernel>.cuda.sass,
+and SOURCES.txt lists each file's first line (where it came from). Offline
+ptxas on OpenCL's PTX (<name>.ptxas.sass) is not what ran and is left out.
+The dumps themselves (PTX, build logs, cubins) stay in a temporary folder:
+gpucmp-ptx dump makes them again on any machine."""
 import os
 import shutil
 import subprocess
+import tarfile
 import tempfile
 import time
 
 SASS_DIR = "sass"
+ARCHIVE = "sass.tar.xz"
 
 
 def _run(cmd, log, deadline):
@@ -46,10 +49,9 @@ def collect(dump, sass_dir):
         if not name.endswith(".ptx"):
             continue
         stem = name[: -len(".ptx")]
-        for suffix, source in ((".sass", "opencl-jit"), (".ptxas.sass", "opencl-ptxas")):
-            path = os.path.join(opencl, stem + suffix)
-            if os.path.isfile(path):
-                copied.append(shutil.copy(path, os.path.join(sass_dir, f"{stem}.{source}.sass")))
+        path = os.path.join(opencl, stem + ".sass")
+        if os.path.isfile(path):
+            copied.append(shutil.copy(path, os.path.join(sass_dir, f"{stem}.opencl-jit.sass")))
     for name in sorted(os.listdir(cuda)) if os.path.isdir(cuda) else []:
         if name.endswith(".sass"):
             stem = name[: -len(".sass")]
@@ -71,8 +73,12 @@ def run(ptx, out_dir, log, limit_s):
                       "--jit-cache", os.path.join(work, "jit-cache")], log, deadline)
         rc_cu = _run([ptx, "dump", "--api", "cuda", "--out", os.path.join(dump, "cuda")], log,
                      deadline)
-        n = collect(dump, os.path.join(out_dir, SASS_DIR))
-        log.write(f"suite: {n} SASS files in {os.path.join(out_dir, SASS_DIR)}\n")
+        n = collect(dump, os.path.join(work, SASS_DIR))
+        archive = os.path.join(out_dir, ARCHIVE)
+        with tarfile.open(archive + ".partial", "w:xz") as tar:
+            tar.add(os.path.join(work, SASS_DIR), arcname=SASS_DIR)
+        os.replace(archive + ".partial", archive)
+        log.write(f"suite: {n} SASS files in {archive}\n")
     if rc_cl or rc_cu:
         return rc_cl or rc_cu
     return 0 if n else 1

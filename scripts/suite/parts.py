@@ -1,7 +1,7 @@
 """The standard set of scripts/suite.sh: one part per study, each a gpucmp-bench
 run (its rows, sizes and repetitions) that writes <part>.json in the run's
-folder. estimate_s is the part's expected time on one H200 (the budget the
-progress line counts down); limit_s stops a part that runs away. Every part
+folder. estimate_s is the part's time on one H100 of the last full run (the
+budget the progress line counts down); limit_s stops a part that runs away. Every part
 runs with --size (standard unless the suite is given another) and COMMON
 unless it says otherwise; with --size quick (the suite's own test) the parts'
 size options are left out and the preset's quick sizes run. A part's tool is
@@ -26,14 +26,14 @@ class Part:
 
 
 PARTS = [
-    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 200, 500,
+    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 310, 500,
          REPS3 + ["--benchmark_filter=^bandwidth/"],
          sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"]),
     Part("matrixmul", "matrixMul tiles (as written and aligned), cuBLAS, CLBlast, cross-runs",
-         300, 500, REPS3 + [
+         220, 450, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
              "tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc|-ptx-align)?/"]),
-    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 240, 400, REPS3 + [
+    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 100, 300, REPS3 + [
         "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
         "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
@@ -41,7 +41,7 @@ PARTS = [
                     "--benchmark_filter=^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|"
                     "-ptx-O0|-ptx-align|-auto-|-hand-)|matrixMul/opencl/tile(16|32)-ptx-from-nvcc)"],
          sizes=["--mm-n", "4096"], common=False),
-    Part("triad", "STREAM triad, both APIs", 30, 120,
+    Part("triad", "STREAM triad, both APIs", 40, 120,
          ["--benchmark_repetitions=5", "--benchmark_filter=^triad/"]),
     Part("worksize", "work-group size rules (study, driver, query, tuner) and the 1-D sweeps",
          80, 300, REPS3 + [
@@ -50,10 +50,10 @@ PARTS = [
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
              "--sort-local", "sweep,study,driver,query,tuner",
              "--trapezoid-local", "sweep,study,driver,query,tuner"]),
-    Part("layout", "LavaMD, bodies and conversions per data layout", 200, 420,
+    Part("layout", "LavaMD, bodies and conversions per data layout", 250, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
-    Part("agpu", "reductions and scans beside CUB, with the device copy", 240, 450,
+    Part("agpu", "reductions and scans beside CUB, with the device copy", 290, 500,
          REPS3 + ["--benchmark_filter=^(reduce|scan)/|"
                   "^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/"],
          sizes=["--reduce-n", "1048576,16777216,268435456",
@@ -61,16 +61,16 @@ PARTS = [
     Part("ceiling", "the roofline's ceilings and the launch floor", 45, 150,
          ["--benchmark_repetitions=5", "--benchmark_filter=^(ceiling|triad)/(cuda|opencl)/"],
          sizes=["--triad-n", "134217728"]),
-    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 240, 420,
+    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 270, 500,
          REPS3 + ["--benchmark_enable_random_interleaving=true", "--benchmark_filter=^advection/"]),
-    Part("startup", "program build, module load and first launch", 60, 150,
+    Part("startup", "program build, module load and first launch", 80, 200,
          ["--benchmark_filter=^startup/"], common=False),
-    Part("cold", "cold L2 against hot, the main kernels", 60, 150, REPS3 + [
+    Part("cold", "cold L2 against hot, the main kernels", 180, 400, REPS3 + [
         "--cache", "cold",
         "--benchmark_filter=^(matrixMul/(cuda|opencl)/(tile16|tile32)/|cp/(cuda|opencl)/unrollx8/|"
         "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"]),
     Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
-         60, 400, tool="sass"),
+         150, 400, tool="sass"),
 ]
 
 

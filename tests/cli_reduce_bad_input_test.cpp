@@ -12,10 +12,6 @@ TEST(ReduceBadInput, UnknownType) {
                            "--reduce-type double: not a type (int32, float, affine16)");
 }
 
-TEST(ReduceBadInput, SizeNotAMultipleOf256) {
-  expect_quick_usage_error("--reduce-n 1000 --benchmark_filter=^reduce/", "--reduce-n 1000");
-}
-
 TEST(ReduceBadInput, SizeTooLarge) {
   expect_quick_usage_error("--reduce-n 2147483648 --benchmark_filter=^reduce/",
                            "--reduce-n 2147483648");

@@ -109,6 +109,19 @@ TEST(Reduce, CascadingOrderIsTheWordsOrderOnlyWithOneVectorPerThread) {
   EXPECT_EQ(affine_reference(p, "tree"), affine_reference(p, "pipeline"));
 }
 
+TEST(Reduce, CascadingTakesTheTailWordsAfterThreadVectors) {
+  // n = 6: one vector (thread 0) and two tail words, words 4 and 5, combined
+  // after thread 0's lane 0 and as thread 1's lane 0. Thread 0 gives
+  // (w0 w4) w1 w2 w3, thread 1 w5; the block's tree: thread 0's, then 1's.
+  const std::vector<std::uint32_t> w = agpu::make_words(6, Type::affine16);
+  const auto x = [](std::uint32_t l, std::uint32_t r) { return agpu::affine_product(l, r); };
+  const std::uint32_t thread0 = x(x(x(w[0], w[4]), w[1]), x(w[2], w[3]));
+  EXPECT_EQ(cascading_product(w, 1), x(thread0, w[5]));
+  // One word: the word itself.
+  const std::vector<std::uint32_t> one = agpu::make_words(1, Type::affine16);
+  EXPECT_EQ(cascading_product(one, 1), one[0]);
+}
+
 TEST(Reduce, Affine16IsCheckedAgainstTheAlgorithmsOwnOrder) {
   Problem p = make_problem(1 << 16, Type::affine16);
   p.grid_blocks = 4;  // 16 vectors per thread (with one, cascading keeps the order)

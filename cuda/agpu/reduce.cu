@@ -39,8 +39,9 @@ __global__ void reduce_tree(const T* in, T* partials, size_t n) {
   if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }
 
-// cascading: each thread sums the 4-word vectors gid, gid + threads, ... (n is
-// a multiple of 4), then the block's tree; one partial per block. The order
+// cascading: each thread sums the 4-word vectors gid, gid + threads, ... (and
+// thread gid the word 4 x (n / 4) + gid where that is below n), then the
+// block's tree; one partial per block. The order
 // is strided: right for a commutative operator only.
 template <class Op, class T = typename Op::T, class T4 = typename Op::T4>
 __global__ void reduce_cascading(const T* in, T* partials, size_t n) {
@@ -55,6 +56,9 @@ __global__ void reduce_cascading(const T* in, T* partials, size_t n) {
     z = Op::combine(z, q.z);
     w = Op::combine(w, q.w);
   }
+  // The last n % 4 words (no whole vector): one each to the first threads.
+  const size_t tail = vectors * 4 + (size_t)blockIdx.x * kBlock + threadIdx.x;
+  if (tail < n) x = Op::combine(x, in[tail]);
   const T total = block_tree<Op>(sums, Op::combine(Op::combine(x, y), Op::combine(z, w)));
   if (threadIdx.x == 0) partials[blockIdx.x] = total;
 }

@@ -40,6 +40,9 @@ __kernel void reduce_cascading(__global const T* in, __global T* partials, ulong
     z = combine(z, q.z);
     w = combine(w, q.w);
   }
+  // The last n % 4 words (no whole vector): one each to the first work-items.
+  const size_t tail = vectors * 4 + get_global_id(0);
+  if (tail < n) x = combine(x, in[tail]);
   const T total = block_tree(sums, combine(combine(x, y), combine(z, w)));
   if (get_local_id(0) == 0) partials[get_group_id(0)] = total;
 }

@@ -98,6 +98,9 @@ std::uint32_t cascading_product(const std::vector<std::uint32_t>& words, int blo
                                agpu::kAffineIdentity};
       for (std::size_t v = b * kBlock + t; v < vectors; v += threads)
         for (int k = 0; k < 4; ++k) lane[k] = agpu::affine_product(lane[k], words[4 * v + k]);
+      // The last n % 4 words, one to each of the first threads (after its vectors).
+      if (const std::size_t tail = 4 * vectors + b * kBlock + t; tail < words.size())
+        lane[0] = agpu::affine_product(lane[0], words[tail]);
       block[t] = agpu::affine_product(agpu::affine_product(lane[0], lane[1]),
                                       agpu::affine_product(lane[2], lane[3]));
     }

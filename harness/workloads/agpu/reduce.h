@@ -71,8 +71,9 @@ int grid_blocks(int compute_units, std::size_t n);
 int summation_depth(const std::string& variant, std::size_t n, int blocks);
 
 // affine16: the product of `words` in cascading's order over `blocks` blocks
-// (each thread's strided vectors, lane by lane, then the lanes, the block's
-// tree, and the second launch's strided shares): what a correct cascading
+// (each thread's strided vectors, lane by lane, thread t's lane 0 then the
+// word 4 x (n / 4) + t where there is one, then the lanes, the block's tree,
+// and the second launch's strided shares): what a correct cascading
 // kernel returns for a non-commutative operator.
 std::uint32_t cascading_product(const std::vector<std::uint32_t>& words, int blocks);
 

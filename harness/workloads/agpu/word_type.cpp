@@ -57,9 +57,9 @@ void add_word_options(CLI::App& app, const std::string& workload, std::vector<st
       [&sizes, n](const std::vector<std::string>& items) {
         for (const auto& text : items)
           sizes.push_back(
-              std::size_t(parse_int(text, n, {kWordMultiple, kMaxWords, kWordMultiple})));
+              std::size_t(parse_int(text, n, {1, kMaxWords})));
       },
-      workload + ": words (comma-separated multiples of 256, at most 2^30), overriding --size")
+      workload + ": words (comma-separated, 1 .. 2^30), overriding --size")
       ->type_name("N");
   add_checked_list_option(
       app, type,

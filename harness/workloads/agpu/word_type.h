@@ -22,7 +22,6 @@ class App;
 namespace gpucmp::agpu {
 
 constexpr long long kMaxWords = 1LL << 30;  // 4 GiB
-constexpr int kWordMultiple = 256;          // sizes are whole blocks
 
 enum class Type { int32, f32, affine16 };
 std::string to_string(Type t);  // "int32", "float", "affine16"
@@ -45,7 +44,7 @@ std::vector<std::uint32_t> make_words(std::size_t n, Type type);
 // The OpenCL program of a row: `variant` for float, `variant-int32`.
 std::string program_of(const std::string& variant, Type t);
 
-// --<workload>-n (multiples of kWordMultiple, at most kMaxWords) into `sizes`
+// --<workload>-n (any n in 1 .. kMaxWords: the kernels guard the last tile) into `sizes`
 // and --<workload>-type into `types`.
 void add_word_options(CLI::App& app, const std::string& workload, std::vector<std::size_t>& sizes,
                       std::vector<Type>& types);

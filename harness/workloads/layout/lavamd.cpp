@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <numeric>
 
+#include "../../errors.h"
 #include "../../rng.h"
 
 namespace gpucmp::lavamd {
@@ -140,7 +141,7 @@ class LavaMd : public Workload {
             sizes_.push_back(int(parse_int(text, "--lavamd-boxes", {1, kMaxBoxes1d})));
         },
         "LavaMD boxes per dimension (comma-separated, 1.." + std::to_string(kMaxBoxes1d) +
-            "; the AoSoA rows need an even number: tiles of 32 particles), overriding --size")
+            "; at an odd number the AoSoA rows are skipped: tiles of 32 particles), overriding --size")
         ->type_name("N");
     layouts_.add_option(app, "--lavamd-layout", "LavaMD's particle layouts in global memory");
   }
@@ -151,14 +152,19 @@ class LavaMd : public Workload {
     for (int b : sizes)
       for (layout::Layout l : layouts_.rows()) {
         const auto particles = std::size_t(b) * std::size_t(b) * std::size_t(b) * kParPerBox;
-        layout::check_tile(l, kTile, particles,
-                           "--lavamd-boxes " + std::to_string(b) + " with layout aosoa");
+        // A layout that cannot hold this size (AoSoA at an odd box count):
+        // its rows are skipped with the reason, the others run.
+        std::string cannot = layout::tile_mismatch(l, kTile, particles);
+        if (!cannot.empty())
+          cannot = "layout " + to_string(l) + " at boxes1d " + std::to_string(b) + ": " + cannot +
+                   " (an even boxes1d runs)";
         for (const Runners::Row& row : runners().rows()) {
           const BenchName name{"lavamd",
                                row.api,
                                row.variant.name,
                                {{"boxes1d", std::to_string(b)}, {"layout", to_string(l)}}};
-          const auto prepare = [this, b, l, row, name](const DeviceInfo& dev) {
+          const auto prepare = [this, b, l, row, name, cannot](const DeviceInfo& dev) {
+            if (!cannot.empty()) throw Unavailable(cannot);
             Problem& p = problems_.get(b, [b] { return make_problem(b); });
             Variant v = row.variant;
             v.layout = l;

@@ -47,11 +47,12 @@ std::string program_name(const Variant& v) {
   return v.name + "-" + to_string(v.layout);
 }
 
-void check_tile(Layout layout, int tile, std::size_t records, const std::string& what) {
-  if (tile < 1) throw UsageError(what + ": the AoSoA tile must be at least 1");
+std::string tile_mismatch(Layout layout, int tile, std::size_t records) {
+  if (tile < 1) return "the AoSoA tile must be at least 1";
   if (layout == Layout::aosoa && records % std::size_t(tile) != 0)
-    throw UsageError(what + ": the AoSoA tile of " + std::to_string(tile) +
-                     " records does not divide the " + std::to_string(records) + " records");
+    return "the AoSoA tile of " + std::to_string(tile) + " records does not divide the " +
+           std::to_string(records) + " records";
+  return "";
 }
 
 std::size_t index(Layout layout, int tile, std::size_t n, int words, std::size_t i, int w) {

@@ -47,9 +47,10 @@ std::string program_name(const Variant& v);
 
 constexpr int kDefaultTile = 32;  // AoSoA records per tile (a warp)
 
-// UsageError unless `tile` divides `records` (AoSoA only: the other layouts
-// take any count), naming `what`.
-void check_tile(Layout layout, int tile, std::size_t records, const std::string& what);
+// Why `layout` cannot hold `records` records in tiles of `tile` ("the AoSoA
+// tile of 32 records does not divide the 2700 records"), "" when it can
+// (AoSoA only: the other layouts take any count).
+std::string tile_mismatch(Layout layout, int tile, std::size_t records);
 
 // Where word w of record i of n records of `words` words lies: the generated
 // GPUCMP_LAYOUT_INDEX, the kernels' own index.

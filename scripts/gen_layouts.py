@@ -127,6 +127,14 @@ def main(argv):
         names.add(rname)
         text += record_text(rname, fields, words, record.get("doc", ""))
     text += "\n#endif /* GPUCMP_LAYOUTS_H */\n"
+    # The same content is not written again: every CMake configure runs this,
+    # and a new timestamp would recompile everything that includes the header.
+    try:
+        with open(argv[2], encoding="utf-8") as f:
+            if f.read() == text:
+                return 0
+    except OSError:
+        pass  # none yet, or unreadable: written below
     try:
         with open(argv[2], "w", encoding="utf-8") as f:
             f.write(text)

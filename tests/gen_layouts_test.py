@@ -41,6 +41,29 @@ class Good(unittest.TestCase):
         self.assertIn("#define rec_c(p, n, i) rec_at(p, n, i, 4)", text)
         self.assertIn("GPUCMP_LAYOUT_INDEX(GPUCMP_LAYOUT, GPUCMP_TILE, (n), 5, (i), (w))", text)
 
+    def test_unchanged_content_is_not_written_again(self):
+        # Every configure runs the generator: the header keeps its timestamp
+        # (nothing recompiles) unless its content changes.
+        old = 1_000_000_000  # ns: a timestamp no write leaves
+        with tempfile.TemporaryDirectory() as tmp:
+            src, out = os.path.join(tmp, "r.json"), os.path.join(tmp, "out.h")
+
+            def run(*fields):
+                with open(src, "w", encoding="utf-8") as f:
+                    json.dump(record(*fields), f)
+                r = subprocess.run([sys.executable, SCRIPT, src, out], capture_output=True,
+                                   text=True, check=False)
+                self.assertEqual(r.returncode, 0, r.stderr)
+
+            run(("a", "float"))
+            os.utime(out, ns=(old, old))
+            run(("a", "float"))
+            self.assertEqual(os.stat(out).st_mtime_ns, old)
+            run(("a", "float"), ("b", "float"))
+            self.assertNotEqual(os.stat(out).st_mtime_ns, old)
+            with open(out, encoding="utf-8") as f:
+                self.assertIn("#define REC_WORDS 2", f.read())
+
 
 class Bad(unittest.TestCase):
     def expect_error(self, needle, desc=None, raw=None):

@@ -100,8 +100,8 @@ class MatrixMul : public Workload {
  public:
   std::string name() const override { return "matrixMul"; }
 
-  // Each size is checked when parsed; the tiles' multiples when registering
-  // (they depend on the runners).
+  // Each size is checked when parsed; a size that a variant's tile does not
+  // divide skips that variant's rows (with the reason), not the run.
   void add_options(CLI::App& app) override {
     add_checked_list_option(
         app, "--mm-n",
@@ -109,7 +109,8 @@ class MatrixMul : public Workload {
           for (const auto& text : items)
             sizes_.push_back(int(parse_int(text, "--mm-n", {1, kMaxN})));
         },
-        "matrixMul sizes n (square, comma-separated, each in 1..65536), overriding --size")
+        "matrixMul sizes n (square, comma-separated, each in 1..65536; a variant whose tile "
+        "does not divide n skips that row), overriding --size")
         ->type_name("N");
   }
 
@@ -119,14 +120,7 @@ class MatrixMul : public Workload {
     if (!user_sizes) sizes = preset_sizes(opts.size);
     for (int n : sizes) {
       const bool startup = n == sizes.front();
-      for (const Runners::Row& row : runners().rows()) {
-        if (row.variant.tile > 0 && n % row.variant.tile != 0) {
-          throw UsageError("--mm-n " + std::to_string(n) + ": not a multiple of the tile " +
-                           std::to_string(row.variant.tile) + " of matrixMul/" + row.api + "/" +
-                           row.variant.name);
-        }
-        register_one(n, row, startup, opts, apis);
-      }
+      for (const Runners::Row& row : runners().rows()) register_one(n, row, startup, opts, apis);
     }
   }
 
@@ -135,6 +129,11 @@ class MatrixMul : public Workload {
                     const ApiSet& apis) {
     const BenchName name{"matrixMul", row.api, row.variant.name, {{"n", std::to_string(n)}}};
     const auto prepare = [this, n, row, name](const DeviceInfo& dev) {
+      // A size the variant's tile does not divide: that variant's row is
+      // skipped with the reason; the other variants run.
+      if (row.variant.tile > 0 && n % row.variant.tile != 0)
+        throw Unavailable("n " + std::to_string(n) + " is not a multiple of " +
+                          row.variant.name + "'s tile of " + std::to_string(row.variant.tile));
       Problem& p = problems_.get(n, [n] { return make_problem(n); });
       Prepared r;
       r.runner = row.make(p, row.variant);

@@ -9,6 +9,7 @@ the shared helpers are the shared objects; a row's label (how gpucmp-bench built
 the variant) places a PTX variant by its base, chain and step whatever its name,
 and a file without labels is read by its names as before. No matplotlib needed
 (--no-plots)."""
+import ast
 import json
 import os
 import pkgutil
@@ -58,6 +59,45 @@ class Layout(unittest.TestCase):
         for path in paths:
             with open(path, encoding="utf-8") as f:
                 self.assertLessEqual(sum(1 for _ in f), 400, path)
+
+    def test_no_import_circle_among_the_modules(self):
+        # Every relative import, at the top or inside a function: the modules
+        # of gpucmp_report import each other one way only.
+        package = os.path.join(SCRIPTS, "gpucmp_report")
+        graph = {}
+        for folder, _, files in os.walk(package):
+            for f in files:
+                if not f.endswith(".py"):
+                    continue
+                rel = os.path.relpath(os.path.join(folder, f), package)[: -len(".py")]
+                module = rel.replace(os.sep, ".").removesuffix(".__init__")
+                parts = module.split(".") if module != "__init__" else []
+                with open(os.path.join(folder, f), encoding="utf-8") as src:
+                    tree = ast.parse(src.read())
+                targets = set()
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.ImportFrom) and node.level > 0:
+                        here = parts[:-1] if f != "__init__.py" else parts
+                        base = here[: len(here) - (node.level - 1)]
+                        if node.module:
+                            targets.add(".".join(base + node.module.split(".")))
+                        else:
+                            targets.update(".".join(base + [a.name]) for a in node.names)
+                graph[module if parts else ""] = {t for t in targets if t != module}
+        state = {}
+
+        def visit(m, path):
+            if state.get(m) == "open":
+                self.fail("import circle: " + " -> ".join(path + [m]))
+            if state.get(m) == "done" or m not in graph:
+                return
+            state[m] = "open"
+            for t in sorted(graph[m]):
+                visit(t, path + [m])
+            state[m] = "done"
+
+        for m in sorted(graph):
+            visit(m, [])
 
     def test_compare_names_are_the_shared_helpers(self):
         for name in ("load", "InputError", "context_skips", "parse_skip_summary",

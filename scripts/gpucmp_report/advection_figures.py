@@ -3,7 +3,7 @@ Challenge 2010, grouped bars of the total time (log axis, seconds): the times re
 in 2010 on one and two GPUs, and CUDA's and OpenCL's on one and two GPUs, each measured
 (a full-length run) or projected (time per step x steps, hatched); missing ones omitted."""
 
-from .figures import FIGURE_PATTERNS
+from .names import FIGURE_PATTERNS
 
 NAME = FIGURE_PATTERNS["advection"]
 # (bar, colour: a grey or an index into plotter.colors (tab10)), in drawing order

@@ -7,7 +7,7 @@ import gbench_json
 from . import sections
 from .analysis import (Data, bandwidth_series, best_opencl, pairs, peak_entries, ptx_analysis,
                        shown_pairs)
-from .figures import FIGURES, FIGURE_PATTERNS
+from .names import FIGURE_PATTERNS, FIGURES
 
 
 class Report:

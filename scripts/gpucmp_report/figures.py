@@ -3,17 +3,10 @@ import os
 
 from .analysis import ratio_of
 from .fmt import fmt_bytes, fmt_params, fmt_ratio, label_of
-from .names import (APIS, API_LABEL, BEST_MARGIN, CHAINS, STEPS, STUDY_2010_STEPS, WORKLOAD_ORDER,
-                    workload_rank)
+from .names import (API_LABEL, APIS, BEST_MARGIN, CHAINS, FIGURE_PATTERNS, FIGURES, STEPS,
+                    STUDY_2010_STEPS, WORKLOAD_ORDER, workload_rank)
 
 RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
-FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
-           "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
-# Kinds that write one figure per kernel (and API), or none: their files' pattern
-# (worksize_figures, split_figures, layout_figures, roofline.py's figure).
-FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
-                   "layout": "fig-layout-*.png", "roofline": "fig-roofline.png",
-                   "advection": "fig-advection.png"}
 
 
 class Plotter:

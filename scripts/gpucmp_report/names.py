@@ -108,3 +108,12 @@ def is_split(bench):
 
 def without_cache(params):
     return tuple(p for p in params if p[0] != COLD_PARAM[0])
+
+# The report's figure files (figures.py writes them).
+FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
+           "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
+# Kinds that write one figure per kernel (and API), or none: their files' pattern
+# (worksize_figures, split_figures, layout_figures, roofline.py's figure).
+FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
+                   "layout": "fig-layout-*.png", "roofline": "fig-roofline.png",
+                   "advection": "fig-advection.png"}

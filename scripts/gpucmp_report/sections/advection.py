@@ -8,9 +8,8 @@ problem's N, on one GPU and on two, beside the times reported in 2010; and fig-a
 Left out without advection rows."""
 import roofline  # scripts/roofline.py (scripts/ is on sys.path, as for gbench_json)
 
-from ..figures import FIGURE_PATTERNS
 from ..fmt import NONE, fmt_bench, md_table
-from ..names import API_LABEL, APIS, parse_name
+from ..names import API_LABEL, APIS, FIGURE_PATTERNS, parse_name
 
 TITLE = "Semi-Lagrangian advection (GPU Challenge 2010)"
 WORKLOAD = "advection"

@@ -26,22 +26,7 @@
 #include "result_reporter.h"
 #include "runner_table.h"
 #include "skip_log.h"
-#include "workloads/advection/advection.h"
-#include "workloads/agpu/reduce.h"
-#include "workloads/agpu/scan.h"
-#include "workloads/layout/bodies.h"
-#include "workloads/layout/lavamd.h"
-#include "workloads/layout/layoutconv.h"
-#include "workloads/parboil/cp.h"
-#include "workloads/parboil/mri.h"
-#include "workloads/roofline/ceiling.h"
-#include "workloads/sdk/bandwidth.h"
-#include "workloads/sdk/matrixmul.h"
-#include "workloads/stream/triad.h"
-#include "workloads/worksize/bilinear.h"
-#include "workloads/worksize/mmnaive.h"
-#include "workloads/worksize/sort.h"
-#include "workloads/worksize/trapezoid.h"
+#include "workload_registry.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "../cuda/cuda_api.h"
 #endif
@@ -54,28 +39,6 @@ using namespace gpucmp;
 int usage_error(const std::string& line) {
   if (mpi::rank() == 0) std::cerr << "gpucmp-bench: error: " << line << "\n";
   return kExitUsage;
-}
-
-std::vector<std::unique_ptr<Workload>> all_workloads() {
-  std::vector<std::unique_ptr<Workload>> w;
-  w.push_back(bandwidth::make_workload());
-  w.push_back(matrixmul::make_workload());
-  w.push_back(cp::make_workload());
-  w.push_back(mri::make_workload(mri::Kind::q));
-  w.push_back(mri::make_workload(mri::Kind::fhd));
-  w.push_back(triad::make_workload());
-  w.push_back(ceiling::make_workload());
-  w.push_back(mmnaive::make_workload());
-  w.push_back(bilinear::make_workload());
-  w.push_back(sort::make_workload());
-  w.push_back(trapezoid::make_workload());
-  w.push_back(lavamd::make_workload());
-  w.push_back(layoutconv::make_workload());
-  w.push_back(bodies::make_workload());
-  w.push_back(reduce::make_workload());
-  w.push_back(scan::make_workload());
-  w.push_back(advection::make_workload());
-  return w;
 }
 
 std::vector<std::unique_ptr<Api>> all_apis() {
@@ -129,7 +92,7 @@ int bench_main(int argc, char** argv) {
       "Google Benchmark's --benchmark_* options are accepted too."};
   app.name("gpucmp-bench");
   add_common_options(app, opts);
-  auto workloads = all_workloads();
+  auto workloads = make_registered_workloads();
   for (auto& w : workloads) w->add_options(app);
   if (wants_help(argc, argv)) {
     std::cout << app.help() << "\nGoogle Benchmark options:\n";
@@ -172,6 +135,7 @@ int bench_main(int argc, char** argv) {
   }
 
   auto owned = all_apis();
+  check_workloads_registered(workloads);  // a runner without its workload stops the run
   ApiSet apis;
   for (auto& api : owned) apis[api->name()] = api.get();
   if (opts.list_devices) {

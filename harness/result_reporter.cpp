@@ -136,9 +136,9 @@ class ResultReporter : public Reporter {
 
   std::unique_ptr<Reporter> inner_;
   Style style_;
-  std::string path_;              // a file reporter's file
+  std::string path_;                     // a file reporter's file
   std::unique_ptr<RunJournal> journal_;  // JSON to a file: each finished row on disk at once
-  std::ostringstream file_text_;  // a file reporter's report, written by Finalize
+  std::ostringstream file_text_;         // a file reporter's report, written by Finalize
   int name_width_ = 0;
   // Google Benchmark's CSV reporter takes its columns from the first run and
   // aborts on a later run with a counter it has not seen (CUDA rows have no

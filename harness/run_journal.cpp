@@ -18,8 +18,7 @@ using Reporter = benchmark::BenchmarkReporter;
 
 // The report Google Benchmark's JSON reporter renders for `runs` alone,
 // parsed: {"context": ..., "benchmarks": [...]}.
-nlohmann::json rendered(const Reporter::Context& context,
-                        const std::vector<Reporter::Run>& runs) {
+nlohmann::json rendered(const Reporter::Context& context, const std::vector<Reporter::Run>& runs) {
   std::ostringstream text;
   benchmark::JSONReporter json;
   json.SetOutputStream(&text);

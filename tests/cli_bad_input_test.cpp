@@ -40,9 +40,9 @@ TEST(BadInput, MatrixSizeNegative) { expect_usage_error("--mm-n=-64" + kFast, "-
 // rows are skipped with the reason, the others run (on a machine without
 // CUDA too, where CUDA's tile32 would never have run).
 TEST(BadInput, MatrixSizeNotMultipleOfOneTileSkipsThatVariant) {
-  const ProcessResult r =
-      run_bench("--mm-n 48 --samples 2 --startup off --progress off "
-                "'--benchmark_filter=^matrixMul/opencl/tile(16|32)/' --benchmark_format=json");
+  const ProcessResult r = run_bench(
+      "--mm-n 48 --samples 2 --startup off --progress off "
+      "'--benchmark_filter=^matrixMul/opencl/tile(16|32)/' --benchmark_format=json");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("\"matrixMul/opencl/tile16/n:48/"), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("\"matrixMul/opencl/tile32/n:48/"), std::string::npos) << r.output;

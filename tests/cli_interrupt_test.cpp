@@ -205,12 +205,12 @@ TEST(Interrupt, KilledRunLeavesTheOldReport) {
   EXPECT_EQ(lines[1].value("samples", 0.0), 300.0);
 
   // A new run to that report would start the journal afresh: refused.
-  const ProcessResult again =
-      run_bench("--size quick --mm-n 64 --samples 3 --startup off "
-                "--benchmark_filter=^matrixMul/opencl/tile16/ --benchmark_out=" + out);
+  const ProcessResult again = run_bench(
+      "--size quick --mm-n 64 --samples 3 --startup off "
+      "--benchmark_filter=^matrixMul/opencl/tile16/ --benchmark_out=" +
+      out);
   EXPECT_EQ(again.exit_code, 2) << again.output;
-  EXPECT_NE(again.output.find("journal.jsonl holds the rows of an earlier run"),
-            std::string::npos)
+  EXPECT_NE(again.output.find("journal.jsonl holds the rows of an earlier run"), std::string::npos)
       << again.output;
   EXPECT_EQ(read_file(out), old);
 }

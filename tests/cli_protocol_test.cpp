@@ -239,7 +239,8 @@ TEST(ProtocolRun, ProgressTotalMatchesTheRowsRun) {
   const auto lines = progress_lines(r.err);
   ASSERT_EQ(lines.size(), 1u) << context(r);
   EXPECT_TRUE(std::regex_match(
-      lines[0], std::regex(R"(gpucmp-bench: \[1/1\] matrixMul/opencl/tile16/n:64, 0 left, at \d+\.\d s)")))
+      lines[0],
+      std::regex(R"(gpucmp-bench: \[1/1\] matrixMul/opencl/tile16/n:64, 0 left, at \d+\.\d s)")))
       << lines[0];
 }
 

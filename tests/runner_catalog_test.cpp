@@ -1,8 +1,8 @@
 // The runner libraries as linked into gpucmp-bench (whole): every runner file
-// registered itself (GPUCMP_RUNNERS), every shared variant has a runner on
-// each built API, every OpenCL kernel row has its program and every CUDA
-// kernel row its embedded nvcc PTX (the startup row's ptx_load_ms). No device
-// is needed: registration only fills tables.
+// registered itself (GPUCMP_RUNNERS) and every workload (GPUCMP_WORKLOAD), every shared variant has
+// a runner on each built API, every OpenCL kernel row has its program and every CUDA kernel row its
+// embedded nvcc PTX (the startup row's ptx_load_ms). No device is needed: registration only fills
+// tables.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -12,6 +12,7 @@
 
 #include "programs.h"
 #include "runner_table.h"
+#include "workload_registry.h"
 #ifdef GPUCMP_HAVE_CUDA
 #include "cross_runners.h"
 #include "ptx_load.h"
@@ -97,6 +98,39 @@ TEST(RunnerCatalog, AWorkloadWithoutAnApisRunnerIsAnError) {
   add_catalog_row({"lonely", "opencl", "v", true});
   EXPECT_THROW(check_runner_catalog({"cuda", "opencl"}), std::logic_error);
   EXPECT_NO_THROW(check_runner_catalog({"opencl"}));
+}
+
+// Every workload with a runner is registered (GPUCMP_WORKLOAD beside its
+// runners() table), once, in a fixed order: a workload file without its
+// registration would otherwise run no rows and say nothing.
+TEST(WorkloadRegistry, EveryWorkloadOfTheCatalogIsRegistered) {
+  register_all();
+  const auto workloads = make_registered_workloads();
+  EXPECT_NO_THROW(check_workloads_registered(workloads));
+  std::vector<std::string> names;
+  for (const auto& w : workloads) names.push_back(w->name());
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
+  std::set<std::string> with_runners;
+  for (const CatalogRow& r : runner_catalog()) with_runners.insert(r.workload);
+  EXPECT_EQ(std::set<std::string>(names.begin(), names.end()), with_runners);
+  ASSERT_GE(names.size(), 2u);
+  EXPECT_EQ(names.front(), "bandwidth");  // the rank order: bandwidth first, advection last
+  EXPECT_EQ(names.back(), "advection");
+}
+
+TEST(WorkloadRegistry, ARunnerWithoutItsWorkloadIsAnError) {
+  register_all();
+  const FakeRows fake;
+  add_catalog_row({"unregistered", "opencl", "v", true});
+  try {
+    check_workloads_registered(make_registered_workloads());
+    FAIL() << "no error";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find("workload unregistered has opencl runners but is not "
+                                         "registered"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // Every OpenCL row that builds a kernel has its program (opencl/programs.cpp):

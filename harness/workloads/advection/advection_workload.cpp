@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../../workload_registry.h"
 #include "advection.h"
 #include "advection_method.h"
 
@@ -115,3 +116,7 @@ Validation validate(const Problem& p) {
 }
 
 }  // namespace gpucmp::advection
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(advection, 170, gpucmp::advection::make_workload);

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../../errors.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::reduce {
 
@@ -235,3 +236,7 @@ class Reduce : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Reduce>(); }
 
 }  // namespace gpucmp::reduce
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(reduce, 150, gpucmp::reduce::make_workload);

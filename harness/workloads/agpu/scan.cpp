@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../../errors.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::scan {
 
@@ -259,3 +260,7 @@ class Scan : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Scan>(); }
 
 }  // namespace gpucmp::scan
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(scan, 160, gpucmp::scan::make_workload);

@@ -56,8 +56,7 @@ void add_word_options(CLI::App& app, const std::string& workload, std::vector<st
       app, n,
       [&sizes, n](const std::vector<std::string>& items) {
         for (const auto& text : items)
-          sizes.push_back(
-              std::size_t(parse_int(text, n, {1, kMaxWords})));
+          sizes.push_back(std::size_t(parse_int(text, n, {1, kMaxWords})));
       },
       workload + ": words (comma-separated, 1 .. 2^30), overriding --size")
       ->type_name("N");

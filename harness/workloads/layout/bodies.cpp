@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "../../rng.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::bodies {
 
@@ -117,3 +118,7 @@ class Bodies : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Bodies>(); }
 
 }  // namespace gpucmp::bodies
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(bodies, 140, gpucmp::bodies::make_workload);

@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../rng.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::lavamd {
 
@@ -141,7 +142,8 @@ class LavaMd : public Workload {
             sizes_.push_back(int(parse_int(text, "--lavamd-boxes", {1, kMaxBoxes1d})));
         },
         "LavaMD boxes per dimension (comma-separated, 1.." + std::to_string(kMaxBoxes1d) +
-            "; at an odd number the AoSoA rows are skipped: tiles of 32 particles), overriding --size")
+            "; at an odd number the AoSoA rows are skipped: tiles of 32 particles), overriding "
+            "--size")
         ->type_name("N");
     layouts_.add_option(app, "--lavamd-layout", "LavaMD's particle layouts in global memory");
   }
@@ -200,3 +202,7 @@ class LavaMd : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<LavaMd>(); }
 
 }  // namespace gpucmp::lavamd
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(lavamd, 120, gpucmp::lavamd::make_workload);

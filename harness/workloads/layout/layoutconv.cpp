@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "../../rng.h"
+#include "../../workload_registry.h"
 #include "lavamd.h"
 
 namespace gpucmp::layoutconv {
@@ -144,3 +145,7 @@ class LayoutConv : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<LayoutConv>(); }
 
 }  // namespace gpucmp::layoutconv
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(layoutconv, 130, gpucmp::layoutconv::make_workload);

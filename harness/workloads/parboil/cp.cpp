@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../rng.h"
+#include "../../workload_registry.h"
 #include "local_size.h"
 
 namespace gpucmp::cp {
@@ -194,3 +195,7 @@ class Cp : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Cp>(); }
 
 }  // namespace gpucmp::cp
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(cp, 30, gpucmp::cp::make_workload);

@@ -9,6 +9,7 @@
 
 #include "../../errors.h"
 #include "../../rng.h"
+#include "../../workload_registry.h"
 #include "local_size.h"
 
 namespace gpucmp::mri {
@@ -289,3 +290,10 @@ class Mri : public Workload {
 std::unique_ptr<Workload> make_workload(Kind kind) { return std::make_unique<Mri>(kind); }
 
 }  // namespace gpucmp::mri
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(
+    mriq, 40, +[] { return gpucmp::mri::make_workload(gpucmp::mri::Kind::q); });
+GPUCMP_WORKLOAD(
+    mrifhd, 50, +[] { return gpucmp::mri::make_workload(gpucmp::mri::Kind::fhd); });

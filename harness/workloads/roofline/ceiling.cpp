@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../../rng.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::ceiling {
 
@@ -158,3 +159,7 @@ class Ceiling : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Ceiling>(); }
 
 }  // namespace gpucmp::ceiling
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(ceiling, 70, gpucmp::ceiling::make_workload);

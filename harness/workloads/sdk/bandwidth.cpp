@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "../../errors.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::bandwidth {
 
@@ -172,3 +173,7 @@ class Bandwidth : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Bandwidth>(); }
 
 }  // namespace gpucmp::bandwidth
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(bandwidth, 10, gpucmp::bandwidth::make_workload);

@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../rng.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::matrixmul {
 
@@ -132,8 +133,8 @@ class MatrixMul : public Workload {
       // A size the variant's tile does not divide: that variant's row is
       // skipped with the reason; the other variants run.
       if (row.variant.tile > 0 && n % row.variant.tile != 0)
-        throw Unavailable("n " + std::to_string(n) + " is not a multiple of " +
-                          row.variant.name + "'s tile of " + std::to_string(row.variant.tile));
+        throw Unavailable("n " + std::to_string(n) + " is not a multiple of " + row.variant.name +
+                          "'s tile of " + std::to_string(row.variant.tile));
       Problem& p = problems_.get(n, [n] { return make_problem(n); });
       Prepared r;
       r.runner = row.make(p, row.variant);
@@ -163,3 +164,7 @@ class MatrixMul : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<MatrixMul>(); }
 
 }  // namespace gpucmp::matrixmul
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(matrixMul, 20, gpucmp::matrixmul::make_workload);

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "../../rng.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::triad {
 
@@ -105,3 +106,7 @@ class Triad : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Triad>(); }
 
 }  // namespace gpucmp::triad
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(triad, 60, gpucmp::triad::make_workload);

@@ -8,6 +8,7 @@
 #include "../../local_rows.h"
 #include "../../rng.h"
 #include "../../split_rows.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::bilinear {
 
@@ -164,3 +165,7 @@ class Bilinear : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Bilinear>(); }
 
 }  // namespace gpucmp::bilinear
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(bilinear, 90, gpucmp::bilinear::make_workload);

@@ -8,6 +8,7 @@
 #include "../../local_rows.h"
 #include "../../rng.h"
 #include "../../split_rows.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::mmnaive {
 
@@ -171,3 +172,7 @@ class MmNaive : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<MmNaive>(); }
 
 }  // namespace gpucmp::mmnaive
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(mmnaive, 80, gpucmp::mmnaive::make_workload);

@@ -11,6 +11,7 @@
 #include "../../errors.h"
 #include "../../local_rows.h"
 #include "../../rng.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::sort {
 
@@ -149,3 +150,7 @@ class Sort : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Sort>(); }
 
 }  // namespace gpucmp::sort
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(sort, 100, gpucmp::sort::make_workload);

@@ -8,6 +8,7 @@
 #include "../../errors.h"
 #include "../../local_rows.h"
 #include "../../split_rows.h"
+#include "../../workload_registry.h"
 
 namespace gpucmp::trapezoid {
 
@@ -207,3 +208,7 @@ class Trapezoid : public Workload {
 std::unique_ptr<Workload> make_workload() { return std::make_unique<Trapezoid>(); }
 
 }  // namespace gpucmp::trapezoid
+
+// Registered beside its runners() table (workload_registry.h); the rank is its
+// place in a run.
+GPUCMP_WORKLOAD(trapezoid, 110, gpucmp::trapezoid::make_workload);

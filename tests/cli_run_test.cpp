@@ -112,14 +112,13 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     variants.insert(parsed->workload + "/" + parsed->variant);
   }
   // Every workload gpucmp-bench registered (the context's gpucmp.workloads,
-  // in run order) ran on OpenCL.
+  // in run order) ran on OpenCL. That every workload with runners is
+  // registered, gpucmp-bench checks at start-up (check_workloads_registered;
+  // tests/runner_catalog_test.cpp).
   std::set<std::string> registered;
   std::istringstream order(quick_run().report["context"].value("gpucmp.workloads", ""));
   for (std::string w; std::getline(order, w, ',');) registered.insert(w);
-  EXPECT_EQ(registered, (std::set<std::string>{"bandwidth", "matrixMul", "cp", "mriq", "mrifhd",
-                                               "triad", "mmnaive", "bilinear", "sort", "trapezoid",
-                                               "lavamd", "layoutconv", "bodies", "reduce", "scan",
-                                               "ceiling", "advection"}));
+  EXPECT_GE(registered.size(), 17u) << "gpucmp.workloads: fewer workloads than gpucmp has";
   EXPECT_EQ(workloads, registered);
   for (const char* v : {"triad/base",
                         "mmnaive/base",

@@ -352,7 +352,9 @@ def parse_args(argv):
     return args
 
 
-def main(argv):
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
     args = parse_args(argv)
     try:
         report, code = compare(args)

@@ -85,7 +85,9 @@ def recover(journal, report=None, why="the run stopped before its report"):
     return report, len(rows), cut
 
 
-def main(argv):
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
     p = cli_args.parser("journal_report", __doc__)
     p.add_argument("journal")
     p.add_argument("-o", dest="report")

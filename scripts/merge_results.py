@@ -19,6 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_args  # noqa: E402
 from gbench_json import NO_TIME_AGGREGATES, write_atomically  # noqa: E402  (no partial OUT.json)
 import gbench_json as gbench  # noqa: E402  (gpucmp-bench's skip list: names, reasons, counts)
 
@@ -30,8 +31,7 @@ MUST_MATCH = ("gpucmp.revision", "cuda.device", "cuda.driver", "opencl.device",
 
 
 def fail(message):
-    print(f"merge_results: error: {message}", file=sys.stderr)
-    sys.exit(2)
+    cli_args.fail("merge_results", message)
 
 
 def load(path):
@@ -133,10 +133,14 @@ def merged_partial(in_paths, parts):
     return "; ".join(notes) if notes else None
 
 
-def main(argv):
-    if len(argv) < 3:
-        fail("usage: merge_results.py OUT.json IN.json [IN.json ...]")
-    out_path, in_paths = argv[1], argv[2:]
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
+    p = cli_args.parser("merge_results", __doc__)
+    p.add_argument("out", metavar="OUT.json")
+    p.add_argument("inputs", metavar="IN.json", nargs="+")
+    args = p.parse_args(argv)
+    out_path, in_paths = args.out, args.inputs
     parts = [load(p) for p in in_paths]
     merged = {"context": dict(parts[0]["context"]), "benchmarks": []}
     seen = set()
@@ -164,4 +168,4 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv[1:]))

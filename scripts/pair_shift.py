@@ -82,7 +82,9 @@ def markdown(rows, threshold):
     return md
 
 
-def main(argv):
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
     p = cli_args.parser("pair_shift", __doc__)
     p.add_argument("before", metavar="BEFORE.json")
     p.add_argument("after", metavar="AFTER.json")

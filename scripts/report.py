@@ -53,7 +53,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gpucmp_report import cli  # noqa: E402  (scripts/gpucmp_report/)
 
 
-def main(argv):
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
     return cli.main(argv, __doc__)
 
 

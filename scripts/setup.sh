@@ -55,9 +55,9 @@ if [ "${GPUCMP_NO_VENV:-0}" = 1 ]; then
 else
   # Reused while its interpreter runs and requirements.txt is what it was made from.
   stamp="$venv/gpucmp-requirements.sha256"
-  want="$(sha256sum < "$req" | cut -d' ' -f1)"
+  want="$(cat "$req" "$root/pyproject.toml" | sha256sum | cut -d' ' -f1)"
   if "$venv/bin/python" -c '' 2>/dev/null && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
-    echo "setup: .venv present ($("$venv/bin/python" --version 2>&1), requirements.txt installed)"
+    echo "setup: .venv present ($("$venv/bin/python" --version 2>&1), requirements.txt and gpucmp-tools installed)"
   else
     if [ "${GPUCMP_NO_INSTALL:-0}" = 1 ]; then
       echo "setup: error: .venv missing or older than requirements.txt and GPUCMP_NO_INSTALL=1" >&2
@@ -77,8 +77,14 @@ else
       echo "setup: error: pip install -r requirements.txt into $venv failed" >&2
       exit 2
     fi
+    # The scripts as a package (pyproject.toml), editable: gpucmp-report,
+    # gpucmp-compare, gpucmp-suite, ... in .venv/bin, running this checkout's code.
+    if ! "$venv/bin/python" -m pip install -q --no-deps --no-build-isolation -e "$root"; then
+      echo "setup: error: pip install -e $root (pyproject.toml) into $venv failed" >&2
+      exit 2
+    fi
     echo "$want" > "$stamp"
-    echo "setup: .venv ($("$venv/bin/python" --version 2>&1)) with requirements.txt in $((SECONDS - t0)) s"
+    echo "setup: .venv ($("$venv/bin/python" --version 2>&1)) with requirements.txt and gpucmp-tools in $((SECONDS - t0)) s"
   fi
 fi
 

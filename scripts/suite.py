@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Runs gpucmp's standard set on this machine's GPU into one folder, and its report.
 
-One run, one revision: every part (scripts/suite/parts.py, one per study) is a
+One run, one revision: every part (scripts/suite_parts/parts.py, one per study) is a
 gpucmp-bench run that writes <part>.json and <part>.log into the run's folder,
 results/<gpu>/<date>-<revision>/ unless --out names another. Before the parts
 it writes manifest.json (revision and whether the tree was clean, the command,
@@ -36,8 +36,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import journal_report  # noqa: E402
-from suite import sass_part  # noqa: E402
-from suite.parts import COMMON, PARTS, by_name  # noqa: E402
+from suite_parts import sass_part  # noqa: E402
+from suite_parts.parts import COMMON, PARTS, by_name  # noqa: E402
 
 JOURNAL = "journal.jsonl"
 TERM_GRACE_S = 60  # a part stopped at its limit: SIGTERM, then SIGKILL after this
@@ -281,7 +281,9 @@ def parse_args(argv):
     return args
 
 
-def main(argv):
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
     args = parse_args(argv)
     if args.list:
         for part in args.parts:

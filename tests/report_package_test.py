@@ -14,6 +14,7 @@ import json
 import os
 import pkgutil
 import shutil
+import subprocess
 import sys
 import tempfile
 import types
@@ -104,6 +105,48 @@ class Layout(unittest.TestCase):
                      "write_atomically", "gpucmp_name", "PARTIAL_KEY"):
             self.assertIs(getattr(compare, name), getattr(gbench_json, name), name)
         self.assertIs(compare.mann_whitney_u, mann_whitney.mann_whitney_u)
+
+
+class Packaging(unittest.TestCase):
+    """pyproject.toml: the distribution setup.sh installs into .venv."""
+
+    def setUp(self):
+        try:
+            import tomllib
+        except ImportError:  # Python < 3.11
+            self.skipTest("no tomllib")
+        with open(os.path.join(SCRIPTS, "..", "pyproject.toml"), "rb") as f:
+            self.project = tomllib.load(f)
+
+    def test_every_script_module_and_package_is_in_the_distribution(self):
+        tools = self.project["tool"]["setuptools"]
+        modules = sorted(f[:-3] for f in os.listdir(SCRIPTS) if f.endswith(".py"))
+        self.assertEqual(sorted(tools["py-modules"]), modules)
+        packages = sorted(os.path.relpath(folder, SCRIPTS).replace(os.sep, ".")
+                          for folder, _, files in os.walk(SCRIPTS)
+                          if "__init__.py" in files and "__pycache__" not in folder)
+        self.assertEqual(sorted(tools["packages"]), packages)
+
+    def test_every_command_calls_a_main_that_reads_its_own_arguments(self):
+        for command, target in self.project["project"]["scripts"].items():
+            module, _, function = target.partition(":")
+            with open(os.path.join(SCRIPTS, module + ".py"), encoding="utf-8") as f:
+                tree = ast.parse(f.read())
+            mains = [n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == function]
+            self.assertEqual(len(mains), 1, command)
+            args = mains[0].args
+            # Callable without arguments (argv defaults to sys.argv[1:]).
+            self.assertEqual(len(args.args), len(args.defaults), command)
+
+    def test_installed_commands_run_where_setup_made_them(self):
+        venv_bin = os.path.join(SCRIPTS, "..", ".venv", "bin")
+        if not os.path.exists(os.path.join(venv_bin, "gpucmp-report")):
+            self.skipTest("no .venv with gpucmp-tools (scripts/setup.sh makes it)")
+        for command in self.project["project"]["scripts"]:
+            r = subprocess.run([os.path.join(venv_bin, command), "--help"], capture_output=True,
+                               text=True, timeout=60)
+            self.assertEqual(r.returncode, 0, command + ": " + r.stderr)
+            self.assertIn("usage", r.stdout.lower(), command)
 
 
 class NewSection(unittest.TestCase):

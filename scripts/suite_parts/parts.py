@@ -5,7 +5,7 @@ budget the progress line counts down); limit_s stops a part that runs away. Ever
 runs with --size (standard unless the suite is given another) and COMMON
 unless it says otherwise; with --size quick (the suite's own test) the parts'
 size options are left out and the preset's quick sizes run. A part's tool is
-gpucmp-bench unless it names another (sass: gpucmp-ptx dump, suite/sass_part.py)."""
+gpucmp-bench unless it names another (sass: gpucmp-ptx dump, suite_parts/sass_part.py)."""
 from dataclasses import dataclass, field
 
 COMMON = ["--min-samples", "5", "--time-limit", "1", "--startup", "off"]
@@ -22,7 +22,7 @@ class Part:
     sizes: list = field(default_factory=list)  # size options, left out with --size quick
     min_gpus: int = 1
     common: bool = True  # run with COMMON
-    tool: str = "bench"  # bench: a gpucmp-bench run; sass: suite/sass_part.py
+    tool: str = "bench"  # bench: a gpucmp-bench run; sass: suite_parts/sass_part.py
 
 
 PARTS = [

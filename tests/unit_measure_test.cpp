@@ -19,6 +19,7 @@
 #include <cmath>
 #include <functional>
 #include <memory>
+#include <regex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -225,28 +226,31 @@ BenchName bench(const std::string& workload, const std::string& api, const std::
   return BenchName{workload, api, variant, {{"n", n}}};
 }
 
-// The progress lines one plan and `steps` runs print on stderr.
+// The progress lines one plan and `steps` runs print on stderr, each line's
+// seconds since the plan (", at 0.0 s") written ", at T s".
 std::string progress_lines(bool enabled, const std::string& filter, int repetitions, int steps) {
   testing::internal::CaptureStderr();
   progress_plan(enabled, kNames, filter, repetitions);
   for (int i = 0; i < steps; ++i) progress_step(bench("matrixMul", "opencl", "tile16", "64"));
   progress_plan(false, {}, "", 1);  // process-wide: off again
-  return testing::internal::GetCapturedStderr();
+  return std::regex_replace(testing::internal::GetCapturedStderr(),
+                            std::regex(", at [0-9]+\\.[0-9] s\n"), ", at T s\n");
 }
 
 TEST(Progress, CountsSelectedTimesRepetitions) {
   // "opencl" selects 3 names, 2 repetitions: 6 runs.
   EXPECT_EQ(progress_lines(true, "opencl", 2, 2),
-            "gpucmp-bench: [1/6] matrixMul/opencl/tile16/n:64, 5 left\n"
-            "gpucmp-bench: [2/6] matrixMul/opencl/tile16/n:64, 4 left\n");
+            "gpucmp-bench: [1/6] matrixMul/opencl/tile16/n:64, 5 left, at T s\n"
+            "gpucmp-bench: [2/6] matrixMul/opencl/tile16/n:64, 4 left, at T s\n");
 }
 
 TEST(Progress, UnknownTotalPrintsOnlyTheCount) {
   // An invalid regex, and more runs than planned: no total, no "left".
-  EXPECT_EQ(progress_lines(true, "(", 1, 1), "gpucmp-bench: [1] matrixMul/opencl/tile16/n:64\n");
+  EXPECT_EQ(progress_lines(true, "(", 1, 1),
+            "gpucmp-bench: [1] matrixMul/opencl/tile16/n:64, at T s\n");
   EXPECT_EQ(progress_lines(true, "-opencl", 1, 2),
-            "gpucmp-bench: [1/1] matrixMul/opencl/tile16/n:64, 0 left\n"
-            "gpucmp-bench: [2] matrixMul/opencl/tile16/n:64\n");
+            "gpucmp-bench: [1/1] matrixMul/opencl/tile16/n:64, 0 left, at T s\n"
+            "gpucmp-bench: [2] matrixMul/opencl/tile16/n:64, at T s\n");
 }
 
 TEST(Progress, DisabledPrintsNothing) { EXPECT_EQ(progress_lines(false, "all", 1, 3), ""); }

@@ -36,6 +36,6 @@ void check_workloads_registered(const std::vector<std::unique_ptr<Workload>>& wo
 #define GPUCMP_WORKLOAD_CONCAT(a, b) GPUCMP_WORKLOAD_CONCAT2(a, b)
 // Registers `factory` (a function or captureless lambda returning
 // std::unique_ptr<Workload>) at static-initialisation time.
-#define GPUCMP_WORKLOAD(id, rank, factory)                                          \
-  static const ::gpucmp::WorkloadRegistrar GPUCMP_WORKLOAD_CONCAT(gpucmp_workload_, \
-                                                                  id)(#id, rank, factory)
+#define GPUCMP_WORKLOAD(id, rank, factory)                                                         \
+  static const ::gpucmp::WorkloadRegistrar GPUCMP_WORKLOAD_CONCAT(gpucmp_workload_, id)(#id, rank, \
+                                                                                        factory)

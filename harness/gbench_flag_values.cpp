@@ -66,12 +66,29 @@ Check whole(long long lo, long long hi) {
   };
 }
 
-void seconds_at_least_zero(const std::string& flag, const std::string& value) {
+// Google Benchmark's warm-up reruns a benchmark until this much of its
+// (manual) time has passed: with gpucmp's microseconds a launch that is
+// thousands of whole reruns, setup and validation each. Only 0 is taken.
+void warmup_time(const std::string& flag, const std::string& value) {
+  double seconds = -1;
   try {
-    parse_real(value, "", {0, false, 1e9});
+    seconds = parse_real(value, "", {0, false, 1e9});
   } catch (const UsageError&) {
-    refuse(flag, value, "must be a number of seconds in 0..1e9");
+    refuse(flag, value, "must be a number of seconds");
   }
+  if (seconds != 0)
+    refuse(flag, value,
+           "only 0: Google Benchmark's warm-up would rerun each benchmark whole (setup and "
+           "validation) until that much launch time had passed; gpucmp-bench warms up itself "
+           "(a first launch and a warm-up batch before the samples)");
+}
+
+// --benchmark_dry_run: Google Benchmark's own one-iteration pass; gpucmp's
+// benchmarks sample by their own protocol and would ignore it.
+void dry_run(const std::string& flag, const std::string& value) {
+  refuse(flag, value,
+         "not supported by gpucmp-bench (for a fast pass: --size quick --samples 2 "
+         "--startup off)");
 }
 
 // Google Benchmark 1.7 takes seconds as a number; 1.8 also "<seconds>s" and
@@ -149,7 +166,8 @@ const std::map<std::string, Flag>& flags() {
       {"benchmark_list_tests", {true, boolean}},
       {"benchmark_filter", {false, any}},  // check_filter() (gbench_flags.h)
       {"benchmark_min_time", {false, min_time}},
-      {"benchmark_min_warmup_time", {false, seconds_at_least_zero}},
+      {"benchmark_min_warmup_time", {false, warmup_time}},
+      {"benchmark_dry_run", {true, dry_run}},
       {"benchmark_repetitions", {false, whole(1, 100000)}},
       {"benchmark_enable_random_interleaving", {true, boolean}},
       {"benchmark_report_aggregates_only", {true, boolean}},
@@ -172,7 +190,10 @@ const std::map<std::string, Flag>& flags() {
 void check_gbench_flags(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
-    if (arg == "--") break;
+    // After "--" Google Benchmark still reads its flags, unchecked: refused.
+    if (arg == "--")
+      throw UsageError(
+          "--: gpucmp-bench takes no arguments after '--' (give options before it, or none)");
     if (arg.rfind("--benchmark_", 0) != 0 && arg.rfind("--v=", 0) != 0 && arg != "--v") continue;
     const std::size_t eq = arg.find('=');
     const std::string name = arg.substr(2, eq == std::string::npos ? eq : eq - 2);
@@ -182,6 +203,7 @@ void check_gbench_flags(int argc, char** argv) {
     if (eq == std::string::npos) {
       if (!it->second.is_bool)
         throw UsageError("--" + name + ": needs a value (--" + name + "=...)");
+      it->second.check(name, "true");  // standing alone: true
       continue;
     }
     it->second.check(name, arg.substr(eq + 1));

@@ -112,7 +112,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadFlag{"--benchmark_repetitons=3", "--benchmark_repetitons: not a Google Benchmark"},
         BadFlag{"--benchmark_format", "--benchmark_format: needs a value"},
         // A valid value of a flag that changes nothing here: refused as such.
-        BadFlag{"--benchmark_min_time=2", "--benchmark_min_time=2: no effect in gpucmp-bench"}),
+        BadFlag{"--benchmark_min_time=2", "--benchmark_min_time=2: no effect in gpucmp-bench"},
+        // A warm-up would rerun each benchmark whole thousands of times (it hung).
+        BadFlag{"--benchmark_min_warmup_time=0.1", "--benchmark_min_warmup_time=0.1: only 0"},
+        // Listed in --help (Google Benchmark's usage), not supported: said so.
+        BadFlag{"--benchmark_dry_run", "--benchmark_dry_run=true: not supported"},
+        BadFlag{"--benchmark_dry_run=false", "--benchmark_dry_run=false: not supported"},
+        // After "--" Google Benchmark read its flags unchecked (two lines, one its own).
+        BadFlag{"-- --benchmark_repetitions=NaN", "--: gpucmp-bench takes no arguments after"}),
     [](const ::testing::TestParamInfo<BadFlag>& info) {
       return "Case" + std::to_string(info.index);
     });

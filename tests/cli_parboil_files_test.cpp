@@ -204,5 +204,20 @@ TEST(ParboilFiles, BadInputLeavesNoSavedInputs) {
   expect_empty_dir(save);
 }
 
+// Datasets are saved as their rows run: a run that selects none (here a
+// refused filter) writes nothing.
+TEST(ParboilFiles, SaveInputsWritesOnlyTheDatasetsOfRowsThatRun) {
+  const std::string save = temp_dir("mriq-save-nothing-runs");
+  expect_usage_error("--mriq-save-inputs " + save + " --benchmark_filter=^nothing_matches",
+                     "matches no benchmark");
+  expect_empty_dir(save);
+  const ProcessResult r = run_bench(
+      "--size quick --samples 2 --startup off --progress off "
+      "--benchmark_filter=^mriq/opencl/precise/ --mriq-save-inputs " +
+      save);
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(save + "/mriq-numK512-numX4096.bin")) << r.output;
+}
+
 }  // namespace
 }  // namespace gpucmp::test

@@ -310,6 +310,14 @@ TEST(PtxBadInput, DumpWithoutPtxBinariesLeavesNoFolders) {
   expect_empty_dir(dir);
 }
 
+// Nor the missing parents of --out it created on the way.
+TEST(PtxBadInput, DumpWithoutPtxBinariesLeavesNoParentFolders) {
+  const std::string dir = temp_dir("dump-no-ptx-parents");
+  expect_ptx_error("dump --api opencl --cl-platform 0 --out " + dir + "/new/deeper",
+                   "returns binaries that are not PTX");
+  expect_empty_dir(dir);
+}
+
 TEST(PtxBadInput, DumpOutIsAFile) {
   const std::string path = write_file(temp_dir("dump-out-file"), "out", "x");
   expect_ptx_error("dump --api opencl --out " + path, "--out " + path + ": not a directory");

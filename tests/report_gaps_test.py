@@ -15,7 +15,6 @@ import re
 import shutil
 import subprocess
 import sys
-import tarfile
 import tempfile
 import unittest
 
@@ -25,7 +24,6 @@ SCRIPTS = os.path.join(REPO, "scripts")
 REPORT = os.path.join(SCRIPTS, "report.py")
 NCU_TO_JSON = os.path.join(SCRIPTS, "ncu_to_json.py")
 sys.path.insert(0, SCRIPTS)
-from gpucmp_report import sass as report_sass  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("ncu_to_json", NCU_TO_JSON)
 ncu_to_json = importlib.util.module_from_spec(_spec)
@@ -35,7 +33,7 @@ CONTEXT = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
            "gpucmp.size": "standard", "date": "2026-11-23"}
 
 
-from report_test import plot_python  # noqa: E402  (tests/ is on sys.path as the script's folder)
+from report_fixtures import plot_python  # noqa: E402  (tests/ is on sys.path as the script's dir)
 
 PLOT_PYTHON = plot_python()
 
@@ -66,37 +64,7 @@ CROSS = {  # tile16: every cross-run row; tile32: OpenCL's PTX under CUDA only
     "matrixMul/cuda/tile32-opencl-ptx/n:4096": 10.1,
 }
 
-CUDA_SASS = """// SASS: cuobjdump -sass of gpucmp-bench (nvcc 13.0)
-\tcode for sm_90
-\t\tFunction : _Z9matrixMulILi16EEvPfPKfS2_i
-        /*0000*/                   LDC R1, c[0x0][0x28] ;   /* 0x00000a00ff017b82 */
-        /*0010*/                   LDS.128 R4, [R2] ;
-        /*0020*/                   LDS R8, [R3] ;
-        /*0030*/                   FFMA R6, R4, R8, R6 ;
-        /*0040*/                   FFMA R6, R5, R8, R6 ;
-        /*0050*/              @!P0 BRA 0x10 ;
-        /*0060*/                   EXIT ;
-\t\tFunction : _Z9matrixMulILi32EEvPfPKfS2_i
-        /*0000*/                   LDS.128 R4, [R2] ;
-        /*0010*/                   LDS.128 R8, [R2+0x10] ;
-        /*0020*/                   EXIT ;
-"""
-OPENCL_JIT_SASS = """// SASS: driver JIT (compute cache), driver 580.159.04
-\t\tFunction : matrixMul
-        /*0000*/                   LDC R1, c[0x0][0x28] ;
-        /*0010*/                   LDS R4, [R2] ;
-        /*0020*/                   LDS R5, [R2+0x4] ;
-        /*0030*/                   LDS R8, [R3] ;
-        /*0040*/                   FFMA R6, R4, R8, R6 ;
-        /*0050*/                   FFMA R6, R5, R8, R6 ;
-        /*0060*/                   IMAD.MOV.U32 R9, RZ, RZ, R6 ;
-        /*0070*/              @!P0 BRA 0x10 ;
-        /*0080*/                   EXIT ;
-"""
-PTXAS_SASS = """// SASS: offline ptxas on OpenCL's PTX (a guess at what ran)
-\t\tFunction : matrixMul
-        /*0000*/                   HMMA.16816.F32 R4, R8, R12, R4 ;
-"""
+from report_sass_test import CUDA_SASS, OPENCL_JIT_SASS, PTXAS_SASS  # noqa: E402
 
 FIXED = '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",' \
         '"Block Size","Grid Size","Device","CC"'
@@ -239,74 +207,6 @@ class Split(Case):
         self.assertIn("- SASS mix, CUDA → OpenCL (largest differences): LDS 1 → 3 (+2), "
                       "IMAD.MOV.U32 0 → 1 (+1), LDS.128 1 → 0 (-1).", tile16)
         self.assertNotIn("HMMA", md)  # offline ptxas is never OpenCL's SASS
-
-    def test_sass_files_parse_by_function_and_suffix(self):
-        f = report_sass.SassFile("x/matrixmul.cuda.sass", CUDA_SASS)
-        self.assertEqual((f.stem, f.source), ("matrixmul", "cuda"))
-        self.assertEqual(f.origin, "cuobjdump -sass of gpucmp-bench (nvcc 13.0)")
-        self.assertEqual(dict(f.functions["_Z9matrixMulILi32EEvPfPKfS2_i"]),
-                         {"LDS.128": 2, "EXIT": 1})
-        self.assertEqual(f.functions["_Z9matrixMulILi16EEvPfPKfS2_i"]["BRA"], 1)  # @!P0 dropped
-        g = report_sass.SassFile("x/matrixMul-tile16.opencl-jit.sass", OPENCL_JIT_SASS)
-        files = [f, g, report_sass.SassFile("x/matrixMul-tile16.opencl-ptxas.sass", PTXAS_SASS)]
-        _, names, cuda = report_sass.select(files, "matrixMul", "tile32",
-                                            lambda s: s == "cuda")
-        self.assertEqual(names, ["_Z9matrixMulILi32EEvPfPKfS2_i"])
-        _, _, opencl = report_sass.select(files, "matrixMul", "tile16",
-                                          report_sass.is_opencl_jit)
-        self.assertEqual(opencl["LDS"], 3)
-        self.assertIsNone(report_sass.select(files, "matrixMul", "tile32",
-                                             report_sass.is_opencl_jit))
-        self.assertEqual(report_sass.differences({"A": 1, "B": 5}, {"A": 1, "B": 2, "C": 1}),
-                         [("B", 5, 2), ("C", 0, 1)])
-
-    def test_lavamd_picks_the_aos_kernel_of_its_alignment(self):
-        prefix = "_ZN6gpucmp4cuda41_GLOBAL__N__x_9_lavamd_cu_y13lavamd_kernel"
-        text = "// SASS: nvcc\n" + "".join(
-            f"\t\tFunction : {prefix}ILi{layout}ELi32ELi{align}EEEvPfPKfS5_PKiS7_mf\n"
-            f"        /*0000*/                   {op} R0, [UR4] ;\n"
-            for layout in (0, 1) for align, op in ((4, "LDS"), (16, "LDS.128")))
-        files = [report_sass.SassFile("x/lavamd.cuda.sass", text)]
-        for variant, op in (("base", "LDS"), ("aligned", "LDS.128")):
-            _, names, counts = report_sass.select(files, "lavamd", variant, lambda s: s == "cuda")
-            self.assertEqual(len(names), 1, names)
-            self.assertIn("ILi0ELi32ELi", names[0])  # the AoS kernel
-            self.assertEqual(dict(counts), {op: 1})
-
-    def test_a_kernel_in_another_cu_file_of_the_workload_is_found(self):
-        def sass(kernels):
-            return "// SASS: nvcc\n" + "".join(
-                f"\t\tFunction : _ZN6gpucmp4cuda{name}EvPKfPf\n"
-                f"        /*0000*/                   {op} R0, [UR4] ;\n" for name, op in kernels)
-        files = [report_sass.SassFile("x/advection.cuda.sass",
-                                      sass([("16advection_stream", "LDS"),
-                                            ("17advection_weights", "LDG")])),
-                 report_sass.SassFile("x/advection_async.cuda.sass",
-                                      sass([("15advection_asyncILb1E", "LDGSTS")]))]
-        f, names, counts = report_sass.select(files, "advection", "async", lambda s: s == "cuda")
-        self.assertEqual(os.path.basename(f.path), "advection_async.cuda.sass")
-        self.assertEqual(dict(counts), {"LDGSTS": 1})
-        f, names, counts = report_sass.select(files, "advection", "stream", lambda s: s == "cuda")
-        self.assertEqual(os.path.basename(f.path), "advection.cuda.sass")
-        self.assertEqual(dict(counts), {"LDS": 1})
-
-    def test_sass_is_read_from_the_suites_archive_too(self):
-        folder = os.path.join(self.tmp, "arch")
-        os.makedirs(os.path.join(folder, "sass"))
-        for name, text in (("matrixmul.cuda.sass", CUDA_SASS),
-                           ("matrixMul-tile16.opencl-jit.sass", OPENCL_JIT_SASS)):
-            with open(os.path.join(folder, "sass", name), "w") as f:
-                f.write(text)
-        with tarfile.open(os.path.join(folder, "sass.tar.xz"), "w:xz") as tar:
-            tar.add(os.path.join(folder, "sass"), arcname="sass")
-        shutil.rmtree(os.path.join(folder, "sass"))
-        files = report_sass.load([folder])
-        self.assertEqual([os.path.basename(f.path) for f in files],
-                         ["matrixMul-tile16.opencl-jit.sass", "matrixmul.cuda.sass"])
-        self.assertEqual(files[1].source, "cuda")
-        with open(os.path.join(folder, "sass.tar.xz"), "wb") as f:
-            f.write(b"not an archive")
-        self.assertEqual(report_sass.load([folder]), [])
 
     def test_no_sass_folder_says_so(self):
         self.write("res/suite.json", doc({**BASE, **CROSS}))

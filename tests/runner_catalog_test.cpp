@@ -108,6 +108,7 @@ TEST(WorkloadRegistry, EveryWorkloadOfTheCatalogIsRegistered) {
   const auto workloads = make_registered_workloads();
   EXPECT_NO_THROW(check_workloads_registered(workloads));
   std::vector<std::string> names;
+  names.reserve(workloads.size());
   for (const auto& w : workloads) names.push_back(w->name());
   EXPECT_EQ(std::set<std::string>(names.begin(), names.end()).size(), names.size());
   std::set<std::string> with_runners;

@@ -1,6 +1,7 @@
 #include "dump_command.h"
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -177,15 +178,25 @@ int run_dump(const DumpOptions& opts) {
   if (fs::exists(opts.out_dir, ec) && !fs::is_directory(opts.out_dir, ec))
     throw UsageError("--out " + opts.out_dir + ": not a directory");
   // A usage error (no PTX from this platform, no CUDA dump) leaves behind no
-  // empty --out or --jit-cache folder that this run created.
-  std::vector<std::string> created;
-  for (const std::string& dir : {opts.out_dir, opts.jit_cache})
-    if (!dir.empty() && !fs::exists(dir, ec)) created.push_back(dir);
+  // empty --out or --jit-cache folder that this run created, nor any missing
+  // parent of theirs it created on the way (deepest first).
+  std::vector<fs::path> created;
+  for (const std::string& dir : {opts.out_dir, opts.jit_cache}) {
+    if (dir.empty()) continue;
+    for (fs::path p = fs::absolute(dir, ec).lexically_normal(); !p.empty() && !fs::exists(p, ec);
+         p = p.parent_path()) {
+      created.push_back(p);
+      if (p == p.parent_path()) break;
+    }
+  }
+  std::sort(created.begin(), created.end(), [](const fs::path& a, const fs::path& b) {
+    return a.string().size() > b.string().size();  // children before their parents
+  });
   try {
     return opts.api == "opencl" ? dump_opencl(opts) : dump_cuda(opts);
   } catch (const UsageError&) {
-    for (const std::string& dir : created)
-      if (fs::is_empty(dir, ec)) fs::remove(dir, ec);
+    for (const fs::path& dir : created)
+      if (fs::is_directory(dir, ec) && fs::is_empty(dir, ec)) fs::remove(dir, ec);
     throw;
   }
 }

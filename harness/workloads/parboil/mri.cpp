@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <map>
 #include <optional>
+#include <set>
+#include <string>
 
 #include "../../errors.h"
 #include "../../rng.h"
@@ -183,7 +185,7 @@ class Mri : public Workload {
           save_dir_ = dir;
         },
         w +
-            ": write each dataset of this run as a Parboil input file into this existing "
+            ": write each dataset whose rows run as a Parboil input file into this existing "
             "folder (" +
             w + "-numK<K>-numX<X>.bin), to run Parboil on it")
         ->type_name("DIR");
@@ -200,11 +202,6 @@ class Mri : public Workload {
       sets.push_back(generate(kind_, 3072, 32));
       sets.push_back(generate(kind_, 2048, 64));
     }
-    if (save_dir_)
-      for (const Dataset& d : sets)
-        write_parboil_input(*save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) + "-numX" +
-                                std::to_string(d.numX) + ".bin",
-                            d, kind_);
     bool startup = true;  // for the first dataset
     for (auto& d : sets) {
       auto data = std::make_shared<const Dataset>(std::move(d));
@@ -237,6 +234,7 @@ class Mri : public Workload {
     const std::string output = output_.value_or("");
     const Runners::Factory make = row.make;
     const auto prepare = [=](const DeviceInfo& dev) {
+      save_input_once(*data);  // when a row of it runs: a refused or empty run writes none
       // Owned by the measurement's closures, which outlive the runner (Prepared).
       auto problem = std::make_shared<Problem>();
       Problem& p = *problem;
@@ -282,7 +280,16 @@ class Mri : public Workload {
   parboil::LocalSizes local_;
   // Empty: not given.
   std::optional<Dataset> input_;
+  // --<workload>-save-inputs: each dataset once, as the first of its rows runs.
+  void save_input_once(const Dataset& d) {
+    if (!save_dir_) return;
+    const std::string path = *save_dir_ + "/" + name() + "-numK" + std::to_string(d.numK) +
+                             "-numX" + std::to_string(d.numX) + ".bin";
+    if (saved_.insert(path).second) write_parboil_input(path, d, kind_);
+  }
+
   std::optional<std::string> output_, save_dir_;
+  std::set<std::string> saved_;  // the --<workload>-save-inputs files written
 };
 
 }  // namespace

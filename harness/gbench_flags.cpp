@@ -3,9 +3,9 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <regex>
 
 #include "errors.h"
+#include "name_filter.h"
 #include "output_file.h"
 #include "progress.h"
 #include "run_journal.h"
@@ -30,16 +30,7 @@ ReportFlags report_flags(int argc, char** argv) {
   return f;
 }
 
-void check_filter(const std::string& filter) {
-  const std::string re = !filter.empty() && filter[0] == '-' ? filter.substr(1) : filter;
-  try {
-    const std::regex compiled(re, std::regex::extended);
-    (void)compiled;
-  } catch (const std::regex_error& e) {
-    throw UsageError("--benchmark_filter='" + filter + "': not a valid regular expression (" +
-                     e.what() + ")");
-  }
-}
+void check_filter(const std::string& filter) { (void)NameFilter(filter); }
 
 void check_out_path(const std::string& path) {
   if (const std::string why = why_cannot_write(path); !why.empty())

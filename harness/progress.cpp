@@ -4,9 +4,10 @@
 #include <chrono>
 #include <cstdio>
 #include <iostream>
-#include <regex>
 
+#include "errors.h"
 #include "interrupt.h"
+#include "name_filter.h"
 
 namespace gpucmp {
 
@@ -25,14 +26,9 @@ Plan& plan() {
 }  // namespace
 
 int count_selected(const std::vector<std::string>& names, const std::string& filter) {
-  if (filter.empty() || filter == "all") return int(names.size());
-  const bool negate = filter[0] == '-';
   try {
-    const std::regex re(negate ? filter.substr(1) : filter, std::regex::extended);
-    int n = 0;
-    for (const auto& name : names) n += std::regex_search(name, re) != negate;
-    return n;
-  } catch (const std::regex_error&) {
+    return NameFilter(filter).count(names);
+  } catch (const UsageError&) {
     return -1;
   }
 }

@@ -21,6 +21,13 @@ set(BENCHMARK_INSTALL_DOCS OFF CACHE BOOL "" FORCE)
 set(BENCHMARK_ENABLE_WERROR OFF CACHE BOOL "" FORCE)
 set(BENCHMARK_ENABLE_LIBPFM OFF CACHE BOOL "" FORCE)
 set(BENCHMARK_USE_BUNDLED_GTEST OFF CACHE BOOL "" FORCE)
+# POSIX regular expressions for --benchmark_filter, not std::regex: libstdc++'s
+# backtracking engine takes exponential time on a filter such as "(.*)*x" (a
+# run that never starts), glibc's regexec does not. Marking std::regex as
+# failed its feature check makes the library take its POSIX backend; gpucmp
+# matches filters with the same engine (harness/name_filter.h).
+set(COMPILE_HAVE_STD_REGEX FALSE CACHE INTERNAL "" FORCE)
+set(RUN_HAVE_STD_REGEX 1 CACHE INTERNAL "" FORCE)
 include(FetchContent)
 FetchContent_Declare(gpucmp_google_benchmark
   URL ${_gpucmp_gb_urls}

@@ -1,6 +1,7 @@
 #include "measure.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -99,7 +100,16 @@ class ClockLog {
 };
 }  // namespace
 
+namespace {
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+}  // namespace
+
 void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p) {
+  // Where a row's host time goes (row_*_ms counters): what the samples do not
+  // account for is the cost of a row beyond its timing.
+  const auto t_start = std::chrono::steady_clock::now();
   // A signal abandons the benchmark at the next of these checks (interrupt.h):
   // before the first launch (which may build), before the warm-up, and
   // before every sample.
@@ -109,6 +119,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   m.clear_output();
   runner.download();
   require_valid(m, "before timing");
+  const double setup_s = seconds_since(t_start);
 
   interrupt::check();
   const BatchTiming probe = runner.time_batch(1);  // warm-up, and the batch size
@@ -125,6 +136,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   int timing_events = 0;  // the most timestamps one batch asked for
   bool spans = true;      // every batch measured its launches' own spans
   Samples samples;
+  const auto t_samples = std::chrono::steady_clock::now();
   for (auto _ : state) {
     samples = take_samples(p.sampling, [&] {
       interrupt::check();
@@ -143,11 +155,14 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
     // One Google Benchmark iteration holds all samples: its time is their mean.
     state.SetIterationTime(summarize(samples.values).mean);
   }
+  const double samples_s = seconds_since(t_samples);
+  const auto t_check = std::chrono::steady_clock::now();
   m.clear_output();
   runner.download();
   const Validation v = require_valid(m, "after timing");
   if (m.after_timing) m.after_timing();
   if (m.output_digest) state.counters["output_digest"] = m.output_digest();
+  const double check_s = seconds_since(t_check);
 
   const Summary s = summarize(samples.values);
   const double scale = 1e-9;  // GB/s = 1e9 B/s, GFLOP/s = 1e9 flop/s
@@ -213,6 +228,11 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
     state.counters["roofline_bytes"] = m.roofline_bytes;
   }
   for (const auto& [key, value] : m.counters) state.counters[key] = value;
+  if (p.prepare_s >= 0) state.counters["row_prepare_ms"] = p.prepare_s * 1e3;
+  state.counters["row_setup_ms"] = setup_s * 1e3;  // upload, first launch, validation
+  state.counters["row_samples_ms"] = samples_s * 1e3;
+  state.counters["row_check_ms"] = check_s * 1e3;  // download and validation after timing
+  state.counters["row_total_ms"] = seconds_since(t_start) * 1e3 + std::max(p.prepare_s, 0.0) * 1e3;
   outcome().record({m.name, s.mean, pct_peak, bound});
 }
 

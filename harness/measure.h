@@ -66,6 +66,7 @@ struct Protocol {
   std::size_t flush_bytes = 0;           // cold: bytes written to evict the L2
   const ClockMonitor* clocks = nullptr;  // NVML readings; null or unavailable: none
   double launch_floor_s = -1;            // the API's launch floor (launch_floor.h); <= 0: unknown
+  double prepare_s = -1;                 // host time the row's prepare took (inputs, runner)
 };
 
 // Bytes the cold mode writes to evict an L2 of `l2_bytes` (twice its size;

@@ -1,5 +1,6 @@
 #include "workload.h"
 
+#include <chrono>
 #include <map>
 #include <utility>
 
@@ -69,7 +70,10 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
   register_benchmark(
       timed_name(name, opts), apis,
       [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
+        const auto t_prepare = std::chrono::steady_clock::now();
         Prepared p = prepare(dev);
+        const double prepare_s =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
         std::string label = p.runner->label();
         if (label.empty()) label = api.variant_label(name.workload, name.variant);
         if (!label.empty()) state.SetLabel(label);
@@ -80,6 +84,7 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         protocol.batch_target_ms = opts.batch_target_ms;
         protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
         protocol.clocks = clock_monitor(dev);
+        protocol.prepare_s = prepare_s;
         // Probed now, in the state the row's samples will find (launch_floor.h).
         if (opts.cache == CacheMode::hot && p.m.commands_per_launch > 0)
           protocol.launch_floor_s = launch_floor_s(name.api);

@@ -107,6 +107,9 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     EXPECT_GE(b["max_rel_err"].get<double>(), 0.0) << name;
     EXPECT_TRUE(b.contains("GB/s") || b.contains("GFLOP/s")) << name;
     EXPECT_TRUE(b.contains("first_launch_ms")) << name;
+    ASSERT_TRUE(b.contains("row_total_ms") && b.contains("row_samples_ms")) << name;
+    EXPECT_GE(b["row_total_ms"].get<double>(), b["row_samples_ms"].get<double>()) << name;
+    EXPECT_GE(b.value("row_prepare_ms", -1.0), 0.0) << name;
     const auto parsed = parse_bench_name(name);
     workloads.insert(parsed->workload);
     variants.insert(parsed->workload + "/" + parsed->variant);

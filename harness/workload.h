@@ -4,6 +4,7 @@
 #include <benchmark/benchmark.h>
 
 #include <functional>
+#include <list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -53,24 +54,34 @@ void register_deferred_benchmarks();
 // The names registered so far, in order (for progress lines).
 const std::vector<std::string>& registered_names();
 
-// Keeps the most recently built problem so consecutive benchmarks of one
-// configuration (one per API and variant) share inputs and reference data.
+// Keeps the most recently used problems (`keep` of them, 1 unless said) so
+// that consecutive benchmarks of one configuration (one per API and variant)
+// share inputs and reference data, and, with keep > 1, interleaved ones too
+// (--benchmark_enable_random_interleaving visits the sizes in random order).
+// The least recently used is freed first, before a new one is made: problems
+// can be GiBs. A reference from get() holds until the next get().
 template <class Key, class Problem>
 class LastProblem {
  public:
+  explicit LastProblem(std::size_t keep = 1) : keep_(keep < 1 ? 1 : keep) {}
+
   template <class Make>
   Problem& get(const Key& key, Make make) {
-    if (!problem_ || key_ != key) {
-      problem_.reset();  // free the old one first: problems can be GiBs
-      problem_ = std::make_unique<Problem>(make());
-      key_ = key;
-    }
-    return *problem_;
+    for (auto it = kept_.begin(); it != kept_.end(); ++it)
+      if (!(it->first != key)) {  // keys define != (the old rule)
+        kept_.splice(kept_.begin(), kept_, it);  // now the most recent
+        return *kept_.front().second;
+      }
+    while (kept_.size() >= keep_) kept_.pop_back();
+    auto made = std::make_unique<Problem>(make());
+    kept_.emplace_front(key, std::move(made));
+    return *kept_.front().second;
   }
+  std::size_t size() const { return kept_.size(); }
 
  private:
-  Key key_{};
-  std::unique_ptr<Problem> problem_;
+  std::size_t keep_;
+  std::list<std::pair<Key, std::unique_ptr<Problem>>> kept_;
 };
 
 }  // namespace gpucmp

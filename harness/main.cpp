@@ -216,6 +216,7 @@ int bench_main(int argc, char** argv) {
   {
     const interrupt::Guard signals;  // a signal stops the run; the reports still end well
     benchmark::RunSpecifiedBenchmarks(display.get(), file.get());
+    release_kept_row();
   }
   benchmark::Shutdown();
 

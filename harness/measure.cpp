@@ -106,19 +106,27 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 }
 }  // namespace
 
-void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p) {
+void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p,
+             RowSetup* setup) {
   // Where a row's host time goes (row_*_ms counters): what the samples do not
   // account for is the cost of a row beyond its timing.
   const auto t_start = std::chrono::steady_clock::now();
   // A signal abandons the benchmark at the next of these checks (interrupt.h):
   // before the first launch (which may build), before the warm-up, and
   // before every sample.
-  interrupt::check();
-  runner.upload();
-  const BatchTiming first = runner.time_batch(1);  // lazy loading, first touch
-  m.clear_output();
-  runner.download();
-  require_valid(m, "before timing");
+  const bool reused = setup && setup->done;
+  BatchTiming first;
+  if (reused) {
+    first = setup->first;
+  } else {
+    interrupt::check();
+    runner.upload();
+    first = runner.time_batch(1);  // lazy loading, first touch
+    m.clear_output();
+    runner.download();
+    require_valid(m, "before timing");
+    if (setup) *setup = RowSetup{true, first};
+  }
   const double setup_s = seconds_since(t_start);
 
   interrupt::check();
@@ -230,6 +238,7 @@ void measure(benchmark::State& state, Runner& runner, const Measurement& m, cons
   for (const auto& [key, value] : m.counters) state.counters[key] = value;
   if (p.prepare_s >= 0) state.counters["row_prepare_ms"] = p.prepare_s * 1e3;
   state.counters["row_setup_ms"] = setup_s * 1e3;  // upload, first launch, validation
+  state.counters["row_setup_reused"] = reused ? 1 : 0;
   state.counters["row_samples_ms"] = samples_s * 1e3;
   state.counters["row_check_ms"] = check_s * 1e3;  // download and validation after timing
   state.counters["row_total_ms"] = seconds_since(t_start) * 1e3 + std::max(p.prepare_s, 0.0) * 1e3;

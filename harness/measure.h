@@ -76,7 +76,20 @@ std::size_t flush_bytes_for(long long l2_bytes);
 // The SM clock fell below this fraction of its maximum: the sample is suspect.
 constexpr double kThrottleFraction = 0.90;
 
-void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p);
+// What a row's first repetition established and its next repetitions (run
+// back to back by Google Benchmark) reuse with the same runner: the inputs
+// uploaded, the first launch timed and its output validated against the CPU
+// reference. Each repetition still validates after its own samples.
+struct RowSetup {
+  bool done = false;
+  BatchTiming first;  // the row's first launch
+};
+
+// Uploads, launches once, validates, then samples and validates again (the
+// first three skipped where `setup` says they are done; it is filled in
+// otherwise).
+void measure(benchmark::State& state, Runner& runner, const Measurement& m, const Protocol& p,
+             RowSetup* setup = nullptr);
 
 // Runs `body`, turning what it throws into a skipped or failed benchmark:
 // Unavailable -> skipped (not a failure; recorded in skip_log(), so that no

@@ -12,8 +12,8 @@ NameFilter::NameFilter(const std::string& filter) {
   if (rc != 0) {
     char why[256];
     regerror(rc, &re_, why, sizeof why);
-    throw UsageError("--benchmark_filter='" + filter + "': not a valid regular expression (" +
-                     why + ")");
+    throw UsageError("--benchmark_filter='" + filter + "': not a valid regular expression (" + why +
+                     ")");
   }
   compiled_ = true;
 }

@@ -29,6 +29,21 @@ const ClockMonitor* clock_monitor(const DeviceInfo& dev) {
   return m.get();
 }
 
+// The last measured row's runner, kept while Google Benchmark runs that row's
+// repetitions back to back: they skip making the inputs, the upload and the
+// validation before timing (RowSetup). Freed as soon as any other benchmark
+// starts (before it allocates anything) and at the end of the run.
+struct KeptRow {
+  std::string id;  // the timed name; empty: nothing kept
+  std::unique_ptr<Prepared> prepared;
+  RowSetup setup;
+  std::string label;
+};
+KeptRow& kept_row() {
+  static KeptRow k;
+  return k;
+}
+
 // Registers `name` as a manual-time benchmark whose body runs on its API:
 // skipped when the API has no device, errors handled by run_guarded.
 void register_benchmark(const BenchName& name, const ApiSet& apis,
@@ -42,6 +57,7 @@ void register_benchmark(const BenchName& name, const ApiSet& apis,
   // (sampling.h), so that their number can follow the noise target.
   benchmark::RegisterBenchmark(name.str().c_str(),
                                [name, api, body](benchmark::State& state) {
+                                 if (kept_row().id != name.str()) release_kept_row();
                                  progress_step(name);
                                  run_guarded(state, name, [&] {
                                    const std::string why = api->unavailable();
@@ -57,6 +73,12 @@ void register_benchmark(const BenchName& name, const ApiSet& apis,
 
 const std::vector<std::string>& registered_names() { return names(); }
 
+void release_kept_row() {
+  KeptRow& k = kept_row();
+  k.prepared.reset();
+  k = KeptRow{};
+}
+
 BenchName timed_name(const BenchName& name, const Options& opts) {
   BenchName n = name;
   if (opts.cache == CacheMode::cold) n.params.push_back({"cache", "cold"});
@@ -70,14 +92,22 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
   register_benchmark(
       timed_name(name, opts), apis,
       [name, prepare, opts](benchmark::State& state, Api& api, const DeviceInfo& dev) {
-        const auto t_prepare = std::chrono::steady_clock::now();
-        Prepared p = prepare(dev);
-        const double prepare_s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
-        std::string label = p.runner->label();
-        if (label.empty()) label = api.variant_label(name.workload, name.variant);
-        if (!label.empty()) state.SetLabel(label);
-        p.m.name = timed_name(p.m.name, opts);
+        KeptRow& k = kept_row();
+        const std::string id = timed_name(name, opts).str();
+        double prepare_s = 0;
+        if (k.id != id || !k.prepared) {
+          release_kept_row();  // its device memory goes before this row's is made
+          const auto t_prepare = std::chrono::steady_clock::now();
+          auto p = std::make_unique<Prepared>(prepare(dev));
+          prepare_s =
+              std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
+          k.label = p->runner->label();
+          if (k.label.empty()) k.label = api.variant_label(name.workload, name.variant);
+          p->m.name = timed_name(p->m.name, opts);
+          k.prepared = std::move(p);
+          k.id = id;
+        }
+        if (!k.label.empty()) state.SetLabel(k.label);
         Protocol protocol;
         protocol.sampling = opts.sampling;
         protocol.cache = opts.cache;
@@ -86,9 +116,14 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         protocol.clocks = clock_monitor(dev);
         protocol.prepare_s = prepare_s;
         // Probed now, in the state the row's samples will find (launch_floor.h).
-        if (opts.cache == CacheMode::hot && p.m.commands_per_launch > 0)
+        if (opts.cache == CacheMode::hot && k.prepared->m.commands_per_launch > 0)
           protocol.launch_floor_s = launch_floor_s(name.api);
-        measure(state, *p.runner, p.m, protocol);
+        try {
+          measure(state, *k.prepared->runner, k.prepared->m, protocol, &k.setup);
+        } catch (...) {
+          release_kept_row();  // a failed row is made afresh, never reused
+          throw;
+        }
       });
   const auto it = apis.find(name.api);
   if (!startup || !opts.startup || it == apis.end() ||

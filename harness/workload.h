@@ -54,6 +54,11 @@ void register_deferred_benchmarks();
 // The names registered so far, in order (for progress lines).
 const std::vector<std::string>& registered_names();
 
+// Frees the runner kept for the repetitions of the last measured row (its
+// device buffers). Every benchmark of another name frees it as it starts;
+// call this once the benchmarks have run, before the APIs go.
+void release_kept_row();
+
 // Keeps the most recently used problems (`keep` of them, 1 unless said) so
 // that consecutive benchmarks of one configuration (one per API and variant)
 // share inputs and reference data, and, with keep > 1, interleaved ones too
@@ -68,7 +73,7 @@ class LastProblem {
   template <class Make>
   Problem& get(const Key& key, Make make) {
     for (auto it = kept_.begin(); it != kept_.end(); ++it)
-      if (!(it->first != key)) {  // keys define != (the old rule)
+      if (!(it->first != key)) {                 // keys define != (the old rule)
         kept_.splice(kept_.begin(), kept_, it);  // now the most recent
         return *kept_.front().second;
       }

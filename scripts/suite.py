@@ -37,7 +37,7 @@ sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import journal_report  # noqa: E402
 from suite_parts import sass_part  # noqa: E402
-from suite_parts.parts import COMMON, PARTS, by_name  # noqa: E402
+from suite_parts.parts import PARTS, by_name, common_args  # noqa: E402
 
 JOURNAL = "journal.jsonl"
 TERM_GRACE_S = 60  # a part stopped at its limit: SIGTERM, then SIGKILL after this
@@ -99,7 +99,7 @@ def toolkit():
 
 
 def part_command(bench, part, size, out_dir):
-    args = [bench, "--size", size] + (COMMON if part.common else []) + part.args
+    args = [bench, "--size", size] + (common_args(part) if part.common else []) + part.args
     if size != "quick":
         args += part.sizes
     return args + [f"--benchmark_out={os.path.join(out_dir, part.name + '.json')}",

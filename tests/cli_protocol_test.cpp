@@ -244,6 +244,56 @@ TEST(ProtocolRun, ProgressTotalMatchesTheRowsRun) {
       << lines[0];
 }
 
+// Repetitions of one row run back to back: the first makes, uploads and
+// validates; the next reuse that runner (row_setup_reused 1, no prepare, the
+// first's first launch), each still validating after its own samples. Two
+// rows interleaved: none reused (another row ran in between and freed it).
+TEST(ProtocolRun, RepetitionsReuseTheRowsSetup) {
+  const std::string two =
+      "'--benchmark_filter=^matrixMul/opencl/(tile16|tile32)/n:64/' --samples 2 --startup off "
+      "--progress off --benchmark_repetitions=3 ";
+  for (const bool interleaved : {false, true}) {
+    const SplitRun r = run_split(
+        "reps", kQuick + two + (interleaved ? "--benchmark_enable_random_interleaving=true" : ""));
+    ASSERT_EQ(r.exit_code, 0) << context(r);
+    std::map<std::string, std::vector<json>> reps;
+    for (const auto& b : r.report["benchmarks"])
+      if (b.value("run_type", "") == "iteration")
+        reps[parse_bench_name(b["name"].get<std::string>())->str()].push_back(b);
+    ASSERT_EQ(reps.size(), 2u) << context(r);
+    int reused = 0;
+    for (const auto& [name, runs] : reps) {
+      ASSERT_EQ(runs.size(), 3u) << name;
+      for (const json& b : runs) {
+        ASSERT_FALSE(failed(b)) << why(b);
+        EXPECT_LE(b.value("max_rel_err", 1.0), 1e-4) << name;  // validated after its samples
+        if (b.value("row_setup_reused", -1.0) == 1) {
+          ++reused;
+          EXPECT_EQ(b.value("row_prepare_ms", -1.0), 0.0) << b;
+          // The first launch of the repetition whose runner it reused (interleaved:
+          // maybe not the row's first).
+          const bool same_first = std::any_of(runs.begin(), runs.end(), [&](const json& o) {
+            return &o != &b && o.value("row_setup_reused", -1.0) == 0 &&
+                   o.value("first_launch_ms", -1.0) == b.value("first_launch_ms", -2.0);
+          });
+          EXPECT_TRUE(same_first) << b;
+          if (!interleaved) {
+            EXPECT_EQ(b.value("first_launch_ms", -1.0), runs[0].value("first_launch_ms", -2.0));
+          }
+        } else {
+          EXPECT_EQ(b.value("row_setup_reused", -1.0), 0.0) << b;
+        }
+      }
+      EXPECT_EQ(runs[0].value("row_setup_reused", -1.0), 0.0) << name;
+    }
+    if (interleaved) {
+      EXPECT_LE(reused, 4) << context(r);  // a repetition follows its own row by chance
+    } else {
+      EXPECT_EQ(reused, 4) << context(r);  // the 2nd and 3rd of each
+    }
+  }
+}
+
 // ---- bad values: exit code 2, one line naming the option, nothing run ----
 
 void expect_bad_value(const std::string& option, const std::string& value) {

@@ -2,13 +2,15 @@
 run (its rows, sizes and repetitions) that writes <part>.json in the run's
 folder. estimate_s is the part's time on one H100 of the last full run (the
 budget the progress line counts down); limit_s stops a part that runs away. Every part
-runs with --size (standard unless the suite is given another) and COMMON
-unless it says otherwise; with --size quick (the suite's own test) the parts'
+runs with --size (standard unless the suite is given another) and
+common_args(part) unless it says otherwise (at least 5 samples, then until
+the noise target or the part's time limit per row: 0.5 s, 0.25 s for the
+copies, whose host-side transfers rarely meet the target and would each take
+the whole limit); with --size quick (the suite's own test) the parts'
 size options are left out and the preset's quick sizes run. A part's tool is
 gpucmp-bench unless it names another (sass: gpucmp-ptx dump, suite_parts/sass_part.py)."""
 from dataclasses import dataclass, field
 
-COMMON = ["--min-samples", "5", "--time-limit", "1", "--startup", "off"]
 REPS3 = ["--benchmark_repetitions=3"]
 
 
@@ -21,14 +23,15 @@ class Part:
     args: list = field(default_factory=list)
     sizes: list = field(default_factory=list)  # size options, left out with --size quick
     min_gpus: int = 1
-    common: bool = True  # run with COMMON
+    common: bool = True  # run with common_args(part)
+    time_limit: float = 0.5  # --time-limit of common_args: a row's sampling at most, seconds
     tool: str = "bench"  # bench: a gpucmp-bench run; sass: suite_parts/sass_part.py
 
 
 PARTS = [
     Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 310, 500,
          REPS3 + ["--benchmark_filter=^bandwidth/"],
-         sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"]),
+         sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"], time_limit=0.25),
     Part("matrixmul", "matrixMul tiles (as written and aligned), cuBLAS, CLBlast, cross-runs",
          220, 450, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
@@ -72,6 +75,11 @@ PARTS = [
     Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
          150, 400, tool="sass"),
 ]
+
+
+def common_args(part):
+    """The sampling rule every part runs with unless it says otherwise."""
+    return ["--min-samples", "5", "--time-limit", f"{part.time_limit:g}", "--startup", "off"]
 
 
 def by_name():

@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <cctype>
 #include <cstdlib>
 
 #include "errors.h"
@@ -22,6 +23,28 @@ std::string flag_or_env(int argc, char** argv, const char* flag, const char* env
   return value ? value : fallback;
 }
 }  // namespace
+
+bool random_interleaving(int argc, char** argv) {
+  const std::string flag = "--benchmark_enable_random_interleaving";
+  std::string value;
+  bool given = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == flag) {
+      value = "true";
+      given = true;
+    } else if (arg.rfind(flag + "=", 0) == 0) {
+      value = arg.substr(flag.size() + 1);
+      given = true;
+    }
+  }
+  if (!given) {
+    const char* env = std::getenv("BENCHMARK_ENABLE_RANDOM_INTERLEAVING");
+    value = env ? env : "";
+  }
+  for (char& c : value) c = char(std::tolower(static_cast<unsigned char>(c)));
+  return value == "true" || value == "yes" || value == "on" || value == "1";
+}
 
 ReportFlags report_flags(int argc, char** argv) {
   ReportFlags f;

@@ -19,6 +19,12 @@ struct ReportFlags {
 // before benchmark::Initialize, which takes them out of argv.
 ReportFlags report_flags(int argc, char** argv);
 
+// Whether Google Benchmark will interleave the repetitions of different rows
+// (--benchmark_enable_random_interleaving, alone or =true/yes/on/1, the last
+// one winning, else BENCHMARK_ENABLE_RANDOM_INTERLEAVING); call before
+// benchmark::Initialize.
+bool random_interleaving(int argc, char** argv);
+
 // Throws UsageError naming --benchmark_filter when `filter` (after a leading
 // '-', which negates it) is not an extended regular expression, the syntax
 // Google Benchmark compiles it with.

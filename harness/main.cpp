@@ -109,6 +109,7 @@ int bench_main(int argc, char** argv) {
   setenv("CUDA_CACHE_DISABLE", "1", /*overwrite=*/0);
   const std::string repetitions = benchmark_flag(argc, argv, "benchmark_repetitions");
   const ReportFlags report = report_flags(argc, argv);
+  const bool interleaved = random_interleaving(argc, argv);
   try {
     check_gbench_flags(argc, argv);  // before Google Benchmark reads them
   } catch (const UsageError& e) {
@@ -122,6 +123,8 @@ int bench_main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     set_launch_spans(opts.launch_gaps);
+    opts.repetitions = repetitions.empty() ? 1 : std::atoi(repetitions.c_str());
+    opts.interleaved = interleaved;
     bool split_rows = false;  // besides --split's: a workload's own (advection's two GPUs)
     for (const auto& w : workloads) split_rows = split_rows || w->has_split_rows();
     check_split_options(opts.split, split_rows);

@@ -67,6 +67,9 @@ struct Protocol {
   const ClockMonitor* clocks = nullptr;  // NVML readings; null or unavailable: none
   double launch_floor_s = -1;            // the API's launch floor (launch_floor.h); <= 0: unknown
   double prepare_s = -1;                 // host time the row's prepare took (inputs, runner)
+  // Validate after the samples; off on a repetition that the same row's next
+  // repetition follows with this runner (RowSetup): that one validates.
+  bool check_after = true;
 };
 
 // Bytes the cold mode writes to evict an L2 of `l2_bytes` (twice its size;
@@ -79,10 +82,11 @@ constexpr double kThrottleFraction = 0.90;
 // What a row's first repetition established and its next repetitions (run
 // back to back by Google Benchmark) reuse with the same runner: the inputs
 // uploaded, the first launch timed and its output validated against the CPU
-// reference. Each repetition still validates after its own samples.
+// reference. The last of them validates after its samples (Protocol::check_after).
 struct RowSetup {
   bool done = false;
   BatchTiming first;  // the row's first launch
+  Validation before;  // its validation
 };
 
 // Uploads, launches once, validates, then samples and validates again (the

@@ -51,7 +51,12 @@ struct Options {
   int startup_samples = 5;   // fresh builds / context starts per startup benchmark
   bool progress = true;      // one progress line per benchmark on stderr
   bool launch_gaps = false;  // time each launch too: launch_us, launch_gap_us (runner.h)
-  SplitOptions split;        // multi-device rows (split_options.h)
+  // Google Benchmark's --benchmark_repetitions and random interleaving, as
+  // given: a row's repetitions run back to back unless interleaved (measure.h,
+  // RowSetup).
+  int repetitions = 1;
+  bool interleaved = false;
+  SplitOptions split;  // multi-device rows (split_options.h)
 };
 
 // Adds gpucmp's options to `app`, writing into `opts`.

@@ -115,6 +115,12 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         protocol.flush_bytes = flush_bytes_for(dev.l2_bytes);
         protocol.clocks = clock_monitor(dev);
         protocol.prepare_s = prepare_s;
+        // Back to back (not interleaved), the row's next repetition takes this
+        // runner as it is: the last one validates after its samples.
+        static std::map<std::string, int> repetitions_run;  // per row, whatever its runner
+        const int run = ++repetitions_run[id];
+        protocol.check_after =
+            opts.interleaved || opts.repetitions <= 1 || run % opts.repetitions == 0;
         // Probed now, in the state the row's samples will find (launch_floor.h).
         if (opts.cache == CacheMode::hot && k.prepared->m.commands_per_launch > 0)
           protocol.launch_floor_s = launch_floor_s(name.api);

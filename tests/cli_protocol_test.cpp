@@ -246,8 +246,8 @@ TEST(ProtocolRun, ProgressTotalMatchesTheRowsRun) {
 
 // Repetitions of one row run back to back: the first makes, uploads and
 // validates; the next reuse that runner (row_setup_reused 1, no prepare, the
-// first's first launch), each still validating after its own samples. Two
-// rows interleaved: none reused (another row ran in between and freed it).
+// first's first launch), and the last validates after its samples. Two rows
+// interleaved: reused only where a row follows itself, each validating.
 TEST(ProtocolRun, RepetitionsReuseTheRowsSetup) {
   const std::string two =
       "'--benchmark_filter=^matrixMul/opencl/(tile16|tile32)/n:64/' --samples 2 --startup off "
@@ -285,6 +285,11 @@ TEST(ProtocolRun, RepetitionsReuseTheRowsSetup) {
         }
       }
       EXPECT_EQ(runs[0].value("row_setup_reused", -1.0), 0.0) << name;
+      // Back to back, only the last validates after its samples (the runner
+      // the others leave to it); interleaved, each does.
+      for (std::size_t i = 0; i < runs.size(); ++i)
+        EXPECT_EQ(runs[i].value("checked_after", -1.0), interleaved || i == 2 ? 1.0 : 0.0)
+            << name << " repetition " << i;
     }
     if (interleaved) {
       EXPECT_LE(reused, 4) << context(r);  // a repetition follows its own row by chance

@@ -562,6 +562,37 @@ TEST(Measure, ValidationFailingBeforeTimingTakesNoSamples) {
   EXPECT_EQ(outcome().exit_code(), kExitFailed);
 }
 
+// A row's repetitions with one runner (RowSetup): the first uploads and
+// validates before timing; the next take their warm-up launch and samples at
+// once; only one asked to check after validates after its samples.
+TEST(Measure, ReusedSetupSkipsUploadAndValidatesOnlyWhenAsked) {
+  std::vector<std::string> log;
+  FakeRunner runner(log);
+  const Measurement m = fake_measurement(log);
+  RowSetup setup;
+  Protocol first = fixed_protocol(1, CacheMode::hot);
+  first.check_after = false;
+  const auto run = [&](const Protocol& p) {
+    return run_benchmark(m.name,
+                         [&](benchmark::State& state) { measure(state, runner, m, p, &setup); });
+  };
+  const BenchRun r1 = run(first);
+  const std::vector<std::string> want1 = {"upload",   "time_batch 1", "clear_output", "download",
+                                          "validate", "time_batch 1", "time_batch 40"};
+  EXPECT_EQ(log, want1);  // before timing only (batches of 40 reach the 20 ms target)
+  EXPECT_TRUE(setup.done);
+  EXPECT_EQ(counter(r1, "checked_after"), 0);
+  EXPECT_EQ(counter(r1, "row_setup_reused"), 0);
+  log.clear();
+  const BenchRun r2 = run(fixed_protocol(1, CacheMode::hot));  // checks after
+  const std::vector<std::string> want2 = {"time_batch 1", "time_batch 40", "clear_output",
+                                          "download", "validate"};
+  EXPECT_EQ(log, want2);  // no upload, no validation before: reused
+  EXPECT_EQ(counter(r2, "row_setup_reused"), 1);
+  EXPECT_EQ(counter(r2, "checked_after"), 1);
+  EXPECT_DOUBLE_EQ(counter(r2, "first_launch_ms"), counter(r1, "first_launch_ms"));
+}
+
 TEST(RunGuarded, UnavailableIsSkippedNotFailed) {
   const std::size_t failures_before = outcome().failures().size();
   const BenchRun r = run_benchmark(bench("fake", "cuda", "base", "1"),

@@ -29,46 +29,46 @@ class Part:
 
 
 PARTS = [
-    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 310, 500,
+    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 106, 500,
          REPS3 + ["--benchmark_filter=^bandwidth/"],
          sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"], time_limit=0.25),
     Part("matrixmul", "matrixMul tiles (as written and aligned), cuBLAS, CLBlast, cross-runs",
-         220, 450, REPS3 + [
+         153, 450, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
              "tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc|-ptx-align)?/"]),
-    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 100, 300, REPS3 + [
+    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 64, 300, REPS3 + [
         "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
         "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
-         150, 300, ["--benchmark_repetitions=3", "--samples", "10",
+         117, 300, ["--benchmark_repetitions=3", "--samples", "10",
                     "--benchmark_filter=^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|"
                     "-ptx-O0|-ptx-align|-auto-|-hand-)|matrixMul/opencl/tile(16|32)-ptx-from-nvcc)"],
          sizes=["--mm-n", "4096"], common=False),
-    Part("triad", "STREAM triad, both APIs", 40, 120,
+    Part("triad", "STREAM triad, both APIs", 25, 120,
          ["--benchmark_repetitions=5", "--benchmark_filter=^triad/"]),
     Part("worksize", "work-group size rules (study, driver, query, tuner) and the 1-D sweeps",
-         80, 300, REPS3 + [
+         46, 300, REPS3 + [
              "--benchmark_filter=^(mmnaive|bilinear|sort|trapezoid)/",
              "--mmnaive-local", "16x16,study-x,study-y,driver,query,tuner",
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
              "--sort-local", "sweep,study,driver,query,tuner",
              "--trapezoid-local", "sweep,study,driver,query,tuner"]),
-    Part("layout", "LavaMD, bodies and conversions per data layout", 250, 500,
+    Part("layout", "LavaMD, bodies and conversions per data layout", 146, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
-    Part("agpu", "reductions and scans beside CUB, with the device copy", 290, 500,
+    Part("agpu", "reductions and scans beside CUB, with the device copy", 195, 500,
          REPS3 + ["--benchmark_filter=^(reduce|scan)/|"
                   "^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/"],
          sizes=["--reduce-n", "1048576,16777216,268435456",
                 "--scan-n", "1048576,16777216,268435456", "--scan-alpha", "8,16,32"]),
-    Part("ceiling", "the roofline's ceilings and the launch floor", 45, 150,
+    Part("ceiling", "the roofline's ceilings and the launch floor", 25, 150,
          ["--benchmark_repetitions=5", "--benchmark_filter=^(ceiling|triad)/(cuda|opencl)/"],
          sizes=["--triad-n", "134217728"]),
-    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 270, 500,
+    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 146, 500,
          REPS3 + ["--benchmark_enable_random_interleaving=true", "--benchmark_filter=^advection/"]),
-    Part("startup", "program build, module load and first launch", 80, 200,
+    Part("startup", "program build, module load and first launch", 70, 200,
          ["--benchmark_filter=^startup/"], common=False),
-    Part("cold", "cold L2 against hot, the main kernels", 180, 400, REPS3 + [
+    Part("cold", "cold L2 against hot, the main kernels", 101, 400, REPS3 + [
         "--cache", "cold",
         "--benchmark_filter=^(matrixMul/(cuda|opencl)/(tile16|tile32)/|cp/(cuda|opencl)/unrollx8/|"
         "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"]),

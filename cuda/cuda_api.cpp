@@ -6,12 +6,12 @@
 #include <chrono>
 
 #include "agpu_parameters.h"
+#include "api_registry.h"
 #include "check.h"
 #include "cross_runners.h"
 #include "errors.h"
 #include "nvml.h"
 #include "ptx_load.h"
-#include "runner_table.h"
 #include "split_group.h"
 
 namespace gpucmp::cuda {
@@ -188,6 +188,6 @@ DeviceInfo describe_device(int device) {
 
 std::unique_ptr<Api> make_api() { return std::make_unique<CudaApi>(); }
 
-void register_runners() { register_api_runners("cuda"); }
+GPUCMP_API(cuda, 0, make_api, nullptr);
 
 }  // namespace gpucmp::cuda

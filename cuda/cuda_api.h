@@ -9,7 +9,5 @@ namespace gpucmp::cuda {
 std::unique_ptr<Api> make_api();
 // The facts of CUDA device `device` (properties, peaks, limits).
 DeviceInfo describe_device(int device);
-// Adds the CUDA runners to every workload (one line per workload).
-void register_runners();
 
 }  // namespace gpucmp::cuda

@@ -4,17 +4,17 @@
 #include <spdlog/spdlog.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
-#include "../opencl/cross_ptx_source.h"
-#include "../opencl/opencl_api.h"
+#include "api_registry.h"
 #include "context.h"
-#include "cross_ptx.h"
 #include "errors.h"
 #include "gbench_flag_values.h"
 #include "gbench_flags.h"
@@ -27,9 +27,6 @@
 #include "runner_table.h"
 #include "skip_log.h"
 #include "workload_registry.h"
-#ifdef GPUCMP_HAVE_CUDA
-#include "../cuda/cuda_api.h"
-#endif
 
 namespace {
 
@@ -41,16 +38,21 @@ int usage_error(const std::string& line) {
   return kExitUsage;
 }
 
+// The APIs this program was linked with, from the build (CMakeLists.txt):
+// each must have registered itself (api_registry.h).
+std::vector<std::string> built_apis() {
+  std::vector<std::string> names;
+  std::string list = GPUCMP_BUILT_APIS;
+  for (size_t start = 0; start <= list.size();) {
+    const size_t end = std::min(list.find(',', start), list.size());
+    if (end > start) names.push_back(list.substr(start, end - start));
+    start = end + 1;
+  }
+  return names;
+}
+
 std::vector<std::unique_ptr<Api>> all_apis() {
-  std::vector<std::unique_ptr<Api>> apis;
-#ifdef GPUCMP_HAVE_CUDA
-  apis.push_back(cuda::make_api());
-  cuda::register_runners();
-  // The cross-run rows <variant>-opencl-ptx: OpenCL's PTX, run through CUDA.
-  cross_ptx::set_opencl_source(opencl::program_ptx);
-#endif
-  apis.push_back(opencl::make_api());
-  opencl::register_runners();
+  auto apis = make_registered_apis(built_apis());
   // A shared variant without a runner on a built API stops the run here.
   std::vector<std::string> names;
   names.reserve(apis.size());

@@ -1,10 +1,12 @@
 #include "opencl_api.h"
 
 #include "agpu_parameters.h"
+#include "api_registry.h"
+#include "cross_ptx.h"
+#include "cross_ptx_source.h"
 #include "errors.h"
 #include "programs.h"
 #include "ptx/pass_registry.h"
-#include "runner_table.h"
 #include "session.h"
 #include "split_group.h"
 
@@ -144,6 +146,12 @@ class OpenClApi : public Api {
 
 std::unique_ptr<Api> make_api() { return std::make_unique<OpenClApi>(); }
 
-void register_runners() { register_api_runners("opencl"); }
+namespace {
+// The bridge of harness/cross_ptx.h: CUDA's cross-run rows <variant>-opencl-ptx
+// run OpenCL's PTX of the same program.
+void install_cross_ptx_source() { cross_ptx::set_opencl_source(program_ptx); }
+}  // namespace
+
+GPUCMP_API(opencl, 1, make_api, install_cross_ptx_source);
 
 }  // namespace gpucmp::opencl

@@ -7,7 +7,5 @@
 namespace gpucmp::opencl {
 
 std::unique_ptr<Api> make_api();
-// Adds the OpenCL runners to every workload (one line per workload).
-void register_runners();
 
 }  // namespace gpucmp::opencl

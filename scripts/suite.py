@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """Runs gpucmp's standard set on this machine's GPU into one folder, and its report.
 
-One run, one revision: every part (scripts/suite_parts/parts.py, one per study) is a
-gpucmp-bench run that writes <part>.json and <part>.log into the run's folder,
+One run, one revision: every part of the standard set (scripts/suite_parts/parts.py,
+one per study; with two GPUs or more the multi-GPU parts join it; --list names
+them and the parts that run only when --part names them: compute-sanitizer,
+the judged problems at full length, the full work-size sweeps, ...) is a
+gpucmp-bench run or a tool (suite_parts/tools.py) that writes <part>.json (or
+its file) and <part>.log into the run's folder,
 results/<gpu>/<date>-<revision>/ unless --out names another. Before the parts
 it writes manifest.json (revision and whether the tree was clean, the command,
 the GPU, driver and toolkit, the clocks policy); after each part, one line in
 journal.jsonl (part, exit code, seconds), so that nothing finished is lost and
 --resume DIR goes on where a run that was stopped, killed or crashed left off
 (the parts whose exit code was 0 are not run again; the revision must be the
-manifest's). A part stopped at its limit gets SIGTERM (gpucmp-bench then writes
+manifest's). A part this machine cannot run (no ncu, no mpirun, no NVIDIA
+OpenCL for a part that needs it) is said, journaled as skipped with its
+reason and not run. A part stopped at its limit gets SIGTERM (gpucmp-bench then writes
 the rows it finished); a part killed or crashed leaves gpucmp-bench's journal,
 from which the suite makes <part>.json, marked partial (journal_report.py).
 Then REPORT.md and its figures from that folder alone (scripts/report.py). A
@@ -36,8 +42,8 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import journal_report  # noqa: E402
-from suite_parts import sass_part  # noqa: E402
-from suite_parts.parts import PARTS, by_name, common_args  # noqa: E402
+from suite_parts import tools  # noqa: E402
+from suite_parts.parts import PARTS, by_name, common_args, standard_parts  # noqa: E402
 
 JOURNAL = "journal.jsonl"
 TERM_GRACE_S = 60  # a part stopped at its limit: SIGTERM, then SIGKILL after this
@@ -89,7 +95,8 @@ def device_slug(bench):
         listing = command_output(bench, "--list-devices") or ""
         names = re.findall(r"^\s*OpenCL device \d+: (.+?)(?: \(|$)", listing, re.M)
     name = names[0] if names else "unknown-device"
-    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    return slug + (f"-x{len(names)}" if len(names) > 1 else "")  # a machine of several GPUs
 
 
 def toolkit():
@@ -99,7 +106,8 @@ def toolkit():
 
 
 def part_command(bench, part, size, out_dir):
-    args = [bench, "--size", size] + (common_args(part) if part.common else []) + part.args
+    args = tools.launch_prefix(part) + [bench, "--size", size] + (
+        common_args(part) if part.common else []) + tools.fill(part.args, bench)
     if size != "quick":
         args += part.sizes
     return args + [f"--benchmark_out={os.path.join(out_dir, part.name + '.json')}",
@@ -146,21 +154,21 @@ def fmt_minutes(seconds):
 
 def run_part(args, part, out_dir, log):
     """One part, its output into log; its exit code (124: stopped at its limit)."""
-    if part.tool == "sass":
-        return sass_part.run(args.ptx, out_dir, log, part.limit_s)
+    if part.tool != "bench":
+        return tools.run(part, args.bench, args.ptx, out_dir, log, run_bounded)
     cmd = part_command(args.bench, part, args.size, out_dir)
-    log.write("$ " + shlex.join(cmd) + "\n")
-    log.flush()
-    rc = run_bounded(cmd, log, part.limit_s)
+    rc = run_bounded(cmd, log, part.limit_s, tools.launch_env(part))
     if rc != 0:
         recover_rows(os.path.join(out_dir, part.name + ".json"), rc, log)
     return rc
 
 
-def run_bounded(cmd, log, limit_s):
+def run_bounded(cmd, log, limit_s, env=None):
     """Runs cmd; at its limit SIGTERM (gpucmp-bench then writes the report of the
     rows it finished), SIGKILL only if it is still there after TERM_GRACE_S."""
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    log.write("$ " + shlex.join(cmd) + "\n")
+    log.flush()
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
     try:
         return proc.wait(timeout=limit_s)
     except subprocess.TimeoutExpired:
@@ -204,15 +212,21 @@ def run_parts(args, parts, out_dir):
         say(f"[{i + 1}/{len(todo)}] {part.name}: {part.what}; about "
             f"{fmt_minutes(remaining * pace)} left")
         log_path = os.path.join(out_dir, part.name + ".log")
+        why_not = tools.requirement(part, args.bench)
+        if why_not:
+            # A skip, said and journaled: not run, not failed, not run again.
+            say(f"{part.name}: skipped: {why_not}")
+            append_journal(out_dir, {"part": part.name, "rc": 0, "seconds": 0,
+                                     "skipped": why_not})
+            continue
         t0 = time.monotonic()
         with open(log_path, "w", encoding="utf-8") as log:
             rc = run_part(args, part, out_dir, log)
         seconds = time.monotonic() - t0
         spent += seconds
         estimated += part.estimate_s
-        made = sass_part.ARCHIVE if part.tool == "sass" else part.name + ".json"
         append_journal(out_dir, {"part": part.name, "rc": rc, "seconds": round(seconds, 1),
-                                 "file": made})
+                                 "file": tools.made(part)})
         if rc != 0:
             say(f"{part.name}: exit code {rc} after {seconds:.0f} s (see {log_path})")
             worst = max(worst, 1)
@@ -269,7 +283,7 @@ def parse_args(argv):
     if args.ptx is None:
         args.ptx = os.path.join(os.path.dirname(os.path.abspath(args.bench)), "gpucmp-ptx")
     known = by_name()
-    args.parts = PARTS
+    args.parts = standard_parts()
     if args.part is not None:
         names = args.part.split(",")
         for n in names:
@@ -286,21 +300,25 @@ def main(argv=None):
         argv = sys.argv[1:]
     args = parse_args(argv)
     if args.list:
-        for part in args.parts:
-            print(f"{part.name:10} ~{part.estimate_s:4d} s  {part.what}")
-        print(f"{'total':10} ~{sum(p.estimate_s for p in args.parts):4d} s")
+        for part in args.parts if args.part else PARTS:
+            where = "" if part.standard else "  (only with --part)"
+            gpus_needed = f"  ({part.min_gpus} GPUs or more)" if part.min_gpus > 1 else ""
+            print(f"{part.name:18} ~{part.estimate_s:4d} s  {part.what}{gpus_needed}{where}")
+        chosen = args.parts
+        print(f"{'standard set':18} ~{sum(p.estimate_s for p in chosen if p.min_gpus == 1):4d} s "
+              f"on one GPU, ~{sum(p.estimate_s for p in chosen):4d} s on two"
+              if args.part is None else
+              f"{'total':18} ~{sum(p.estimate_s for p in chosen):4d} s")
         return 0
     if not (os.path.isfile(args.bench) and os.access(args.bench, os.X_OK)):
         fail(f"no gpucmp-bench at {args.bench} (build it, or pass --bench)")
-    if any(p.tool == "sass" for p in args.parts) and not (
+    if any(p.tool in ("sass", "crosssass") for p in args.parts) and not (
             os.path.isfile(args.ptx) and os.access(args.ptx, os.X_OK)):
-        fail(f"no gpucmp-ptx at {args.ptx} for the sass part (build it, pass --ptx, or leave "
-             "the part out with --part)")
+        fail(f"no gpucmp-ptx at {args.ptx} for the sass parts (build it, pass --ptx, or leave "
+             "them out with --part)")
     rev, clean = revision()
     visible = max(len(gpus()), 1)
     skipped = [p.name for p in args.parts if p.min_gpus > visible]
-    if skipped:
-        say(f"{', '.join(skipped)}: need more GPUs than the {visible} here, left out")
     args.parts = [p for p in args.parts if p.min_gpus <= visible]
     if args.resume:
         out_dir = args.resume
@@ -328,6 +346,8 @@ def main(argv=None):
         except OSError as e:
             fail(f"--out {out_dir}: cannot create ({e.strerror or e})")
         write_manifest(out_dir, args, argv, rev, clean)
+    if skipped:
+        say(f"{', '.join(skipped)}: need more GPUs than the {visible} here, left out")
     if clean is False:
         say(f"warning: the tree at {rev} has uncommitted changes: the manifest says "
             "clean_tree false")

@@ -210,6 +210,61 @@ class SassPart(unittest.TestCase):
         self.assertEqual(journal(out)[0]["rc"], 3)
 
 
+# A stand-in for gpucmp-bench that lists NVIDIA's OpenCL as platform 1 and
+# writes its arguments (one a line) where ARGS_OUT says.
+LISTING_BENCH = """#!/bin/sh
+if [ "$1" = --list-devices ]; then
+  echo "OpenCL platform 0: Portable Computing Language (OpenCL 3.0 PoCL)"
+  echo "OpenCL platform 1: NVIDIA CUDA (OpenCL 3.0 CUDA 13.0.0)"
+  exit 0
+fi
+printf '%s\\n' "$@" > "$ARGS_OUT"
+"""
+
+
+class PartSets(unittest.TestCase):
+    def test_the_standard_set_and_the_parts_only_named(self):
+        r = run_suite("--list")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        lines = {line.split()[0]: line for line in r.stdout.splitlines()}
+        for name in ("triad", "sass", "counters", "multigpu-advection"):
+            self.assertNotIn("only with --part", lines[name])
+        for name in ("sanitizer", "judged", "gputests"):
+            self.assertIn("only with --part", lines[name])
+        self.assertIn("2 GPUs or more", lines["multigpu-split"])
+
+    def test_a_part_this_machine_cannot_run_is_a_said_skip(self):
+        # A gpucmp-bench outside a build folder: no tests for the gputests part.
+        bench = os.path.join(tempfile.mkdtemp(), "gpucmp-bench")
+        os.symlink(os.path.abspath(BENCH), bench)
+        out = os.path.join(tempfile.mkdtemp(), "run")
+        r = subprocess.run([sys.executable, SCRIPT, "--bench", bench, "--out", out, "--part",
+                            "gputests", "--no-report"], capture_output=True, text=True,
+                           timeout=120)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("gputests: skipped: ", r.stderr)
+        entry, = journal(out)
+        self.assertEqual(entry["part"], "gputests")
+        self.assertIn("not a build folder with tests", entry["skipped"])
+        self.assertFalse(os.path.exists(os.path.join(out, "gputests.log")))
+
+    def test_nvidia_platform_and_mpirun_fill_a_multi_gpu_part(self):
+        sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+        from suite_parts import parts, tools
+        bench = os.path.join(tempfile.mkdtemp(), "gpucmp-bench")
+        with open(bench, "w") as f:
+            f.write(LISTING_BENCH)
+        os.chmod(bench, 0o755)
+        part = parts.by_name()["multigpu-advection"]
+        args = tools.fill(part.args, bench)
+        self.assertIn("1:0,1:1", args)
+        self.assertFalse(any("{nv_cl}" in a for a in args))
+        prefix = tools.launch_prefix(part)
+        self.assertEqual(prefix[:5], ["mpirun", "--bind-to", "none", "-np", "2"])
+        self.assertIn("NCCL_NVLS_ENABLE=0", prefix)
+        self.assertEqual(tools.launch_prefix(parts.by_name()["triad"]), [])
+
+
 if __name__ == "__main__":
     BENCH = sys.argv.pop(1)
     unittest.main()

@@ -20,6 +20,7 @@ import tarfile
 
 SASS_DIR = "sass"
 SASS_ARCHIVE = "sass.tar.xz"  # sass/*.sass inside, as the suite's sass part writes it
+CROSS_SASS_ARCHIVE = "cross-sass.tar.xz"  # the same form, the suite's crosssass part
 CUDA_SOURCE = "cuda"  # what CUDA ran: the executable's own cubin
 HEADER = "// SASS:"
 TOP = 5  # opcodes listed per difference
@@ -65,8 +66,8 @@ def opcode(instruction):
 
 def load(dirs):
     """[SassFile] from <dir>/sass/*.sass of each folder, and from the members
-    sass/*.sass of <dir>/sass.tar.xz (what scripts/suite.sh's sass part
-    writes), in name order."""
+    sass/*.sass of <dir>/sass.tar.xz and <dir>/cross-sass.tar.xz (what
+    scripts/suite.sh's sass and crosssass parts write), in name order."""
     out = []
     for d in dirs:
         for path in sorted(glob.glob(os.path.join(d, SASS_DIR, "*.sass"))):
@@ -76,6 +77,7 @@ def load(dirs):
             except OSError:
                 continue
         out += _load_archive(os.path.join(d, SASS_ARCHIVE))
+        out += _load_archive(os.path.join(d, CROSS_SASS_ARCHIVE))
     return out
 
 

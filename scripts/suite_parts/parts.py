@@ -8,7 +8,14 @@ the noise target or the part's time limit per row: 0.5 s, 0.25 s for the
 copies, whose host-side transfers rarely meet the target and would each take
 the whole limit); with --size quick (the suite's own test) the parts'
 size options are left out and the preset's quick sizes run. A part's tool is
-gpucmp-bench unless it names another (sass: gpucmp-ptx dump, suite_parts/sass_part.py)."""
+gpucmp-bench unless it names another (suite_parts/tools.py: sass, crosssass,
+ncu, sanitizer, ctest).
+
+The standard set is every part with standard=True whose min_gpus the machine
+has: with two GPUs or more the multi-GPU parts join it. The other parts run
+only when --part names them (longer studies, checks and profiles). "{nv_cl}"
+in a part's arguments is NVIDIA's OpenCL platform index (gpucmp-bench
+--list-devices); launcher "mpi" runs the part under mpirun, one rank a GPU."""
 from dataclasses import dataclass, field
 
 REPS3 = ["--benchmark_repetitions=3"]
@@ -25,7 +32,9 @@ class Part:
     min_gpus: int = 1
     common: bool = True  # run with common_args(part)
     time_limit: float = 0.5  # --time-limit of common_args: a row's sampling at most, seconds
-    tool: str = "bench"  # bench: a gpucmp-bench run; sass: suite_parts/sass_part.py
+    tool: str = "bench"  # bench: a gpucmp-bench run; else suite_parts/tools.py's
+    standard: bool = True  # in the standard set (else only when --part names it)
+    launcher: str = ""  # "mpi": under mpirun, min_gpus ranks
 
 
 PARTS = [
@@ -74,6 +83,56 @@ PARTS = [
         "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"]),
     Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
          150, 400, tool="sass"),
+    # The pairs whose gaps the report explains: each CUDA row with its cross-runs
+    # (OpenCL's PTX and nvcc's PTX under CUDA's JIT: ncu sees no OpenCL kernel).
+    Part("counters", "Nsight Compute counters of the main CUDA rows and OpenCL's PTX under CUDA",
+         150, 360, ["^(matrixMul/cuda/tile(16|32)(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/|"
+                    "cp/cuda/unrollx8(-ieee|-fast)?(-opencl-ptx|-ptx-jit)?/|"
+                    "(mriq|mrifhd)/cuda/(precise|fast)(-opencl-ptx|-ptx-jit)?/numK:2048/)"],
+         tool="ncu"),
+    # Two GPUs or more: advection's grid in row bands over two GPUs (one MPI rank
+    # each: halos through NCCL on CUDA, staged through the host on OpenCL) beside
+    # the one-GPU rows of the same run; the split rows over GPUs 0 and 1.
+    Part("multigpu-advection", "advection on one and two GPUs, every grid, both exchanges",
+         150, 450, REPS3 + [
+             "--split-over", "mpi", "--advection-gpus", "1,2", "--cuda-split-devices", "0,1",
+             "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1",
+             "--benchmark_filter=^advection/(cuda|opencl)/(blocked|weights|stream|async)/"],
+         min_gpus=2, launcher="mpi"),
+    Part("multigpu-judged", "advection's judged problems at full length on one and two GPUs",
+         200, 500, ["--samples", "1", "--startup", "off", "--split-over", "mpi",
+                    "--advection-gpus", "1,2", "--cuda-split-devices", "0,1",
+                    "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1", "--advection-exchange", "overlap",
+                    "--advection-problems", "1,2,4,5", "--benchmark_filter="
+                    "^advection/(cuda|opencl)/(blocked|stream|async)/.*/steps:"],
+         min_gpus=2, launcher="mpi", common=False),
+    Part("multigpu-split", "one kernel split over GPUs 0 and 1 in one process, both APIs",
+         120, 400, REPS3 + [
+             "--benchmark_filter=^(mmnaive|bilinear|trapezoid)/.*/split",
+             "--split", "share:0,share:0.5,equal,pe,calibrated", "--split-axis", "y",
+             "--cuda-split-devices", "0,1", "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1"],
+         min_gpus=2),
+    # Only when --part names them.
+    Part("sanitizer", "compute-sanitizer's four tools over every CUDA row at quick size",
+         300, 600, tool="sanitizer", standard=False),
+    Part("crosssass", "the SASS CUDA's JIT made of the cross-run rows (OpenCL's and nvcc's PTX)",
+         120, 300, tool="crosssass", standard=False),
+    Part("judged", "advection's judged problems at full length, one GPU",
+         200, 500, ["--samples", "1", "--startup", "off", "--advection-problems", "1,2,3,4,5",
+                    "--benchmark_filter=^advection/(cuda|opencl)/(blocked|stream|async)/.*/steps:"],
+         common=False, standard=False),
+    Part("worksize-sweep", "every legal work-group shape of the work-size kernels",
+         300, 600, REPS3 + ["--benchmark_filter=^(mmnaive|bilinear|sort|trapezoid)/",
+                            "--mmnaive-local", "sweep", "--bilinear-local", "sweep",
+                            "--sort-local", "sweep", "--trapezoid-local", "sweep"],
+         standard=False),
+    Part("agpu-order", "reduce and scan of a non-commutative operator: which keep the order",
+         200, 400, REPS3 + ["--reduce-type", "affine16", "--scan-type", "affine16",
+                            "--benchmark_filter=^(reduce|scan)/"],
+         sizes=["--reduce-n", "1048576,268435456", "--scan-n", "1048576,268435456"],
+         standard=False),
+    Part("gputests", "the GPU-labelled tests of the build (CTest)", 120, 400, tool="ctest",
+         standard=False),
 ]
 
 
@@ -84,3 +143,7 @@ def common_args(part):
 
 def by_name():
     return {p.name: p for p in PARTS}
+
+
+def standard_parts():
+    return [p for p in PARTS if p.standard]

@@ -1,27 +1,36 @@
 #!/usr/bin/env bash
-# The SASS that CUDA's driver JIT made of the cross-run rows (cuda/cross_runners.h):
-# each -opencl-ptx and -ptx-jit row runs once with a private compute cache
+# The suite's crosssass part (scripts/suite.sh --part crosssass): the SASS that
+# CUDA's driver JIT made of the cross-run rows (cuda/cross_runners.h): each
+# -opencl-ptx and -ptx-jit row runs once with a private compute cache
 # (CUDA_CACHE_DISABLE=0), and `gpucmp-ptx cache-sass` writes the cubins it added.
 # The cache first holds what the OpenCL row of the same program leaves there
 # (its own build, and the OpenCL runtime's built-in kernels, which every
 # gpucmp-bench process JIT-compiles when it opens NVIDIA's OpenCL), so that
 # only CUDA's JIT output of the cross-run row is new.
-# Usage (device tool, after a build with gpucmp-bench and gpucmp-ptx):
-#   B=<build dir> OUT=<dir> [ROWS="<workload>/<variant>[@<param>] ..."] scripts/device_cross_sass.sh
+# usage: B=<build dir> OUT=<dir> [PTX=<gpucmp-ptx>] [ROWS="<workload>/<variant>[@<param>] ..."]
+#          scripts/suite_parts/cross_sass.sh
 # ROWS (default: matrixMul, cp, mriq, mrifhd) names the OpenCL rows whose
 # cross-run rows to dump; @<param> keeps one parameter value of the row (e.g.
 # lavamd/base@layout:soa) and goes into the file name.
-# Comes back as $OUT/cross-sass.tgz: cross-sass/<workload>-<variant>.cuda-jit.sass
-# (first line: "// SASS: driver JIT (CUDA, driver ..., gpucmp-bench <row>), ...").
+# Writes $OUT/sass/<workload>-<variant>.cuda-jit.sass (first line: "// SASS:
+# driver JIT (CUDA, driver ..., gpucmp-bench <row>), ..."); the suite packs
+# them as cross-sass.tar.xz, which the report reads beside sass.tar.xz.
+# exit: 0 every row dumped; 1 a row failed (the others are written).
 set -u
 shopt -s nullglob
-: "${OUT:?set OUT to the folder that comes back}"
-B=${B:-/tmp/gpucmp-build}
-source scripts/device_setup.sh > /dev/null
+: "${OUT:?set OUT to the output folder}"
+B=${B:-build}
+PTX=${PTX:-$B/gpucmp-ptx}
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+# NVIDIA's OpenCL for the OpenCL rows and the -opencl-ptx rows.
+# shellcheck source=scripts/gpu_env.sh
+source "$HERE/gpu_env.sh"
 export PATH="$PATH:${CUDA_HOME:-/usr/local/cuda}/bin"
 driver=$(nvidia-smi --query-gpu=driver_version --format=csv,noheader | head -1)
 work=$(mktemp -d)
-mkdir -p "$work/cross-sass"
+trap 'rm -rf "$work"' EXIT
+mkdir -p "$OUT/sass"
+failed=0
 bench() {  # bench <cache dir> <exact row filter>
   CUDA_CACHE_DISABLE=0 CUDA_CACHE_PATH="$1" timeout 60 "$B/gpucmp-bench" --size quick \
     --startup off --progress off --samples 2 --benchmark_filter="$2" > "$1.log" 2>&1
@@ -42,17 +51,17 @@ for row in $ROWS; do
     bench "$base" "^$w/opencl/$v/$param"
     cp -r "$base" "$cache"
     bench "$cache" "^$w/cuda/$v-$cross/$param"
-    grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v$tag-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; continue; }
+    grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v$tag-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; failed=1; continue; }
     (cd "$cache" && find . -type f) | sort > "$work/after"
     (cd "$base" && find . -type f) | sort > "$work/before"
     comm -13 "$work/before" "$work/after" | while read -r f; do
       mkdir -p "$new/$(dirname "$f")" && cp "$cache/$f" "$new/$f"; done
-    "$B/gpucmp-ptx" cache-sass --cache "$new" --out "$work/sass-$k" \
+    "$PTX" cache-sass --cache "$new" --out "$work/sass-$k" \
       --label "CUDA, driver $driver, gpucmp-bench $w/cuda/$v-$cross$tag" > "$work/sass-$k.log" 2>&1 ||
-      { echo "$w/$v$tag-$cross: $(tail -1 "$work/sass-$k.log")"; continue; }
+      { echo "$w/$v$tag-$cross: $(tail -1 "$work/sass-$k.log")"; failed=1; continue; }
     files=("$work/sass-$k"/*.sass)
-    cat "${files[@]}" > "$work/cross-sass/$w-$v$tag-$cross.cuda-jit.sass"
+    cat "${files[@]}" > "$OUT/sass/$w-$v$tag-$cross.cuda-jit.sass"
     echo "$w/$v$tag-$cross: ${#files[@]} cubin(s)"
   done
 done
-tar czf "$OUT/cross-sass.tgz" -C "$work" cross-sass
+exit "$failed"

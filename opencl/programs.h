@@ -1,6 +1,14 @@
 // Every OpenCL program the benchmarks build, with its exact build options:
-// one table read by the runners and by `gpucmp-ptx dump`, so that the PTX
+// one list read by the runners and by `gpucmp-ptx dump`, so that the PTX
 // dumped is the PTX timed.
+//
+// Each workload's programs register themselves beside its OpenCL runner, in a
+// GPUCMP_PROGRAMS { specs.push_back(source(...)); } block
+// (program_spec_helpers.h: source(), derived(), the PTX chains), as its
+// runners do (GPUCMP_RUNNERS, harness/runner_table.h): no central list to
+// extend. The blocks run once, on the first program_specs(), in a fixed
+// order (by source file path), so the list's order never depends on the
+// linker's; gpucmp_opencl must be linked whole (CMakeLists.txt).
 #pragma once
 #include <string>
 #include <vector>
@@ -64,12 +72,45 @@ const char* from_name(ProgramFrom from);
 // chain=auto; step=2". The report reads variants from it, not from names.
 std::string describe(const ProgramSpec& spec);
 
+// Every registered program, in registration order (by file path, then in
+// the order each block pushed them). Throws std::logic_error when no block
+// is linked in, or when two programs share a (workload, variant) name.
 const std::vector<ProgramSpec>& program_specs();
 
 // The program of a benchmark variant; throws ApiError for an unknown pair.
 const ProgramSpec& program_spec(const std::string& workload, const std::string& variant);
 
-// The PTX-loaded variants of a workload (all but `source`), in table order.
+// The PTX-loaded variants of a workload (all but `source`), in list order.
 std::vector<ProgramSpec> ptx_variants(const std::string& workload);
 
+// A GPUCMP_PROGRAMS block: appends its file's programs to `specs`.
+using AddPrograms = void (*)(std::vector<ProgramSpec>& specs);
+struct ProgramRegistration {
+  std::string file;  // __FILE__ of the block
+  AddPrograms add;
+};
+// Kept at static-initialisation time by GPUCMP_PROGRAMS; a registration after
+// program_specs() has built the list is an error (std::logic_error).
+struct ProgramRegistrar {
+  ProgramRegistrar(const char* file, AddPrograms add);
+};
+const std::vector<ProgramRegistration>& program_registrations();
+
+// The programs of `registrations`, run in file-path order (blocks of one
+// file in the order given); throws std::logic_error naming both files when a
+// (workload, variant) name is pushed twice. program_specs() is this over
+// program_registrations().
+std::vector<ProgramSpec> collect_program_specs(std::vector<ProgramRegistration> registrations);
+
 }  // namespace gpucmp::opencl
+
+#define GPUCMP_PROGRAMS_CAT2(a, b) a##b
+#define GPUCMP_PROGRAMS_CAT(a, b) GPUCMP_PROGRAMS_CAT2(a, b)
+// GPUCMP_PROGRAMS { specs.push_back(source("triad", "base", "triad.cl", "")); }
+// (the block's parameter is `specs`, a std::vector<ProgramSpec>&).
+#define GPUCMP_PROGRAMS_FN GPUCMP_PROGRAMS_CAT(gpucmp_add_programs_, __LINE__)
+#define GPUCMP_PROGRAMS                                                              \
+  static void GPUCMP_PROGRAMS_FN(std::vector<::gpucmp::opencl::ProgramSpec>& specs); \
+  static const ::gpucmp::opencl::ProgramRegistrar GPUCMP_PROGRAMS_CAT(               \
+      gpucmp_program_registrar_, __LINE__)(__FILE__, &GPUCMP_PROGRAMS_FN);           \
+  static void GPUCMP_PROGRAMS_FN(std::vector<::gpucmp::opencl::ProgramSpec>& specs)

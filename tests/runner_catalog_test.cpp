@@ -134,7 +134,7 @@ TEST(WorkloadRegistry, ARunnerWithoutItsWorkloadIsAnError) {
   }
 }
 
-// Every OpenCL row that builds a kernel has its program (opencl/programs.cpp):
+// Every OpenCL row that builds a kernel has its program (GPUCMP_PROGRAMS, opencl/programs.h):
 // bandwidth copies and CLBlast build none.
 TEST(RunnerCatalog, EveryOpenClKernelRowHasItsProgram) {
   register_all();

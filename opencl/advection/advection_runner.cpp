@@ -1,5 +1,5 @@
 // OpenCL runner of advection: as cuda/advection/advection_runner.cpp, the
-// step from advection.cl (its program per variant from programs.cpp:
+// step from advection.cl (its program per variant registered below:
 // branchy is advection_blocked built with -DTWO_BRANCH), the halos of two
 // GPUs staged through the host (staged_halo.h, whose transfer queue also
 // runs the edge rows, beside the interior).
@@ -7,6 +7,7 @@
 
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -106,6 +107,16 @@ class AdvectionRunner : public TimedRunner {
   std::unique_ptr<StagedHalo> halo_;  // two GPUs
   Buffer f_[2];
 };
+
+GPUCMP_PROGRAMS {
+  specs.push_back(source("advection", "blocked", "advection.cl", ""));
+  specs.push_back(source("advection", "branchy", "advection.cl", "-DTWO_BRANCH"));
+  specs.push_back(source("advection", "plain", "advection.cl", ""));
+  specs.push_back(source("advection", "weights", "advection.cl", ""));
+  specs.push_back(source("advection", "stream", "advection.cl", ""));
+  specs.push_back(source("advection", "async", "advection_async.cl", ""));
+  specs.push_back(source("advection", "ring", "advection_async.cl", "-DRING_LOADS"));
+}
 
 GPUCMP_RUNNERS("opencl") {
   advection::runners().add("opencl", advection::variants(),

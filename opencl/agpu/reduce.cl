@@ -1,5 +1,5 @@
 // The AGPU model's reductions (harness/workloads/agpu/reduce.h): tree,
-// cascading and pipeline; T and T4 come as -D options (opencl/programs.cpp:
+// cascading and pipeline; T and T4 come as -D options (reduce_runner.cpp:
 // uint, uint4 for int32, summed modulo 2^32; float, float4; with -DAFFINE16,
 // uint words combined by the affine16 product). Pairs with
 // cuda/agpu/reduce.cu, line for line.

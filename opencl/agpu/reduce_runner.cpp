@@ -1,11 +1,13 @@
 // OpenCL runner of reduce: the words uploaded once; per launch the
-// algorithm's kernels (reduce.cl, its program per type from programs.cpp),
+// algorithm's kernels (reduce.cl, its program per type registered below),
 // the one-word sum read after. Launch geometry as cuda/agpu/reduce.cu's.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -101,6 +103,22 @@ class ReduceRunner : public TimedRunner {
   Kernel tree_, cascading_, strided_, pipeline_;
   Buffer in_, out_, a_, b_;
 };
+
+// reduce.cl's word: int32 summed as unsigned (modulo 2^32), float, or the
+// affine maps of agpu_ops.clh. One program per algorithm and word type (the
+// programs are alike; each row builds its own, as each CUDA row has its kernels).
+constexpr const char* kReduceInt32 = "-DT=uint -DT4=uint4";
+constexpr const char* kReduceFloat = "-DT=float -DT4=float4";
+constexpr const char* kReduceAffine = "-DT=uint -DT4=uint4 -DAFFINE16";
+
+GPUCMP_PROGRAMS {
+  for (const char* algorithm : {"tree", "cascading", "pipeline"}) {
+    const std::string a = algorithm;
+    specs.push_back(source("reduce", a + "-int32", "reduce.cl", kReduceInt32));
+    specs.push_back(source("reduce", a, "reduce.cl", kReduceFloat));
+    specs.push_back(source("reduce", a + "-affine16", "reduce.cl", kReduceAffine));
+  }
+}
 
 GPUCMP_RUNNERS("opencl") {
   reduce::runners().add("opencl", reduce::variants(),

@@ -1,12 +1,13 @@
 // OpenCL runner of scan: the words uploaded once; per launch the alpha
 // algorithm's three kernels or lookback's one (scan.cl), or onepass's one
-// (scan_onepass.cl), each variant's program per type from programs.cpp; the
+// (scan_onepass.cl), each variant's program per type registered below; the
 // prefix sums read after. Geometry as cuda/agpu/scan.cu's and scan_onepass.cu's.
 #include <cstdint>
 #include <string>
 
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -121,6 +122,27 @@ class ScanRunner : public TimedRunner {
   Kernel tile_sums_, sums_, tiles_, single_pass_;
   Buffer in_, out_, scratch_;
 };
+
+// scan.cl's word, and AS_T: a uint's bits as the word.
+constexpr const char* kScanInt32 = "-DT=uint -DAS_T=as_uint";
+constexpr const char* kScanFloat = "-DT=float -DAS_T=as_float";
+constexpr const char* kScanAffine = "-DT=uint -DAS_T=as_uint -DAFFINE16";
+// scan_onepass.cl's sleep between look-back polls, on NVIDIA's driver only.
+constexpr const char* kNvSleep = "-DNV_NANOSLEEP";
+
+GPUCMP_PROGRAMS {
+  for (const char* algorithm : {"alpha", "lookback"}) {
+    const std::string a = algorithm;
+    specs.push_back(source("scan", a + "-int32", "scan.cl", kScanInt32));
+    specs.push_back(source("scan", a, "scan.cl", kScanFloat));
+    specs.push_back(source("scan", a + "-affine16", "scan.cl", kScanAffine));
+  }
+  specs.push_back(
+      with_nvidia(source("scan", "onepass-int32", "scan_onepass.cl", kScanInt32), kNvSleep));
+  specs.push_back(with_nvidia(source("scan", "onepass", "scan_onepass.cl", kScanFloat), kNvSleep));
+  specs.push_back(
+      with_nvidia(source("scan", "onepass-affine16", "scan_onepass.cl", kScanAffine), kNvSleep));
+}
 
 GPUCMP_RUNNERS("opencl") {
   scan::runners().add("opencl", scan::variants(), [](scan::Problem& p, const scan::Variant& v) {

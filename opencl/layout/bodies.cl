@@ -1,6 +1,6 @@
 // bodies (harness/workloads/layout/bodies.h), written once against the
 // generated body12 accessors and built once per layout (-D GPUCMP_LAYOUT,
-// GPUCMP_TILE: opencl/programs.cpp). Pairs with cuda/layout/bodies.cu.
+// GPUCMP_TILE: bodies_runner.cpp). Pairs with cuda/layout/bodies.cu.
 #include "gpucmp_layouts.h"
 
 __kernel void bodies(__global float* r2, __global const float* b, ulong n) {

@@ -1,8 +1,9 @@
 // OpenCL runner of bodies: the records converted on the host into the row's
 // layout and uploaded once, one kernel launch per launch (bodies.cl, built
-// once per layout: programs.cpp).
+// once per layout: registered below).
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -52,6 +53,14 @@ class BodiesRunner : public TimedRunner {
   Kernel kernel_;
   Buffer records_, r2_;
 };
+
+// Once per particle layout (the data-layout study).
+GPUCMP_PROGRAMS {
+  specs.push_back(source("bodies", "base", "bodies.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"));
+  specs.push_back(source("bodies", "base-soa", "bodies.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"));
+  specs.push_back(
+      source("bodies", "base-aosoa", "bodies.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"));
+}
 
 GPUCMP_RUNNERS("opencl") {
   bodies::runners().add("opencl", bodies::variants(),

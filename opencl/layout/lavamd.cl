@@ -1,6 +1,6 @@
 // LavaMD (harness/workloads/layout/lavamd.h), written once against the
 // generated particle4 accessors and built once per layout: GPUCMP_LAYOUT and
-// GPUCMP_TILE come as -D options (opencl/programs.cpp). Pairs with
+// GPUCMP_TILE come as -D options (lavamd_runner.cpp). Pairs with
 // cuda/layout/lavamd.cu, line for line. LOCAL_ALIGN (-D, default 4: a
 // float's) aligns the __local arrays: the variant "aligned" gives 16 bytes,
 // the alignment NVIDIA's OpenCL JIT needs before it reads them with LDS.128.

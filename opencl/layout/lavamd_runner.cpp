@@ -1,9 +1,10 @@
 // OpenCL runner of lavamd: the particles converted on the host into the
 // row's layout and uploaded once, one kernel launch per launch (lavamd.cl,
-// built once per layout: programs.cpp), the forces downloaded and converted
+// built once per layout: registered below), the forces downloaded and converted
 // back to AoS.
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -66,6 +67,21 @@ class LavaMdRunner : public TimedRunner {
   Kernel kernel_;
   Buffer fv_, rv_, qv_, neighbours_, counts_;
 };
+
+// Once per particle layout (the data-layout study), each also with its
+// __local tiles aligned to 16 bytes.
+GPUCMP_PROGRAMS {
+  specs.push_back(source("lavamd", "base", "lavamd.cl", "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32"));
+  specs.push_back(source("lavamd", "base-soa", "lavamd.cl", "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32"));
+  specs.push_back(
+      source("lavamd", "base-aosoa", "lavamd.cl", "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32"));
+  specs.push_back(source("lavamd", "aligned", "lavamd.cl",
+                         "-DGPUCMP_LAYOUT=0 -DGPUCMP_TILE=32 -DLOCAL_ALIGN=16"));
+  specs.push_back(source("lavamd", "aligned-soa", "lavamd.cl",
+                         "-DGPUCMP_LAYOUT=1 -DGPUCMP_TILE=32 -DLOCAL_ALIGN=16"));
+  specs.push_back(source("lavamd", "aligned-aosoa", "lavamd.cl",
+                         "-DGPUCMP_LAYOUT=2 -DGPUCMP_TILE=32 -DLOCAL_ALIGN=16"));
+}
 
 GPUCMP_RUNNERS("opencl") {
   lavamd::runners().add("opencl", lavamd::variants(),

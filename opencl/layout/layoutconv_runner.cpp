@@ -2,6 +2,7 @@
 // kernel per launch (layoutconv.cl), the destination downloaded.
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -51,6 +52,8 @@ class LayoutConvRunner : public TimedRunner {
   Kernel kernel_;
   Buffer src_, dst_;
 };
+
+GPUCMP_PROGRAMS { specs.push_back(source("layoutconv", "base", "layoutconv.cl", "")); }
 
 GPUCMP_RUNNERS("opencl") {
   layoutconv::runners().add("opencl", layoutconv::variants(),

@@ -5,6 +5,7 @@
 #include "check.h"
 #include "group_limit.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -74,6 +75,25 @@ class CpRunner : public TimedRunner {
   LocalShape local_;
   Buffer atoms_, chunk_, energy_;
 };
+
+GPUCMP_PROGRAMS {
+  const ProgramSpec x8 = source("cp", "unrollx8", "cp.cl", "");
+  const ProgramSpec fast = source("cp", "unrollx8-fast", "cp.cl", kFast);
+  specs.push_back(source("cp", "base", "cp.cl", ""));
+  specs.push_back(x8);
+  specs.push_back(source("cp", "unrollx8-ieee", "cp.cl", kIeee));
+  specs.push_back(fast);
+  specs.push_back(source("cp", "unrollx8-fast-ftz", "cp.cl", kFastFtz));
+  // ptx-ftz: the fast PTX with CUDA's fast-math denormal semantics (pass ftz).
+  ProgramSpec fast_ftz = derived(fast, "ptx-ftz", ProgramFrom::ptx_as_built_passes);
+  fast_ftz.passes = {"ftz"};
+  specs.push_back(fast_ftz);
+  // cp reads its atoms from a __constant__ symbol in CUDA and from a
+  // __constant kernel argument in OpenCL: nvcc's PTX of it has a different
+  // signature (ptx/README.md), so it has no ptx-from-nvcc row.
+  add_ptx_controls(specs, x8);
+  add_auto_chain(specs, x8);
+}
 
 // The shared variants, then the PTX-loaded ones (same kernel and math as
 // their source variant).

@@ -2,11 +2,13 @@
 // the packed k-values, clear the outputs, then per tile copy the k-values into
 // the constant buffer and launch the voxel kernel (mriq.cl, mrifhd.cl).
 #include <algorithm>
+#include <string>
 #include <vector>
 
 #include "check.h"
 #include "group_limit.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -121,6 +123,25 @@ class MriRunner : public TimedRunner {
   std::size_t x_local_;  // work-group size of the voxel kernel
   Buffer x_, y_, z_, phiR_, phiI_, dR_, dI_, kv_, tile_, out_r_, out_i_;
 };
+
+// The k loop bounded by the tile's count only (mri::KLoop::count_only).
+constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
+constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
+
+// As cp, the k-values sit in a __constant__ symbol in CUDA and in a
+// __constant kernel argument in OpenCL: no ptx-from-nvcc row (ptx/README.md).
+GPUCMP_PROGRAMS {
+  for (const char* workload : {"mriq", "mrifhd"}) {
+    const std::string file = std::string(workload) + ".cl";
+    const ProgramSpec precise = source(workload, "precise", file, "");
+    specs.push_back(precise);
+    specs.push_back(source(workload, "fast", file, kFast));
+    specs.push_back(source(workload, "uniform-tile", file, kCountOnly));
+    specs.push_back(source(workload, "uniform-tile-fast", file, kCountOnlyFast));
+    add_ptx_controls(specs, precise);
+    add_auto_chain(specs, precise);
+  }
+}
 
 // The shared variants, then the PTX-loaded ones (same math as their source).
 GPUCMP_RUNNERS("opencl") {

@@ -1,10 +1,11 @@
 // OpenCL runner of ceiling: l2's buffer written once, one kernel per launch
-// (ceiling.cl, its program from programs.cpp), the per-thread results read
+// (ceiling.cl, its program registered below), the per-thread results read
 // after. Geometry as cuda/roofline/ceiling.cu's.
 #include <cstdint>
 
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -61,6 +62,11 @@ class CeilingRunner : public TimedRunner {
   Kernel kernel_;
   Buffer out_, words_;
 };
+
+GPUCMP_PROGRAMS {
+  for (const char* variant : {"fma", "shared", "l2", "launch"})
+    specs.push_back(source("ceiling", variant, "ceiling.cl", ""));
+}
 
 GPUCMP_RUNNERS("opencl") {
   ceiling::runners().add("opencl", ceiling::variants(),

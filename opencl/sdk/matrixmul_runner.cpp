@@ -1,7 +1,12 @@
-// OpenCL runner of matrixMul: the tiled kernel (matrixmul.cl).
+// OpenCL runner of matrixMul: the tiled kernel (matrixmul.cl), and its programs
+// (GPUCMP_PROGRAMS: from source, and the PTX variants of the study).
+#include <string>
+
 #include "check.h"
+#include "errors.h"
 #include "kernel_args.h"
 #include "matrixmul_buffers.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -61,8 +66,44 @@ class TiledMatrixMul : public TimedRunner {
   Kernel kernel_;
 };
 
+// A tiled kernel of harness/workloads/sdk/matrixmul.h, by its variant name.
+ProgramSpec tiled_matrixmul(const std::string& variant) {
+  for (const matrixmul::Variant& k : matrixmul::tiled_kernels()) {
+    if (k.name != variant) continue;
+    std::string options = "-DTILE=" + std::to_string(k.tile);
+    if (k.tile_align > 0) options += " -DALIGN_TILES=" + std::to_string(k.tile_align);
+    return source("matrixMul", k.name, "matrixmul.cl", options);
+  }
+  throw ApiError("no tiled matrixMul kernel " + variant);
+}
+
+// The tiled kernels from source, then their PTX variants: the study's
+// controls and chains (auto on both tiles, hand-edited on tile16) and nvcc's PTX.
+GPUCMP_PROGRAMS {
+  const ProgramSpec tile16 = tiled_matrixmul("tile16");
+  const ProgramSpec tile32 = tiled_matrixmul("tile32");
+  const ProgramSpec aligned16 = tiled_matrixmul("tile16-aligned");
+  const ProgramSpec aligned32 = tiled_matrixmul("tile32-aligned");
+  specs.insert(specs.end(), {tile16, tile32, aligned16, aligned32});
+  // ptx-shared32: the aligned tiles' PTX with nvcc's 32-bit .shared addressing
+  // (pass shared32) in place of OpenCL's 64-bit one.
+  for (const ProgramSpec* aligned : {&aligned16, &aligned32}) {
+    ProgramSpec shared32 = derived(*aligned, "ptx-shared32", ProgramFrom::ptx_as_built_passes);
+    shared32.passes = {"shared32"};
+    specs.push_back(shared32);
+  }
+  for (const ProgramSpec* base : {&tile16, &tile32}) {
+    add_ptx_controls(specs, *base);
+    add_auto_chain(specs, *base);
+  }
+  add_hand_chain(specs, tile16);
+  // matrixMul<TILE, ALIGN>: the unaligned kernels have ALIGN = alignof(float).
+  specs.push_back(from_nvcc(tile16, "matrixmul.ptx", "matrixMulILi16ELi4E", "matrixMul"));
+  specs.push_back(from_nvcc(tile32, "matrixmul.ptx", "matrixMulILi32ELi4E", "matrixMul"));
+}
+
 // The tiled kernel from source (tile16, tile32 and their -aligned forms:
-// harness/workloads/sdk/matrixmul.h), and from PTX reloaded (programs.h).
+// harness/workloads/sdk/matrixmul.h), and from PTX reloaded (the programs above).
 GPUCMP_RUNNERS("opencl") {
   std::vector<matrixmul::Variant> tiled;
   for (const ProgramSpec& spec : program_specs())

@@ -1,7 +1,8 @@
 // OpenCL runner of triad: b and c uploaded once, one kernel launch per launch
-// (triad.cl, its program from programs.cpp).
+// (triad.cl, its program registered below).
 #include "check.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -55,6 +56,8 @@ class TriadRunner : public TimedRunner {
   Kernel kernel_;
   Buffer a_, b_, c_;
 };
+
+GPUCMP_PROGRAMS { specs.push_back(source("triad", "base", "triad.cl", "")); }
 
 GPUCMP_RUNNERS("opencl") {
   triad::runners().add("opencl", triad::variants(), [](triad::Problem& p, const triad::Variant& v) {

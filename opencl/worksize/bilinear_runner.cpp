@@ -1,9 +1,10 @@
 // OpenCL runner of bilinear: the input uploaded once, one kernel launch per launch
 // with the row's work-group shape, or a NULL local size for the "driver" rows
-// (bilinear.cl, its program from programs.cpp).
+// (bilinear.cl, its program registered below).
 #include "check.h"
 #include "group_size.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "rect_copy.h"
 #include "runner_table.h"
@@ -59,6 +60,8 @@ class BilinearRunner final : public TimedRunner {
   Kernel kernel_;
   Buffer in_, out_;
 };
+
+GPUCMP_PROGRAMS { specs.push_back(source("bilinear", "base", "bilinear.cl", "")); }
 
 GPUCMP_RUNNERS("opencl") {
   bilinear::runners().add("opencl", bilinear::variants(),

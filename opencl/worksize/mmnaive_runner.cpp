@@ -1,10 +1,11 @@
 // OpenCL runner of mmnaive: A and B uploaded once, one kernel launch per launch
 // with the row's work-group shape, or a NULL local size for the "driver" rows;
 // a split row's part moves and computes only its block (mmnaive::c_rect)
-// (mmnaive.cl, its program from programs.cpp).
+// (mmnaive.cl, its program registered below).
 #include "check.h"
 #include "group_size.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "rect_copy.h"
 #include "runner_table.h"
@@ -62,6 +63,8 @@ class MmNaiveRunner final : public TimedRunner {
   Kernel kernel_;
   Buffer a_, b_, c_;
 };
+
+GPUCMP_PROGRAMS { specs.push_back(source("mmnaive", "base", "mmnaive.cl", "")); }
 
 GPUCMP_RUNNERS("opencl") {
   mmnaive::runners().add("opencl", mmnaive::variants(),

@@ -2,10 +2,11 @@
 // one launch = clEnqueueCopyBuffer restoring the unsorted data, then one
 // kernel launch per pass, all on the session's queue, with the row's
 // work-group size or a NULL local size for the "driver" rows (sort.cl, its
-// program from programs.cpp).
+// program registered below).
 #include "check.h"
 #include "group_size.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
@@ -65,6 +66,8 @@ class SortRunner : public TimedRunner {
   Kernel kernel_;
   Buffer input_, data_;
 };
+
+GPUCMP_PROGRAMS { specs.push_back(source("sort", "bitonic", "sort.cl", "")); }
 
 GPUCMP_RUNNERS("opencl") {
   sort::runners().add("opencl", sort::variants(), [](sort::Problem& p, const sort::Variant& v) {

@@ -1,11 +1,12 @@
 // OpenCL runner of trapezoid: the partials zeroed once at upload, one kernel
 // launch per launch with the row's work-group size, or a NULL local size for
-// the "driver" rows (trapezoid.cl, its program from programs.cpp).
+// the "driver" rows (trapezoid.cl, its program registered below).
 #include <vector>
 
 #include "check.h"
 #include "group_size.h"
 #include "kernel_args.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "rect_copy.h"
 #include "runner_table.h"
@@ -65,6 +66,8 @@ class TrapezoidRunner : public TimedRunner {
   Kernel kernel_;
   Buffer partials_;
 };
+
+GPUCMP_PROGRAMS { specs.push_back(source("trapezoid", "base", "trapezoid.cl", "")); }
 
 GPUCMP_RUNNERS("opencl") {
   trapezoid::runners().add("opencl", trapezoid::variants(),

@@ -41,7 +41,7 @@ struct Variant {
   std::string name;             // "base"
   Layout layout = Layout::aos;  // set by the harness: the row's layout:
 };
-// The OpenCL program (opencl/programs.cpp) and cross-run PTX of a row:
+// The OpenCL program (registered beside the lavamd runner) and cross-run PTX of a row:
 // `name` for AoS, `name-soa`, `name-aosoa`.
 std::string program_name(const Variant& v);
 

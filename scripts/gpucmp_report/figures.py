@@ -4,7 +4,7 @@ import os
 from .analysis import ratio_of
 from .fmt import fmt_bytes, fmt_params, fmt_ratio, label_of
 from .names import (API_LABEL, APIS, BEST_MARGIN, CHAINS, FIGURE_PATTERNS, FIGURES, STEPS,
-                    STUDY_2010_STEPS, WORKLOAD_ORDER, workload_rank)
+                    STUDY_2010_STEPS, workload_order)
 
 RATIO_TICKS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100]
 
@@ -34,8 +34,9 @@ class Plotter:
         return path
 
     def workload_color(self, workload):
-        return self.colors[workload_rank(workload)[0] % 10] if workload in WORKLOAD_ORDER \
-            else self.colors[(len(WORKLOAD_ORDER) + sum(map(ord, workload))) % 10]
+        known = workload_order()
+        return self.colors[known.index(workload) % 10] if workload in known \
+            else self.colors[(len(known) + sum(map(ord, workload))) % 10]
 
     @staticmethod
     def ratio_limits(values):

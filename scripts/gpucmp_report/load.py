@@ -11,7 +11,8 @@ import gbench_json
 
 from . import variant_facts
 from .names import (COLD_PARAM, JIT_ENV, JIT_PART, QUALITY_FLAGS, SPLIT_DEVICES, SPLIT_PARAM,
-                    SPLIT_RANKS, STARTUP, parse_name, size_key)
+                    SPLIT_RANKS, STARTUP, WORKLOADS_KEY, note_workload_order, parse_name,
+                    reset_workload_order, size_key)
 
 NOT_COUNTERS = {"name", "family_index", "per_family_instance_index", "run_name", "run_type",
                 "repetitions", "repetition_index", "threads", "iterations", "real_time",
@@ -136,6 +137,7 @@ def load_all(paths):
     contexts = []
     latest = {}  # key -> (path, entry, jit); the later file wins
     rank = {}  # path -> its place among the inputs
+    reset_workload_order()
     for path in paths:
         rank[path] = len(rank)
         try:
@@ -143,6 +145,7 @@ def load_all(paths):
         except gbench_json.InputError as e:
             raise InputError(str(e)) from e
         contexts.append((path, context, len(entries)))
+        note_workload_order(context.get(WORKLOADS_KEY, ""))
         jit = str(context.get(JIT_ENV, "")).strip() == "1"
         for key, entry in entries.items():
             key = cold_key(key, entry)
@@ -153,6 +156,9 @@ def load_all(paths):
             if devices:  # kept beside the same row run on other devices (no ":" or "/")
                 key = f"{key}/on " + devices.replace(":", ".").replace("/", "|")
             latest[key] = (path, entry, forced, devices)
+            # A file without the stated order: its rows' own order (gpucmp-bench
+            # writes them in registration order).
+            note_workload_order(key.split("/", 1)[0])
     benches, missing = {}, []
     for key in sorted(latest):
         path, entry, jit, devices = latest[key]

@@ -3,7 +3,13 @@ order, APIs, vendor libraries, PTX variants (chains, controls, cross-run rows),
 startup/cold rows, the 2010 figures; parsing and ordering benchmark names."""
 
 
-WORKLOAD_ORDER = ["bandwidth", "matrixMul", "cp", "mriq", "mrifhd"]
+# The workloads' order: gpucmp-bench's registration order, which every result
+# file states in its context (gpucmp.workloads); load_all() sets it from the
+# inputs (note_workload_order), and from a file without it, the order of its
+# rows; the 2010 study's workloads come first. A workload no input names sorts
+# after, by name.
+_WORKLOAD_ORDER = []  # set by reset_workload_order() and note_workload_order()
+WORKLOADS_KEY = "gpucmp.workloads"
 APIS = ("cuda", "opencl")
 VENDOR = {"cublas": "cuBLAS", "clblast": "CLBlast"}
 BEST_MARGIN = 0.02  # the text names a PTX variant as faster than its source beyond this
@@ -76,10 +82,27 @@ def size_key(params):
     return (product, tuple(values))
 
 
+def reset_workload_order():
+    """The 2010 study's workloads first, in its order (STUDY_2010_RATIO)."""
+    _WORKLOAD_ORDER[:] = list(STUDY_2010_RATIO)
+
+
+def note_workload_order(workloads):
+    """Adds the comma-separated workloads, in their order, to the known order
+    (the first to name a workload places it)."""
+    for w in str(workloads).split(","):
+        if w and w not in _WORKLOAD_ORDER:
+            _WORKLOAD_ORDER.append(w)
+
+
+def workload_order():
+    return list(_WORKLOAD_ORDER)
+
+
 def workload_rank(workload):
-    if workload in WORKLOAD_ORDER:
-        return (WORKLOAD_ORDER.index(workload), "")
-    return (len(WORKLOAD_ORDER), workload)
+    if workload in _WORKLOAD_ORDER:
+        return (_WORKLOAD_ORDER.index(workload), "")
+    return (len(_WORKLOAD_ORDER), workload)
 
 
 def split_variant(variant):
@@ -117,3 +140,6 @@ FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-be
 FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
                    "layout": "fig-layout-*.png", "roofline": "fig-roofline.png",
                    "advection": "fig-advection.png"}
+
+
+reset_workload_order()

@@ -117,11 +117,10 @@ def tokens(variant):
 
 
 # The kernel each pair's timed launch spends its time in, per workload: the
-# CUDA .cu file's SASS (one file holds every kernel of it, both math modes in
-# <file>.cuda.sass and <file>-fast.cuda.sass) and the name patterns that pick
-# the variant's kernel in the CUDA and the OpenCL cubin.
-CUDA_FILES = {"matrixMul": "matrixmul", "cp": "cp", "mriq": "mriq", "mrifhd": "mrifhd",
-              "lavamd": "lavamd"}
+# CUDA .cu file's SASS, named as the workload in lower case (one file holds
+# every kernel of it, both math modes in <file>.cuda.sass and
+# <file>-fast.cuda.sass), and the name patterns that pick the variant's kernel
+# in the CUDA and the OpenCL cubin.
 
 
 def kernel_patterns(workload, variant):
@@ -158,8 +157,13 @@ def select(files, workload, variant, accept):
     functions whose names hold the most of the variant's name parts."""
     cuda_side = accept(CUDA_SOURCE)
     patterns = kernel_patterns(workload, variant)
-    if cuda_side and workload in CUDA_FILES:
-        wanted = [CUDA_FILES[workload] + ("-fast" if "fast" in variant.lower() else "")]
+    stem = workload.lower()
+    fast = stem + "-fast"
+    if cuda_side and "fast" in variant.lower() and any(
+            accept(f.source) and f.stem.lower() == fast for f in files):
+        wanted = [fast]  # the fast-math build's file
+    elif cuda_side:
+        wanted = [stem]
     else:
         wanted = [f"{workload}-{variant}".lower(), workload.lower()]
     # CUDA: a workload's kernels may sit in several .cu files, <workload>_<part>

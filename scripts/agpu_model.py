@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The AGPU cost model (Nakano et al., Hiroshima; issue 17) as a predictor:
+"""The AGPU cost model (Nakano et al., Hiroshima) as a predictor:
 fitted on one size, checked on every other, as stated and with two measured
 machine terms (scripts/agpu_terms.py).
 
@@ -81,7 +81,7 @@ def machine(context, api, path):
             got[name] = int(text)
         except (TypeError, ValueError):
             raise InputError(f"{path}: context has no {api}.agpu.{key} (the model's "
-                             f"{name}; recorded by gpucmp-bench since issue 17)") from None
+                             f"{name}; recorded by gpucmp-bench)") from None
         if got[name] <= 0:
             raise InputError(f"{path}: {api}.agpu.{key} is {text}, not a positive count")
     got["units"] = got["p"]  # refined below where the context names the SM count

@@ -1,5 +1,5 @@
-"""The two machine terms gpucmp adds to the AGPU model (scripts/agpu_model.py;
-issue 17), each measured by the suite itself on the GPU, none fitted:
+"""The two machine terms gpucmp adds to the AGPU model (scripts/agpu_model.py),
+each measured by the suite itself on the GPU, none fitted:
 
   launch   L, the time one launch adds to a batch of back-to-back launches:
            the median of ceiling/<api>/launch (one block, one word a thread).

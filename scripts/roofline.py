@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Every kernel on a measured roofline (issue 17 item 4).
+"""Every kernel on a measured roofline.
 
 The ceilings come from the suite's own rows in CEILINGS.json, per API: FP32
 peak from ceiling/<api>/fma, DRAM from the device copy of 1 GiB

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The tuner against the exhaustive best, both timed in one run (issue 15).
+"""The tuner against the exhaustive best, both timed in one run.
 
 A sweep's best shape is the minimum of many noisy medians, so it is biased low
 (the winner's curse), and a rule re-timed in another process meets another

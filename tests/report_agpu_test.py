@@ -116,7 +116,7 @@ class Sections(unittest.TestCase):
                       "ceiling (no cache term).", md)
         self.assertIn("| CUDA | as stated | 0.2 | 3 | 9 | 16.7% |", md)
         self.assertIn("| CUDA | with L and s | 0.2 | 3 | 9 | 16.7% |", md)
-        self.assertIn("**Issue 17's goal, a median absolute error of at most 15% on the "
+        self.assertIn("**The model's goal, a median absolute error of at most 15% on the "
                       "predicted rows: not met** with L and s (CUDA 16.7%); as stated: "
                       "CUDA 16.7%.", md)
         self.assertIn("| CUDA | 2^16 | 9 | 0.0% | 0.0% |", md)

@@ -1,4 +1,4 @@
-"""One kernel's work split across devices (issue 15 item 4, after Takemoto et al.,
+"""One kernel's work split across devices (after Takemoto et al.,
 IPSJ 2015): the rows with a parameter split:<spec> (Data.split), grouped per device
 group (the <api>.split_devices of the row's file context), API and kernel (workload,
 variant, the other parameters).

@@ -1,4 +1,4 @@
-"""The work-size study (issue 15, after Takemoto et al., IPSJ 2015): the rows with
+"""The work-size study (after Takemoto et al., IPSJ 2015): the rows with
 a parameter local:<spec> (Data.local), grouped per kernel (workload, variant, the
 other parameters) and API into the shapes of the sweep and the rules' rows.
 

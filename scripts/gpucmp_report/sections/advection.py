@@ -1,4 +1,4 @@
-"""Semi-Lagrangian advection (GPU Challenge 2010, issue 18): the rows advection/<api>/<variant>/
+"""Semi-Lagrangian advection (GPU Challenge 2010): the rows advection/<api>/<variant>/
 nx:<NX>/ny:<NY>[/steps:<N>][/gpus:2/exchange:<sync|overlap>/over:mpi], parameters read by
 key. A row without steps: times one step; with steps:N, one launch of N steps. Per grid,
 each variant's time per step, cells/s, GB/s (8 bytes a cell) against the same API's measured
@@ -20,7 +20,7 @@ BYTES_PER_CELL = 8  # f read once and written once a step, FP32
 NOT_RUN = "not run"
 # GPU Challenge 2010's judged problems (nx, ny, steps) and the total times reported for them,
 # in seconds on 1 GPU and on 2 GPUs (2010 hardware): Sudo et al., Tohoku team, GPU Challenge
-# 2010, as quoted in issue 18. Problems 2 and 3 are the same size, judged twice.
+# 2010 (Sudo et al., Tohoku team). Problems 2 and 3 are the same size, judged twice.
 CHALLENGE_2010 = (  # (problem, nx, ny, steps, 1 GPU s, 2 GPUs s)
     ("P1", 2048, 2048, 20480, 24.41, 12.03),
     ("P2", 4096, 4096, 10240, 46.84, 22.58),
@@ -183,7 +183,7 @@ def problem_rows(index, apis):
 
 INTRO = (
     "Rows `advection/<api>/<variant>/nx:<NX>/ny:<NY>`: the set problem of GPU Challenge 2010, "
-    "2-D advection by the cubic semi-Lagrangian method (issue 18). A row without `steps:` "
+    "2-D advection by the cubic semi-Lagrangian method. A row without `steps:` "
     "times one launch of one step; a row with `steps:<N>` times one launch of N steps (a "
     "full-length run); `gpus:2/exchange:<sync|overlap>/over:mpi` rows split the grid over "
     "two GPUs, one MPI rank each. Time: the median of the repetitions. cells/s: nx x ny / "

@@ -1,9 +1,9 @@
-"""Reductions, scans and the AGPU model (issue 17): the rows reduce/<api>/... and
+"""Reductions, scans and the AGPU model: the rows reduce/<api>/... and
 scan/<api>/... of files whose context holds the model's machine (<api>.agpu.p, .b,
 .M_words), put through scripts/agpu_model.py (its constants fitted per API at one
 size, as stated and with the terms scripts/agpu_terms.py measures from the
 ceiling and copy rows; its predictions at the other sizes, the median absolute
-error per API and size against the issue's goal, the rows it misses most), and
+error per API and size against the model's goal, the rows it misses most), and
 the best gpucmp reduction and scan against CUB's at the largest size with a CUB
 row."""
 import agpu_model  # scripts/agpu_model.py (scripts/ is on sys.path, as for gbench_json)
@@ -17,12 +17,12 @@ TITLE = "Reductions, scans and the AGPU model"
 WORKLOADS = ("reduce", "scan")
 MACHINE_KEYS = ("p", "b", "M_words")  # <api>.agpu.<key> in a file's context
 CUB = "cub"  # CUDA's reference rows: reduce/cuda/cub, scan/cuda/cub
-GOAL = 0.15  # issue 17: the model's median absolute error on the predicted rows
+GOAL = 0.15  # the model's median absolute error on the predicted rows
 TERM_WORKLOADS = ("ceiling", "bandwidth")  # the rows agpu_terms reads
 MISSED = 0.25  # rows off by more than this are listed as where the model breaks
 MISSED_SHOWN = 12
 INTRO = (
-    "Rows `reduce/<api>/<variant>` and `scan/<api>/<variant>` (issue 17). The AGPU model "
+    "Rows `reduce/<api>/<variant>` and `scan/<api>/<variant>`. The AGPU model "
     "(Nakano et al.) describes the GPU by p cores, b (warp, memory block and banks, in "
     "words) and M words of shared memory per multiprocessor, as each file's context "
     "records them (`<api>.agpu.p`, `.b`, `.M_words`), and an algorithm by its time "
@@ -108,12 +108,12 @@ def goal_line(stats):
     checked = {api: e for api, e in errors.items() if e is not None}
     goal = f"a median absolute error of at most {GOAL:.0%} on the predicted rows"
     if not checked:
-        return f"Issue 17's goal, {goal}: not checked (no size besides the fitted one)."
+        return f"The model's goal, {goal}: not checked (no size besides the fitted one)."
     met = all(e <= GOAL for e in checked.values())
     each = ", ".join(f"{api_name(a)} {agpu_model.pct(e)}" for a, e in checked.items())
     stated = ", ".join(f"{api_name(a)} {agpu_model.pct(s['median_abs_error'])}"
                        for a, s in stats["stated"].items() if s["median_abs_error"] is not None)
-    return (f"**Issue 17's goal, {goal}: {'met' if met else 'not met'}** with L and s "
+    return (f"**The model's goal, {goal}: {'met' if met else 'not met'}** with L and s "
             f"({each}); as stated: {stated}.")
 
 

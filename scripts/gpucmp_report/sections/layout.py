@@ -1,4 +1,4 @@
-"""Data layouts (issue 16, after Yamanaka 2014): the rows with layout:<aos|soa|aosoa>
+"""Data layouts (after Yamanaka 2014): the rows with layout:<aos|soa|aosoa>
 (lavamd, bodies) side by side per API and size, the conversions between layouts
 (layoutconv: device time per direction, the host's time from host_convert_ms), and
 for LavaMD the launches after which a layout repays its conversion (the study's
@@ -13,7 +13,7 @@ STUDY = ("The study's figures (Tesla K20, Rodinia's LavaMD in CUDA at 70^3 boxes
          "reports them): AoS 84.2 s, SoA 39.1 s (SoA / AoS 0.46, 2.16x faster); conversion on "
          "the host 6 ms (10^3) to 1.0 s (70^3).")
 INTRO = (
-    "Rows with the parameter `layout:<aos|soa|aosoa>` (issue 16, after Yamanaka 2014): "
+    "Rows with the parameter `layout:<aos|soa|aosoa>` (after Yamanaka 2014): "
     "one kernel source per API compiled once per layout of its records in global memory "
     "(accessors generated from harness/workloads/layout/records.json; AoSoA in tiles of 32 "
     "records), the records converted on the host before the upload and back after the "

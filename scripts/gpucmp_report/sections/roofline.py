@@ -1,4 +1,4 @@
-"""Measured roofline (issue 17 item 4): scripts/roofline.py over the loaded rows.
+"""Measured roofline: scripts/roofline.py over the loaded rows.
 The ceilings are the suite's own rows (ceiling/<api>/fma, the device copy of 1 GiB
 bandwidth/<api>/d2d/bytes:1073741824, ceiling/<api>/l2 and /shared), every row with
 the counters roofline_flop and roofline_bytes is placed under its API's bound, and

@@ -1,4 +1,4 @@
-"""Work split across devices (issue 15 item 4, after Takemoto et al., IPSJ 2015): per
+"""Work split across devices (after Takemoto et al., IPSJ 2015): per
 device group, API and kernel, every split row (the rules and the fixed shares of
 device 0) with the share given, its job time, time / the best row and the speedup
 over the fastest single-device row; which rule came closest to the best; a figure
@@ -12,7 +12,7 @@ from ..split_figures import figure_names
 
 TITLE = "Work split across devices"
 INTRO = (
-    "Rows with the parameter `split:<spec>` (issue 15 item 4, after Takemoto et al., IPSJ "
+    "Rows with the parameter `split:<spec>` (after Takemoto et al., IPSJ "
     "2015): one kernel's work cut into contiguous blocks of rows (`axis:y`) or columns "
     "(`axis:x`), one block per device of the API's split group (the context's "
     "`cuda.split_devices` / `opencl.split_devices`, device 0 first; a device may be named "
@@ -32,7 +32,7 @@ INTRO = (
     "Speedup: the time of the single-device row (`share:1`, or `share:0` of two devices: "
     "all the work on one device; the faster where both ran; a rule's row that gave one "
     "device everything where neither ran) / the row's time; above 1, the split is faster. "
-    "Rows ending `over:mpi` (issue 15 item 5) ran one device per MPI rank (`mpirun -np N "
+    "Rows ending `over:mpi` ran one device per MPI rank (`mpirun -np N "
     "gpucmp-bench --split-over mpi`; their devices are the context's `<api>.split_ranks`, "
     "rank 0 first): their job also includes rank 0 sending each other rank its part's input "
     "and receiving its output through MPI. "

@@ -1,4 +1,4 @@
-"""Work-size tuning (issue 15, after Takemoto et al., IPSJ 2015): per kernel and API
+"""Work-size tuning (after Takemoto et al., IPSJ 2015): per kernel and API
 the best and worst of the shapes measured, the rules (the study's, the driver's,
 gpucmp's tuner, the default shape) against the best, the study's own figures,
 heat maps (2-D) and curves (1-D). Facts only: no reason why a shape wins."""
@@ -12,7 +12,7 @@ from ..worksize_figures import figure_names
 
 TITLE = "Work-size tuning"
 INTRO = (
-    "Rows with the parameter `local:<spec>` (issue 15, after Takemoto et al., IPSJ 2015): "
+    "Rows with the parameter `local:<spec>` (after Takemoto et al., IPSJ 2015): "
     "one kernel launched with different work-group (OpenCL) / block (CUDA) shapes. Shapes "
     "are written x by y work-items (2-D; x is the contiguous dimension) or as the group "
     "size (1-D). A shape row is one of the sweep (every legal shape) or a fixed shape; "

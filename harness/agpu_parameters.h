@@ -1,4 +1,4 @@
-// The AGPU model's machine parameters (Nakano et al.; issue 17) as each API
+// The AGPU model's machine parameters (Nakano et al.) as each API
 // reports them, for the result JSON's context, where scripts/agpu_model.py
 // reads them:
 //   <api>.agpu.p        cores: compute units x FP32 lanes per unit

@@ -1,4 +1,4 @@
-// The devices of one API that a split row uses (issue 15 item 4), and the
+// The devices of one API that a split row uses, and the
 // threads that drive them: one worker thread per device, which makes its
 // device current once (CUDA: cudaSetDevice; OpenCL: the thread's session) and
 // then runs every task for it, so a runner is made, used and destroyed on

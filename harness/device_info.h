@@ -19,7 +19,7 @@ struct DeviceInfo {
   // Processing elements of one compute unit: FP32 lanes per SM on NVIDIA,
   // the preferred float vector width on other OpenCL devices; 0 unknown.
   int lanes_per_cu = 0;
-  // The AGPU model's b and M (issue 17): threads of a warp (0 unknown), and
+  // The AGPU model's b and M: threads of a warp (0 unknown), and
   // shared (local) memory of one compute unit in bytes as the API reports
   // it, with how (`local_bytes_source`).
   int warp_size = 0;

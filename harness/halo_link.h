@@ -1,5 +1,5 @@
-// How the parts of a resident row split (advection over two GPUs, issue 18
-// item 4) trade their halo rows when the halos pass through the host: one
+// How the parts of a resident row split (advection over two GPUs)
+// trade their halo rows when the halos pass through the host: one
 // part per MPI rank, part i on rank i, the messages through MPI (OpenMPI,
 // harness/mpi/halo_peers.cpp), so that the same code crosses nodes. The
 // CUDA runners use it only to start NCCL (broadcast of its unique id); the

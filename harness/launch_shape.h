@@ -1,4 +1,4 @@
-// Launch geometry as a benchmark parameter (issue 15, after Takemoto et al.,
+// Launch geometry as a benchmark parameter (after Takemoto et al.,
 // IPSJ 2015): the work-group (OpenCL) / block (CUDA) shape of a kernel whose
 // geometry is free, which shapes are legal, and the rules that pick one.
 // Everything here is API-neutral: the APIs give their limits through

@@ -1,4 +1,4 @@
-// gpucmp's local-size tuner (issue 15): a budgeted search guided by a model.
+// gpucmp's local-size tuner: a budgeted search guided by a model.
 //
 // The model scores every legal shape by the fraction of the device it expects
 // a launch to use, the product of five factors in (0, 1]:

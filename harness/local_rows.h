@@ -1,4 +1,4 @@
-// Rows of a workload whose launch geometry is free (issue 15): one benchmark
+// Rows of a workload whose launch geometry is free: one benchmark
 // per runner row and local-size spec, named .../local:<spec>, each measured
 // with the shape its spec resolves to on the device that runs it. The
 // workload states its problem, global size and what to measure; everything

@@ -1,4 +1,4 @@
-// Split rows over MPI (issue 15 item 5, after Takemoto et al., IPSJ 2015):
+// Split rows over MPI (after Takemoto et al., IPSJ 2015):
 // `mpirun -np N gpucmp-bench --split RULES --split-over mpi ...` runs one
 // device per rank, master-slave as the study did. Every rank parses the same
 // options and registers the same rows; rank 0 runs Google Benchmark and, for

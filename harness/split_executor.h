@@ -1,4 +1,4 @@
-// Where the parts of a split row run (issue 15 items 4 and 5): on the
+// Where the parts of a split row run: on the
 // devices of one process, one worker thread per device (ThreadSplitExecutor,
 // the default), or on one device per MPI rank (harness/mpi_split.h,
 // --split-over mpi). The split rows ask this for their device group, their
@@ -34,7 +34,7 @@ class SplitExecutor {
   // The calibrated rule's probe of every device on its part (split_runner.h).
   virtual ProbeResult probe(const SplitRow& row, const std::vector<Part>& parts, int launches,
                             int probe_launches) = 0;
-  // A resident split's runner (advection on two GPUs, issue 18): each part
+  // A resident split's runner (advection on two GPUs): each part
   // keeps its data on its device from upload() to download(), which gathers
   // the parts' outputs; one launch is one launch of every part at once, the
   // parts trading their halos themselves (halo_link.h). Timed by the host's

@@ -1,5 +1,5 @@
-// What one part of a split row reads and writes on the host (issue 15 item
-// 5): rectangles of the problem's row-major arrays. The in-process split
+// What one part of a split row reads and writes on the host:
+// rectangles of the problem's row-major arrays. The in-process split
 // needs none of it (the parts share the host problem); the MPI split scatters
 // a part's input rectangles from rank 0 to the part's rank and gathers its
 // output rectangles back, and every split row reports a digest of its whole

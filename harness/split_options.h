@@ -1,4 +1,4 @@
-// Options of the multi-device rows (issue 15 item 4): which split rules or
+// Options of the multi-device rows: which split rules or
 // fixed shares to run, along which axis, how many launches one job makes,
 // and which devices of each API take part. No --split: no split rows.
 #pragma once

@@ -1,5 +1,5 @@
 // Multi-device rows of a workload whose work splits into blocks of rows or
-// columns (issue 15 item 4, after Takemoto et al., IPSJ 2015): for every
+// columns (after Takemoto et al., IPSJ 2015): for every
 // runner row and every --split spec, the benchmark
 // <workload>/<api>/<variant>/<params>/local:<shape>/devices:<N>/split:<spec>/axis:<y|x>,
 // one "launch" of which is one whole job on all devices at once, transfers

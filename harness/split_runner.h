@@ -1,4 +1,4 @@
-// One kernel's work split across devices (issue 15 item 4): a Runner whose
+// One kernel's work split across devices: a Runner whose
 // "launch" is one whole job, as Takemoto et al. time it: on every device at
 // once, upload what its part reads, run `launches` kernel launches on its
 // part, download its part of the output; the job ends when the last device

@@ -1,4 +1,4 @@
-// Splitting one kernel's work between devices (issue 15 item 4, after
+// Splitting one kernel's work between devices (after
 // Takemoto et al., IPSJ 2015): how much of the work each device gets under
 // each rule, and the contiguous block of rows (or columns) each one runs.
 // API-neutral and device-free: the rules take what the devices report (PE

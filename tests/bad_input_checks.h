@@ -1,5 +1,5 @@
 // The bad-input contract shared by the CLI tests: exit code 2 and one line,
-// an error naming the problem (issue 13), and no output left behind.
+// an error naming the problem, and no output left behind.
 #pragma once
 #include <gtest/gtest.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-// Bad advection options (issue 18): a grid that breaks the challenge's rules
+// Bad advection options: a grid that breaks the challenge's rules
 // is a one-line error naming the rule, exit code 2, before anything runs.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The non-commutative check of issue 17: reduce and scan over affine16 words
+// The non-commutative check: reduce and scan over affine16 words
 // (the 2x2 matrix product of harness/workloads/agpu/word_type.h) on the
 // default OpenCL device (PoCL without a GPU; on a GPU machine CUDA's rows
 // too). Every row must be validated; reduce's counter keeps_order must say

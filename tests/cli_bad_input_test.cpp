@@ -82,7 +82,7 @@ TEST(BadInput, OpenClKernelThatFailsToBuildShowsItsLog) {
 }
 
 // ---- every numeric option: 0, negative, not a number, overflow ----
-// Each message names the option, the text and the rule in words (issue 13:
+// Each message names the option, the text and the rule in words (once,
 // CLI11's own range checks printed 1.797...e308 as the missing upper bound).
 
 TEST(BadInput, CudaDeviceNegative) {
@@ -158,7 +158,7 @@ TEST(BadInput, StartupSamplesZero) {
   expect_usage_error("--startup-samples 0" + kFast, "--startup-samples 0: must be in 1..1000");
 }
 
-// --cp-grid 0 used to mean "not given" and ran the preset's grid (issue 13).
+// --cp-grid 0 used to mean "not given" and ran the preset's grid.
 TEST(BadInput, CpGridZero) {
   expect_usage_error("--cp-grid 0" + kFast, "--cp-grid 0: must be a multiple of 128 in 128..16384");
 }
@@ -231,7 +231,7 @@ TEST(BadInput, KernelFileThatIsAFolder) {
       << r.output;
 }
 
-// ---- list options: no empty item, no item twice (issue 35) ----
+// ---- list options: no empty item, no item twice ----
 // CLI11 dropped empty items without a word; an item given twice made two
 // rows of one name, which compare.py then counted as two repetitions.
 

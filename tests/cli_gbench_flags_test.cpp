@@ -83,7 +83,7 @@ TEST(GbenchFlags, OutFileFromTheEnvironment) {
       << r.output;
 }
 
-// ---- Google Benchmark's flags with values it would misread (issue 35) ----
+// ---- Google Benchmark's flags with values it would misread ----
 // Each was lost or misreported by Google Benchmark: -3 repetitions ended in
 // "vector::reserve" (exit 1), 0 ran nothing, xml printed the usage and
 // exited 0, an unparsable value left two lines, the second one wrong.

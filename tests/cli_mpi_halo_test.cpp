@@ -1,4 +1,4 @@
-// Advection split over two MPI ranks (issue 18 item 4) on OpenCL, as CI runs
+// Advection split over two MPI ranks on OpenCL, as CI runs
 // it: 2 ranks on the default device (PoCL without a GPU), each computing its
 // half of the rows and trading 2 halo rows each way every step through MPI.
 // Every row is validated by gpucmp-bench itself (a lost halo breaks the

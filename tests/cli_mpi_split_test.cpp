@@ -1,4 +1,4 @@
-// Split rows over MPI ranks (issue 15 item 5) on OpenCL, as CI runs them: 2
+// Split rows over MPI ranks on OpenCL, as CI runs them: 2
 // ranks on the default device (PoCL without a GPU) against 1 rank, under
 // mpirun. Every row of both runs is validated by gpucmp-bench itself (a lost
 // scatter leaves NaN inputs on a rank, a lost gather a poisoned output on

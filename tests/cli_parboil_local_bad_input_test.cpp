@@ -1,5 +1,5 @@
 // Bad local sizes for the Parboil kernels (--cp-local, --mriq-local,
-// --mrifhd-local; issue 15): a clear one-line error naming the option, the
+// --mrifhd-local): a clear one-line error naming the option, the
 // value and the rule or the device limit, exit code 2, before anything runs.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// The Parboil kernels' local size as a parameter (issue 15): --cp-local,
+// The Parboil kernels' local size as a parameter: --cp-local,
 // --mriq-local and --mrifhd-local add rows .../local:<shape> and change no
 // other row; a non-default size runs validated on the default OpenCL device
 // (PoCL without a GPU) for each of the three workloads at quick size.

@@ -1,6 +1,6 @@
 // gpucmp-ptx given bad input: each subcommand that reads PTX, SASS or a
 // compute-cache folder answers exit code 2 and one error line naming the
-// problem, and writes no output file (issue 13).
+// problem, and writes no output file.
 #include <sys/stat.h>
 
 #include <filesystem>
@@ -113,7 +113,7 @@ TEST(PtxBadInput, NormalizeIntoADirectory) {
   expect_empty_dir(dir);
 }
 
-// ---- where -o writes (issue 35): a device or a FIFO in place, a link's
+// ---- where -o writes: a device or a FIFO in place, a link's
 // target through the link; the tool wrote <target>.partial-PID and renamed
 // it over the target, replacing the device (as root: /dev/full) or the link.
 

@@ -1,4 +1,4 @@
-// Bad reduce and scan options (issue 17): a one-line error naming the option and what
+// Bad reduce and scan options: a one-line error naming the option and what
 // was wrong, exit code 2, before anything runs.
 #include <gtest/gtest.h>
 

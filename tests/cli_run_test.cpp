@@ -158,7 +158,7 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 
-// Issue 17: every row a kernel of the suite times carries its place on the
+// Every row a kernel of the suite times carries its place on the
 // roofline (scripts/roofline.py), except the ceilings themselves and the
 // host transfers (link traffic, not DRAM); flop / bytes as counted.
 TEST(QuickRun, KernelRowsCarryTheirRooflineCounters) {

@@ -1,4 +1,4 @@
-// scan's --scan-poll (issue 17): `spin` adds onepass rows named .../poll:spin
+// scan's --scan-poll: `spin` adds onepass rows named .../poll:spin
 // beside the default (sleeping) ones and no row of another variant; not
 // given, no row spins; a spinning onepass row runs validated on the default
 // OpenCL device (PoCL without a GPU).

@@ -1,4 +1,4 @@
-// Split rows (issue 15 item 4) through gpucmp-bench on OpenCL: bad --split
+// Split rows through gpucmp-bench on OpenCL: bad --split
 // options are one-line usage errors (exit 2, no output file); every split of
 // mmnaive, bilinear and trapezoid runs validated on the default device named
 // twice (PoCL without a GPU), along y and along x; with one device the rows

@@ -1,4 +1,4 @@
-// Bad local sizes for the work-size study's kernels (issue 15): a clear
+// Bad local sizes for the work-size study's kernels: a clear
 // one-line error naming the rule or the device limit, exit code 2, before
 // anything runs.
 #include <gtest/gtest.h>

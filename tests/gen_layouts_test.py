@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tests scripts/gen_layouts.py (issue 16): the header it writes for a good
+"""Tests scripts/gen_layouts.py: the header it writes for a good
 description (the accessors, word offsets and field list of a record with an
 array field), and a one-line error with exit 2 for each description it cannot
 handle: a field type other than float, a duplicate field, a bad name, an empty

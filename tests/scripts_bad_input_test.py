@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Each script under scripts/ given bad input (issue 13): exit code 2, one line
+"""Each script under scripts/ given bad input: exit code 2, one line
 "<script>: error: ..." on stderr naming the problem (no Python traceback), and
 no output file left behind, not even a partial or temporary one.
 
@@ -154,7 +154,7 @@ class BadInput(unittest.TestCase):
         self.assertIn("cannot write (No such file or directory)", proc.stderr)
         self.assertEqual(os.listdir(self.out), [])
 
-    # Where --json writes (issue 35): the script wrote a temporary file and
+    # Where --json writes: the script wrote a temporary file and
     # renamed it over the target, replacing a device (as root: /dev/full), a
     # FIFO or a symbolic link instead of writing through it.
 

@@ -1,4 +1,4 @@
-// The advection workload's host side (issue 18): the challenge's grid rules,
+// The advection workload's host side: the challenge's grid rules,
 // the cubic step (exact at the stencil's points and for cubic polynomials;
 // the branch-free form equal to the two-branch one), the double reference
 // (a linear field carried exactly by the rotation) and both validations.

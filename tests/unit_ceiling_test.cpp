@@ -1,4 +1,4 @@
-// The ceiling workload's host side (issue 17 item 4): the counted work of each
+// The ceiling workload's host side: the counted work of each
 // ceiling, and a validation that passes the CPU's own results for the sampled
 // threads and fails a wrong one.
 #include <gtest/gtest.h>

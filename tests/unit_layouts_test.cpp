@@ -1,4 +1,4 @@
-// The data-layout study (issue 16): the generated accessors (gpucmp_layouts.h)
+// The data-layout study: the generated accessors (gpucmp_layouts.h)
 // agree with the host's index and conversion for AoS, SoA and AoSoA; the
 // conversions round-trip; bad layouts and tiles are usage errors; LavaMD's
 // boxes, neighbours and reference, and its validation catching a lost pair.

@@ -1,4 +1,4 @@
-// Unit tests of the Parboil kernels' local size as a parameter (issue 15,
+// Unit tests of the Parboil kernels' local size as a parameter (
 // harness/workloads/parboil/local_size.h): each kernel's block rule and its
 // one-line errors, the shapes a sweep stands for, the NDRange of a rounding-up
 // kernel, and --cp-local / --mriq-local parsing (no device needed).

@@ -1,4 +1,4 @@
-// The reduce workload's host side (issue 17): its grid, the summation depth
+// The reduce workload's host side: its grid, the summation depth
 // behind the float tolerance, and its validation, which must catch a wrong
 // int32 sum bit for bit and a float sum outside the bound while passing the
 // sums of other correct orders.

@@ -1,4 +1,4 @@
-// The scan workload's host side (issue 17): tiles, the summation depth behind
+// The scan workload's host side: tiles, the summation depth behind
 // the float tolerance, and its validation, which must find the first wrong
 // int32 prefix and a float prefix outside its bound while passing a correct
 // order's prefixes.

@@ -1,4 +1,4 @@
-// Unit tests of the parts of a split (issue 15 item 4), no device needed:
+// Unit tests of the parts of a split, no device needed:
 // --split parsing and the rectangles each workload's part moves.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// Unit tests of running a split (issue 15 item 4), no device needed:
+// Unit tests of running a split, no device needed:
 // DeviceWorkers' one thread per device, SplitRunner and the calibrated probe
 // on fake runners, and resolve_split on a fake device group.
 #include <gtest/gtest.h>

@@ -1,5 +1,5 @@
 // The halo exchange of a CUDA part of advection's row split over two GPUs
-// (issue 18 item 4): ncclSend / ncclRecv of the rows next to the split, on a
+//: ncclSend / ncclRecv of the rows next to the split, on a
 // stream of its own (which also runs the step's edge rows), ordered against
 // the compute stream by events; whatever the compute stream runs between
 // start() and finish() overlaps the edge rows and the exchange. NCCL starts through the halo link

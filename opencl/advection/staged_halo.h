@@ -1,5 +1,5 @@
 // The halo exchange of an OpenCL part of advection's row split over two
-// GPUs (issue 18 item 4): the step's edge rows computed, and then read to
+// GPUs: the step's edge rows computed, and then read to
 // the host, on a transfer queue of its own, traded with the neighbour through the halo link
 // (harness/halo_link.h: MPI), and the neighbour's rows written back on the
 // transfer queue; the compute queue's next commands wait for the writes.

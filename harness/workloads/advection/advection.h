@@ -1,5 +1,5 @@
 // advection: 2-D advection by the cubic semi-Lagrangian method, the set
-// problem of GPU Challenge 2010 (issue 18; advection_method.h states the
+// problem of GPU Challenge 2010 (advection_method.h states the
 // step). FP32 on the devices; a CPU reference in double.
 //
 // The grid: nx x ny cells, each a multiple of 64, at most 2^15, and

@@ -1,4 +1,4 @@
-// The cubic semi-Lagrangian step of GPU Challenge 2010 (issue 18), as the
+// The cubic semi-Lagrangian step of GPU Challenge 2010, as the
 // problem states it, in one place for the CPU reference and the tests (the
 // kernels in cuda/advection/ and opencl/advection/ follow it line for line).
 //

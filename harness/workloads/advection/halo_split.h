@@ -1,4 +1,4 @@
-// The row split of advection over one or two devices (issue 18, item 4), as
+// The row split of advection over one or two devices, as
 // the challenge states it: rows split at mid = 64 x floor(ny / 128); each
 // part computes its own rows and needs the other's 2 rows next to the split
 // every step. What a part holds, sends and receives, and which of its rows

@@ -1,4 +1,4 @@
-// scan: the inclusive prefix sum of the AGPU model (Nakano et al.; issue 17)
+// scan: the inclusive prefix sum of the AGPU model (Nakano et al.)
 // over n 32-bit words, both APIs, plus CUB's DeviceScan on CUDA:
 //   alpha  reduce, then scan: blocks of kBlock threads each own a tile of
 //          alpha x kBlock words; a first launch writes each tile's sum, one

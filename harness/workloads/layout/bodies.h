@@ -1,4 +1,4 @@
-// bodies: the data-layout study's wide record (issue 16): n bodies of
+// bodies: the data-layout study's wide record: n bodies of
 // records.json's body12 (pos[3], vel[3], acc[3], mass, charge, radius: 12
 // words), of which the kernel reads 3, pos, and writes each body's squared
 // distance from the origin, r2 = x^2 + y^2 + z^2, to a plain array. The

@@ -1,5 +1,5 @@
 // lavamd: Rodinia's LavaMD (particle potential and relocation in a 3-D box
-// grid), written from its description for the data-layout study (issue 16,
+// grid), written from its description for the data-layout study (
 // after Yamanaka 2014): boxes1d^3 boxes of 100 particles; every particle of a
 // box interacts with every particle of its own box and of its up to 26
 // neighbours through the pair potential of alpha 0.5: r2 = v_i + v_j -

@@ -1,4 +1,4 @@
-// layoutconv: the data-layout study's conversion (issue 16, after Yamanaka
+// layoutconv: the data-layout study's conversion (after Yamanaka
 // 2014, whose Tables 4.3/4.4 price converting LavaMD's and HeartWall's data
 // on the host): n records of W float words from one layout to another, on
 // the device (one thread per destination word, runtime layouts, through the

@@ -1,4 +1,4 @@
-// Data layout as a benchmark axis (issue 16, after Yamanaka 2014): a record
+// Data layout as a benchmark axis (after Yamanaka 2014): a record
 // type is described once (records.json); scripts/gen_layouts.py generates
 // its accessors for AoS, SoA and AoSoA (gpucmp_layouts.h, shared by CUDA,
 // OpenCL C and this file), and kernels written against them are compiled

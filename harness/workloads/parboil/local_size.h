@@ -1,5 +1,5 @@
 // The local (work-group / block) size of the Parboil kernels as a benchmark
-// parameter (issue 15): --cp-local, --mriq-local, --mrifhd-local. Not given,
+// parameter: --cp-local, --mriq-local, --mrifhd-local. Not given,
 // nothing changes: each variant runs its kernel's own size (cp 16x8, MRI 256)
 // under its usual name. Given (fixed shapes and `sweep`), every runner row
 // also runs once per shape, named .../local:<shape> (launch_shape.h's

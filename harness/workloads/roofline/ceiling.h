@@ -1,5 +1,5 @@
 // ceiling: the roofline's ceilings, measured by the suite itself on each GPU
-// (issue 17 item 4), paired on both APIs. Every variant launches
+//, paired on both APIs. Every variant launches
 // kBlocksPerUnit blocks of kBlock threads per compute unit (all resident), and
 // each thread writes one 32-bit result, so nothing it computes can be dropped:
 //   fma     kChains independent FMA chains of kFmaSteps steps per thread

@@ -1,4 +1,4 @@
-// Experiment (issue 17): which form of the single-pass decoupled look-back scan
+// Experiment: which form of the single-pass decoupled look-back scan
 // (cuda/agpu/scan_onepass.cu's algorithm) runs fastest on the GPU at n = 2^28
 // int32, beside CUB's DeviceScan::InclusiveSum and a device copy of the same
 // bytes. The knobs of one form:

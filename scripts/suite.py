@@ -12,7 +12,9 @@ it writes manifest.json (revision and whether the tree was clean, the command,
 the GPU, driver and toolkit, the clocks policy); after each part, one line in
 journal.jsonl (part, exit code, seconds), so that nothing finished is lost and
 --resume DIR goes on where a run that was stopped, killed or crashed left off
-(the parts whose exit code was 0 are not run again; the revision must be the
+(the parts whose exit code was 0 are not run again; a part that did not
+finish runs again whole, the files of its earlier attempt kept beside as
+<part>.attempt-N.*, suite_parts/attempts.py; the revision must be the
 manifest's). A part this machine cannot run (no ncu, no mpirun, no NVIDIA
 OpenCL for a part that needs it) is said, journaled as skipped with its
 reason and not run. A part stopped at its limit gets SIGTERM (gpucmp-bench then writes
@@ -42,7 +44,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import journal_report  # noqa: E402
-from suite_parts import tools  # noqa: E402
+from suite_parts import attempts, tools  # noqa: E402
 from suite_parts.parts import PARTS, by_name, common_args, standard_parts  # noqa: E402
 
 JOURNAL = "journal.jsonl"
@@ -219,14 +221,21 @@ def run_parts(args, parts, out_dir):
             append_journal(out_dir, {"part": part.name, "rc": 0, "seconds": 0,
                                      "skipped": why_not})
             continue
+        kept = attempts.set_aside(out_dir, tools.made(part), os.path.basename(log_path))
+        for line in kept:
+            say(f"{part.name}: {line}")
         t0 = time.monotonic()
         with open(log_path, "w", encoding="utf-8") as log:
+            log.writelines(f"suite: {line}\n" for line in kept)
             rc = run_part(args, part, out_dir, log)
         seconds = time.monotonic() - t0
         spent += seconds
         estimated += part.estimate_s
-        append_journal(out_dir, {"part": part.name, "rc": rc, "seconds": round(seconds, 1),
-                                 "file": tools.made(part)})
+        entry = {"part": part.name, "rc": rc, "seconds": round(seconds, 1),
+                 "file": tools.made(part)}
+        if kept:
+            entry["earlier_attempt"] = "; ".join(kept)
+        append_journal(out_dir, entry)
         if rc != 0:
             say(f"{part.name}: exit code {rc} after {seconds:.0f} s (see {log_path})")
             worst = max(worst, 1)

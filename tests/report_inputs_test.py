@@ -28,23 +28,33 @@ class InputRuns(Work):
 
     def test_partial_heading_follows_the_note(self):
         # Older files' notes (by hand) tell of a timeout; gpucmp-bench's own note of a
-        # signal, which a timeout's SIGTERM writes too.
+        # signal, which a timeout's SIGTERM writes too; journal_report.py's of a
+        # process that died before its report.
         stopped = "Partial files (a run stopped by its timeout; only complete benchmarks kept):"
         interrupted = ("Partial files (a run interrupted by a signal or its timeout; only "
                        "complete benchmarks kept):")
+        recovered = ("Partial files (a run that stopped before writing its report; the rows "
+                     "that finished, recovered from its journal):")
         old_note = dict(H200, **{"gpucmp.partial": "stopped by its 400 s timeout during cp"})
         new_note = dict(H200, **{"gpucmp.partial": INTERRUPTED})
+        # scripts/journal_report.py's note: the process died before its report.
+        journal_note = dict(H200, **{"gpucmp.partial": "recovered from cp.json.journal.jsonl "
+                                     "(exit code -9): 1 rows of benchmarks that finished"})
+        headings = (stopped, interrupted, recovered)
         for contexts, heading in (([old_note], stopped), ([new_note], interrupted),
-                                  ([old_note, new_note], interrupted)):
+                                  ([old_note, new_note], interrupted),
+                                  ([journal_note], recovered),
+                                  ([new_note, journal_note], recovered)):
             with self.subTest(heading=heading, files=len(contexts)):
                 paths = [self.write(f"part{i}.json", doc(mm("cuda", "tile16", 1024 << i, 2.0),
                                                          context=c))
                          for i, c in enumerate(contexts)]
                 proc, md, _ = self.run_report(*paths, "--no-plots", python=sys.executable)
                 self.assertEqual(proc.returncode, 0, proc.stderr)
-                other = interrupted if heading == stopped else stopped
                 self.assertIn(heading, md)
-                self.assertNotIn(other, md)
+                for other in headings:
+                    if other != heading:
+                        self.assertNotIn(other, md)
                 self.assertIn(f"part{len(contexts) - 1}.json`: "
                               + contexts[-1]["gpucmp.partial"], md)
 

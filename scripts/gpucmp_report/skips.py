@@ -15,12 +15,19 @@ INTERRUPTED = "interrupted by "
 PARTIAL_STOPPED = "Partial files (a run stopped by its timeout; only complete benchmarks kept):"
 PARTIAL_INTERRUPTED = ("Partial files (a run interrupted by a signal or its timeout; only "
                        "complete benchmarks kept):")
+# The note scripts/journal_report.py writes: the process died before its report.
+RECOVERED = "recovered from "
+PARTIAL_RECOVERED = ("Partial files (a run that stopped before writing its report; the rows "
+                     "that finished, recovered from its journal):")
 
 
 def partial_heading(notes):
     """The heading over the partial files' notes: older files' notes describe a
     run stopped by its timeout (by hand); gpucmp-bench's own note says
-    "interrupted by SIG...", which a timeout's SIGTERM writes too."""
+    "interrupted by SIG...", which a timeout's SIGTERM writes too;
+    journal_report.py's "recovered from <journal>" a process that died first."""
+    if any(note.startswith(RECOVERED) for note in notes):
+        return PARTIAL_RECOVERED
     if any(INTERRUPTED in note for note in notes):
         return PARTIAL_INTERRUPTED
     return PARTIAL_STOPPED

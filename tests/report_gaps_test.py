@@ -6,8 +6,9 @@ to the total), a curated cause and "unexplained", the SASS mix differences of tw
 small SASS files (offline-ptxas SASS never used as OpenCL's), an ncu raw CSV
 turned into JSON (units, thousands separators, n/a, medians, failed rows), the
 counters table, side files not read as results, and a report without any of
-this evidence unchanged (the committed REPORT.md files regenerate byte for byte
+this evidence unchanged (each GPU's latest suite run's REPORT.md regenerates byte for byte
 where matplotlib is importable; else those two tests skip and the last line says so)."""
+import glob
 import importlib.util
 import json
 import os
@@ -197,6 +198,20 @@ class Split(Case):
         self.assertIn("- Counters: no ncu profile of this pair's CUDA rows.", cp)
         self.assertNotIn("### matrixMul tile32", why)  # 1.02: inside 0.95-1.05
 
+    def test_a_suite_runs_folder_reads_the_gpus_curated_causes_above_it(self):
+        # results/<gpu>/explanations.json beside results/<gpu>/<date>-<rev>/ (a suite
+        # run: it has manifest.json); a folder that is no suite run does not look up.
+        self.write("gpu/explanations.json", EXPLANATIONS)
+        self.write("gpu/run/suite.json", doc({**BASE, **CROSS}))
+        self.write("gpu/other/suite.json", doc({**BASE, **CROSS}))
+        cause = f"- Cause: {EXPLAINED} (evidence: driver-JIT SASS; -opencl-ptx cross-run)"
+        self.assertNotIn(cause, self.report(os.path.join(self.tmp, "gpu", "run", "suite.json")))
+        self.write("gpu/run/manifest.json", {"revision": "abc1234"})
+        self.assertIn(cause, self.report(os.path.join(self.tmp, "gpu", "run", "suite.json"),
+                                         out="run"))
+        self.assertNotIn(cause, self.report(os.path.join(self.tmp, "gpu", "other", "suite.json"),
+                                            out="other"))
+
     def test_sass_mix_is_the_cuda_cubin_against_the_driver_jit(self):
         md = self.full()
         tile16 = md[md.index("### matrixMul tile16"):]
@@ -299,6 +314,18 @@ class Counters(Case):
         self.assertIn("x-ncu.json: not a profile", proc.stderr)
 
 
+def latest_run_reports():
+    """The REPORT.md of each GPU's latest suite run (results/<gpu>/<date>-<rev>/ with
+    manifest.json; a folder named -partial is no complete run)."""
+    latest = {}
+    for manifest in sorted(glob.glob(os.path.join(REPO, "results", "*", "*", "manifest.json"))):
+        run = os.path.dirname(manifest)
+        if run.endswith("-partial") or not os.path.isfile(os.path.join(run, "REPORT.md")):
+            continue
+        latest[os.path.dirname(run)] = os.path.join(run, "REPORT.md")
+    return sorted(latest.values())
+
+
 class Unchanged(Case):
     def test_without_evidence_the_report_is_unchanged(self):
         plain = self.report(self.write("a/suite.json", doc(BASE)), out="plain")
@@ -323,17 +350,15 @@ class Unchanged(Case):
     def test_committed_reports_regenerate(self):
         if PLOT_PYTHON is None:
             self.skipTest("no python3 here imports matplotlib")
-        for gpu in ("nvidia-h200", "nvidia-h100"):
-            committed = os.path.join(REPO, "results", gpu, "REPORT.md")
-            if not os.path.exists(committed):
-                continue
+        for committed in latest_run_reports():
+            gpu = os.path.relpath(os.path.dirname(committed), REPO)
             with self.subTest(gpu):
                 with open(committed, encoding="utf-8") as f:
                     text = f.read()
                 # The inputs in the order of the report's own file table.
                 files = re.findall(r"^\| `(results/[^`]+\.json)` \|", text, re.M)
                 self.assertTrue(files)
-                out = os.path.join(self.tmp, gpu)
+                out = os.path.join(self.tmp, gpu.replace(os.sep, "_"))
                 proc = subprocess.run([PLOT_PYTHON, REPORT, *files, "--out-dir", out],
                                       cwd=REPO, capture_output=True, text=True, check=False)
                 self.assertEqual(proc.returncode, 0, proc.stderr)

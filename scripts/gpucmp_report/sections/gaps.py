@@ -5,8 +5,10 @@ SASS (sass/*.sass) and a curated explanations.json, all beside the results.
 
 Side inputs: report.py's arguments named explanations.json or *-ncu.json are
 these files, never benchmark results; the same files and sass/*.sass in the
-folders of the result files are read too. explanations.json maps a pair name
-(the benchmark name without its api: matrixMul/tile16/n:4096, or
+folders of the result files are read too, and for a suite run's folder (one
+with manifest.json: results/<gpu>/<date>-<revision>/) the explanations.json
+of the GPU's folder above it, where the causes found on that GPU are curated.
+explanations.json maps a pair name (without its api: matrixMul/tile16/n:4096, or
 matrixMul/tile16 for every size) to {"cause": one sentence, "evidence": the
 instrument that settles it}. Causes come only from that file: a gap without an
 entry is "unexplained". Without any cross-run row, profile, SASS or
@@ -21,6 +23,7 @@ from ..fmt import fmt_params, md_table
 from ..names import parse_name, size_key, workload_rank
 
 EXPLANATIONS = "explanations.json"
+RUN_MANIFEST = "manifest.json"  # a suite run's folder (scripts/suite.py)
 NCU_SUFFIX = "-ncu.json"
 GAP = (0.95, 1.05)  # an OpenCL/CUDA ratio outside this is a gap to explain
 TRANSFERS = {"bandwidth"}  # workloads without a kernel of their own: no SASS, no counters
@@ -103,8 +106,10 @@ def split_inputs(paths):
     found = list(given)
     seen = {os.path.realpath(p) for p in given}
     for d in dirs:
-        for p in [os.path.join(d, EXPLANATIONS)] + sorted(glob.glob(os.path.join(
-                d, "*" + NCU_SUFFIX))):
+        gpu_folder = ([os.path.join(os.path.dirname(os.path.abspath(d)), EXPLANATIONS)]
+                      if os.path.isfile(os.path.join(d, RUN_MANIFEST)) else [])
+        for p in gpu_folder + [os.path.join(d, EXPLANATIONS)] + sorted(glob.glob(
+                os.path.join(d, "*" + NCU_SUFFIX))):
             if os.path.isfile(p) and os.path.realpath(p) not in seen:
                 seen.add(os.path.realpath(p))
                 found.append(p)

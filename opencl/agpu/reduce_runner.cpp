@@ -25,8 +25,8 @@ class ReduceRunner : public TimedRunner {
   ReduceRunner(reduce::Problem& p, const reduce::Variant& v)
       : p_(p),
         variant_(v.name),
-        spec_(program_spec("reduce", agpu::program_of(v.name, p.type))),
-        program_(session().program(spec_)),
+        spec_(&program_spec("reduce", agpu::program_of(v.name, p.type))),
+        program_(session().program(*spec_)),
         tree_(make_kernel(program_, "reduce_tree")),
         cascading_(make_kernel(program_, "reduce_cascading")),
         strided_(make_kernel(program_, "reduce_strided_block")),
@@ -50,7 +50,7 @@ class ReduceRunner : public TimedRunner {
           "clEnqueueReadBuffer", "reduce sum");
   }
   double build_ms() const override { return program_.build_ms; }
-  std::string label() const override { return describe(spec_); }
+  std::string label() const override { return describe(*spec_); }
 
  protected:
   void enqueue() override {
@@ -98,7 +98,9 @@ class ReduceRunner : public TimedRunner {
 
   reduce::Problem& p_;
   std::string variant_;
-  const ProgramSpec& spec_;  // the program of the row's type
+  // The program of the row's type: program_specs()' stored entry (a pointer, not a
+  // reference member, which GCC 13 takes for one to the name temporaries).
+  const ProgramSpec* spec_;
   const BuiltProgram& program_;
   Kernel tree_, cascading_, strided_, pipeline_;
   Buffer in_, out_, a_, b_;

@@ -6,6 +6,8 @@
 #include <array>
 #include <cstdio>
 #include <filesystem>
+#include <system_error>
+#include <vector>
 
 namespace gpucmp::test {
 
@@ -25,12 +27,41 @@ ProcessResult run_command(const std::string& command) {
   return r;
 }
 
+namespace {
+
+// The directories temp_dir made, removed when the process exits (a test that
+// fails keeps nothing: its output is in CTest's log).
+class MadeDirs {
+ public:
+  MadeDirs() = default;
+  MadeDirs(const MadeDirs&) = delete;
+  MadeDirs& operator=(const MadeDirs&) = delete;
+  ~MadeDirs() {
+    for (const auto& dir : dirs_) {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  }
+  void add(const std::filesystem::path& dir) { dirs_.push_back(dir); }
+
+ private:
+  std::vector<std::filesystem::path> dirs_;
+};
+
+MadeDirs& made_dirs() {
+  static MadeDirs dirs;
+  return dirs;
+}
+
+}  // namespace
+
 std::string temp_dir(const std::string& name) {
   // Per process: CTest runs several test executables at once.
   const auto dir = std::filesystem::temp_directory_path() /
                    ("gpucmp-test-" + name + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  made_dirs().add(dir);
   return dir.string();
 }
 

@@ -16,7 +16,8 @@ ProcessResult run_bench(const std::string& args, const std::string& env = "");
 // Runs `command` by /bin/sh, stdout and stderr together (e.g. gpucmp-ptx).
 ProcessResult run_command(const std::string& command);
 
-// A fresh temporary directory for one test.
+// A fresh temporary directory for one test, removed with everything in it when
+// the test process exits.
 std::string temp_dir(const std::string& name);
 
 // True when a CUDA device is usable here (gpucmp-bench --list-devices says so).

@@ -7,6 +7,7 @@ the journal does not hold as done; bad input is one line and exit 2.
 usage: suite_test.py GPUCMP_BENCH"""
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -93,44 +94,46 @@ class Suite(unittest.TestCase):
         self.assertEqual([e["part"] for e in journal(out)], ["triad", "ceiling"])
 
     def test_a_part_that_did_not_finish_runs_again_and_its_rows_are_kept(self):
+        self.assertEqual(self.first.returncode, 0, self.first.stderr)
         out = os.path.join(tempfile.mkdtemp(), "run")
-        r = run_suite("--out", out, "--size", "quick", "--part", "triad", "--no-report")
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(os.path.join(out, "triad.json"), encoding="utf-8") as f:
+        shutil.copytree(self.out, out)
+        with open(os.path.join(out, "ceiling.json"), encoding="utf-8") as f:
             done = json.load(f)
-        # As if the machine had gone during triad's second attempt: the first
-        # attempt's failed file and log, the second's row journal and log.
-        os.remove(os.path.join(out, "journal.jsonl"))
-        with open(os.path.join(out, "triad.attempt-1.log"), "w", encoding="utf-8") as f:
+        # As if the machine had gone during ceiling's second attempt: the first
+        # attempt's log, the second's row journal and log, triad done.
+        with open(os.path.join(out, "journal.jsonl"), "w", encoding="utf-8") as f:
+            f.write(json.dumps(journal(self.out)[0]) + "\n")
+        with open(os.path.join(out, "ceiling.attempt-1.log"), "w", encoding="utf-8") as f:
             f.write("a failed attempt\n")
-        with open(os.path.join(out, "triad.json.journal.jsonl"), "w", encoding="utf-8") as f:
+        with open(os.path.join(out, "ceiling.json.journal.jsonl"), "w", encoding="utf-8") as f:
             f.write(json.dumps({"context": done["context"]}) + "\n")
             f.write(json.dumps(done["benchmarks"][0]) + "\n")
             f.write('{"name": "cut by the ki')
-        with open(os.path.join(out, "triad.log"), "w", encoding="utf-8") as f:
+        with open(os.path.join(out, "ceiling.log"), "w", encoding="utf-8") as f:
             f.write("the interrupted attempt\n")
-        os.remove(os.path.join(out, "triad.json"))
+        os.remove(os.path.join(out, "ceiling.json"))
         r = run_suite("--resume", out, "--size", "quick", "--no-report")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertIn("triad: 1 finished rows of the earlier attempt recovered", r.stderr)
+        self.assertIn("1 parts done, 1 to run", r.stderr)
+        self.assertIn("ceiling: 1 finished rows of the earlier attempt recovered", r.stderr)
         self.assertIn("(1 cut lines left out)", r.stderr)
-        self.assertIn("kept as triad.attempt-2.json, triad.attempt-2.log", r.stderr)
-        with open(os.path.join(out, "triad.attempt-2.json"), encoding="utf-8") as f:
+        self.assertIn("kept as ceiling.attempt-2.json, ceiling.attempt-2.log", r.stderr)
+        with open(os.path.join(out, "ceiling.attempt-2.json"), encoding="utf-8") as f:
             kept = json.load(f)
         self.assertEqual(kept["benchmarks"], done["benchmarks"][:1])
         self.assertIn("gpucmp.partial", kept["context"])
-        with open(os.path.join(out, "triad.attempt-2.log"), encoding="utf-8") as f:
+        with open(os.path.join(out, "ceiling.attempt-2.log"), encoding="utf-8") as f:
             self.assertEqual(f.read(), "the interrupted attempt\n")
-        with open(os.path.join(out, "triad.attempt-1.log"), encoding="utf-8") as f:
+        with open(os.path.join(out, "ceiling.attempt-1.log"), encoding="utf-8") as f:
             self.assertEqual(f.read(), "a failed attempt\n")
-        self.assertFalse(os.path.exists(os.path.join(out, "triad.json.journal.jsonl")))
-        with open(os.path.join(out, "triad.json"), encoding="utf-8") as f:
+        self.assertFalse(os.path.exists(os.path.join(out, "ceiling.json.journal.jsonl")))
+        with open(os.path.join(out, "ceiling.json"), encoding="utf-8") as f:
             again = json.load(f)
         self.assertNotIn("gpucmp.partial", again["context"])
         self.assertEqual(len(again["benchmarks"]), len(done["benchmarks"]))
         entry = journal(out)[-1]
-        self.assertEqual((entry["part"], entry["rc"]), ("triad", 0))
-        self.assertIn("triad.attempt-2.json", entry["earlier_attempt"])
+        self.assertEqual((entry["part"], entry["rc"]), ("ceiling", 0))
+        self.assertIn("ceiling.attempt-2.json", entry["earlier_attempt"])
 
     def test_bad_input_is_one_line_and_exit_2(self):
         busy = tempfile.mkdtemp()

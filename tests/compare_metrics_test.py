@@ -10,7 +10,7 @@ from compare_fixtures import (  # tests/, the script's own folder, is on sys.pat
     SCRIPT, REAL_RESULT, NAME, rows, report, series, CompareCase)
 
 
-class CompareMetrics(CompareCase):
+class CompareFiles(CompareCase):
     def test_aggregates_only_file_uses_the_median(self):
         # --benchmark_report_aggregates_only: no iteration rows. The mean (150) is
         # off on purpose; the median (102) must be the sample.

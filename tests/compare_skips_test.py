@@ -9,7 +9,7 @@ from compare_fixtures import (  # tests/, the script's own folder, is on sys.pat
     POCL_RESULT, NAME, OTHER, H200, rows, report, NO_CUDA, NO_PTX, skip_context, CompareCase)
 
 
-class CompareSkips(CompareCase):
+class CompareFiles(CompareCase):
     def test_skipped_rows_are_shown_not_compared(self):
         # gpucmp-bench skips with error_occurred + "skipped: ..." (what Google
         # Benchmark writes for SkipWithMessage here); newer ones write "skipped": true.

@@ -1,97 +1,49 @@
-// Unit tests of measure() and measure_startup() on a fake Runner driven
-// through a real Google Benchmark run, and run_guarded(). Expected values are
-// worked out by hand in the comments. Launch times are multiples of 1/2048 s,
-// so that sums and means of them are exact in binary floating point.
+// Unit tests of measure() on a fake Runner driven through a real Google
+// Benchmark run, and run_guarded(). Expected values are worked out by hand in
+// the comments. Launch times are multiples of 1/2048 s, so that sums and means
+// of them are exact in binary floating point. measure_startup():
+// unit_measure_startup_test.cpp.
 //
 // Process-wide state: measure() records each run in gpucmp::outcome(), and
 // run_guarded() records failures there (exit code 1); outcome() has no reset,
-// so after this file's tests it holds their results and failures. No other
-// test in gpucmp_unit_tests reads outcome() (they use local Outcome objects),
-// and CTest runs each test in its own process.
+// so after this file's tests it holds their results and failures. No test in
+// gpucmp_unit_tests outside this file and unit_measure_startup_test.cpp reads
+// outcome() (the others use local Outcome objects), and CTest runs each test
+// in its own process.
 
 #include <benchmark/benchmark.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <functional>
-#include <memory>
-#include <regex>
+#include <cstddef>
 #include <string>
-#include <thread>
 #include <vector>
 
-#include "api.h"
 #include "errors.h"
 #include "measure.h"
 #include "measure_fixtures.h"
+#include "measure_run_fixtures.h"
 #include "naming.h"
 #include "options.h"
 #include "outcome.h"
-#include "progress.h"
 #include "runner.h"
 #include "sampling.h"
-#include "startup.h"
 
 namespace gpucmp {
 namespace {
 
 using test::adaptive;
 using test::bench;
+using test::BenchRun;
+using test::counter;
+using test::fake_measurement;
+using test::FakeRunner;
+using test::has_counter;
+using test::is_error;
+using test::kLaunchS;
+using test::message;
+using test::run_benchmark;
 
 // ---- measure() on a fake Runner, through Google Benchmark ----------------------
-
-constexpr double kLaunchS = 1.0 / 2048;  // 488.28125 us
-
-// Records every call in `log`; each launch takes kLaunchS of device time and
-// host_ratio times that of host time.
-class FakeRunner : public Runner {
- public:
-  FakeRunner(std::vector<std::string>& log, double host_ratio = 1.0, double build_ms = -1)
-      : log_(log), host_ratio_(host_ratio), build_ms_(build_ms) {}
-  void upload() override { log_.emplace_back("upload"); }
-  BatchTiming time_batch(int launches) override {
-    log_.push_back("time_batch " + std::to_string(launches));
-    BatchTiming t;
-    t.device_s = launches * kLaunchS;
-    t.host_s = t.device_s * host_ratio_;
-    t.launches = launches;
-    return t;
-  }
-  void download() override { log_.emplace_back("download"); }
-  void flush_l2(std::size_t bytes) override { log_.push_back("flush_l2 " + std::to_string(bytes)); }
-  double build_ms() const override { return build_ms_; }
-
- private:
-  std::vector<std::string>& log_;
-  double host_ratio_;
-  double build_ms_;
-};
-
-// 2e6 flop per launch (matrixMul n = 100); validates `valid_calls` times, then fails.
-Measurement fake_measurement(std::vector<std::string>& log, int valid_calls = 1000) {
-  Measurement m;
-  m.name = bench("fake", "opencl", "base", "100");
-  m.unit = RateUnit::GFLOPs;
-  m.work_per_launch = 2e6;
-  m.clear_output = [&log] { log.emplace_back("clear_output"); };
-  auto calls = std::make_shared<int>(0);
-  m.validate = [&log, calls, valid_calls] {
-    log.emplace_back("validate");
-    Validation v;
-    v.max_rel_err = 1e-7;
-    v.tolerance = 1e-5;
-    v.checked = 16;
-    v.ok = (*calls)++ < valid_calls;
-    if (!v.ok) {
-      v.max_rel_err = 0.5;
-      v.where = "c[0,0]: got 1.5, want 1";
-    }
-    return v;
-  };
-  return m;
-}
 
 Protocol fixed_protocol(int samples, CacheMode cache) {
   Protocol p;
@@ -102,65 +54,9 @@ Protocol fixed_protocol(int samples, CacheMode cache) {
   return p;
 }
 
-using BenchRun = benchmark::BenchmarkReporter::Run;
-
-class CapturingReporter : public benchmark::BenchmarkReporter {
- public:
-  bool ReportContext(const Context&) override { return true; }
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const auto& r : runs) this->runs.push_back(r);
-  }
-  std::vector<Run> runs;
-};
-
-bool is_error(const BenchRun& r) {
-#ifdef GPUCMP_HAVE_SKIP_MESSAGE
-  return r.skipped == benchmark::internal::SkippedWithError;
-#else
-  return r.error_occurred;
-#endif
-}
-
-std::string message(const BenchRun& r) {
-#ifdef GPUCMP_HAVE_SKIP_MESSAGE
-  return r.skip_message;
-#else
-  return r.error_message;
-#endif
-}
-
-// Registers `body` as the only benchmark, the way workload.cpp does (manual
-// time, one iteration, run_guarded around the body), runs it and returns its
-// one run.
-BenchRun run_benchmark(const BenchName& name, const std::function<void(benchmark::State&)>& body) {
-  benchmark::ClearRegisteredBenchmarks();
-  benchmark::RegisterBenchmark(
-      name.str().c_str(),
-      [name, body](benchmark::State& state) { run_guarded(state, name, [&] { body(state); }); })
-      ->UseManualTime()
-      ->Iterations(1)
-      ->Unit(benchmark::kMicrosecond);
-  CapturingReporter reporter;
-  testing::internal::CaptureStderr();  // warnings and error lines: not this test's output
-  const std::size_t ran = benchmark::RunSpecifiedBenchmarks(&reporter, ".");
-  testing::internal::GetCapturedStderr();
-  benchmark::ClearRegisteredBenchmarks();
-  EXPECT_EQ(ran, 1u);
-  EXPECT_EQ(reporter.runs.size(), 1u);
-  return reporter.runs.empty() ? BenchRun() : reporter.runs.front();
-}
-
 BenchRun run_measure(FakeRunner& runner, const Measurement& m, const Protocol& p) {
   return run_benchmark(m.name, [&](benchmark::State& state) { measure(state, runner, m, p); });
 }
-
-double counter(const BenchRun& r, const std::string& key) {
-  const auto it = r.counters.find(key);
-  EXPECT_NE(it, r.counters.end()) << "no counter " << key;
-  return it == r.counters.end() ? -1 : double(it->second);
-}
-
-bool has_counter(const BenchRun& r, const std::string& key) { return r.counters.count(key) > 0; }
 
 TEST(Measure, ColdFlushesBeforeEverySampleWithBatchOne) {
   std::vector<std::string> log;
@@ -350,86 +246,6 @@ TEST(RunGuarded, UnavailableIsSkippedNotFailed) {
   EXPECT_TRUE(r.error_occurred);  // 1.7 has no skip without error
 #endif
   EXPECT_EQ(outcome().failures().size(), failures_before);
-}
-
-// ---- measure_startup() on a fake Api -------------------------------------------
-
-class FakeApi : public Api {
- public:
-  std::string name() const override { return "opencl"; }
-  void list_devices(std::ostream&) const override {}
-  void select(const Options&) override {}
-  std::string unavailable() const override { return ""; }
-  DeviceInfo info() const override { return {}; }
-  void add_context(ContextList&) const override {}
-  bool has_startup(const std::string&, const std::string&) const override { return true; }
-  double start_fresh() override {
-    log.emplace_back("start_fresh");
-    return context_ms;
-  }
-  std::vector<std::string> log;
-  double context_ms = 0;
-};
-
-// Each call makes a fresh FakeRunner (build 7.5 ms) logging into api.log.
-Prepare fake_prepare(FakeApi& api, int valid_calls = 1000) {
-  return [&api, valid_calls](const DeviceInfo&) {
-    api.log.emplace_back("prepare");
-    Prepared p;
-    p.m = fake_measurement(api.log, valid_calls);
-    p.runner = std::make_unique<FakeRunner>(api.log, 1.0, 7.5);
-    return p;
-  };
-}
-
-TEST(MeasureStartup, FreshStartPerSampleAndMedianCounters) {
-  FakeApi api;
-  const Prepare prepare = fake_prepare(api);
-  const BenchRun r = run_benchmark(
-      startup_name(bench("fake", "opencl", "base", "100")), [&](benchmark::State& state) {
-        measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
-      });
-  ASSERT_FALSE(is_error(r)) << message(r);
-  std::vector<std::string> want;
-  for (int i = 0; i < 3; ++i)
-    for (const char* call : {"start_fresh", "prepare", "upload", "time_batch 1", "time_batch 1",
-                             "clear_output", "download", "validate"})
-      want.emplace_back(call);
-  EXPECT_EQ(api.log, want);
-  EXPECT_EQ(counter(r, "samples"), 3);
-  EXPECT_DOUBLE_EQ(counter(r, "build_ms"), 7.5);
-  EXPECT_DOUBLE_EQ(counter(r, "first_launch_ms"), 0.48828125);
-  EXPECT_DOUBLE_EQ(counter(r, "second_launch_ms"), 0.48828125);
-  EXPECT_FALSE(has_counter(r, "context_ms"));  // start_fresh re-created nothing
-  EXPECT_EQ(counter(r, "cv"), 0);
-  // Iteration time: build + first launch = 7.5 ms + 488.28125 us.
-  EXPECT_NEAR(r.GetAdjustedRealTime(), 7500 + 488.28125, 1e-6);
-}
-
-TEST(MeasureStartup, ContextTimeIsReportedApart) {
-  FakeApi api;
-  api.context_ms = 2.0;
-  const Prepare prepare = fake_prepare(api);
-  const BenchRun r = run_benchmark(
-      startup_name(bench("fake", "cuda", "base", "100")), [&](benchmark::State& state) {
-        measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 2);
-      });
-  ASSERT_FALSE(is_error(r)) << message(r);
-  EXPECT_DOUBLE_EQ(counter(r, "context_ms"), 2.0);
-  EXPECT_NEAR(r.GetAdjustedRealTime(), 7500 + 488.28125, 1e-6);  // not counted in
-}
-
-TEST(MeasureStartup, ValidationFailureIsAnError) {
-  FakeApi api;
-  const Prepare prepare = fake_prepare(api, /*valid_calls=*/0);
-  const BenchRun r = run_benchmark(
-      startup_name(bench("fake", "opencl", "base", "100")), [&](benchmark::State& state) {
-        measure_startup(state, api, DeviceInfo{}, BenchName{"w", "fake", "v", {}}, prepare, 3);
-      });
-  EXPECT_TRUE(is_error(r));
-  EXPECT_NE(message(r).find("validation failed after a fresh start"), std::string::npos)
-      << message(r);
-  EXPECT_EQ(outcome().exit_code(), kExitFailed);
 }
 
 }  // namespace

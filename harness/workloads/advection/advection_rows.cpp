@@ -18,6 +18,7 @@
 
 #include "../../errors.h"
 #include "../../grouped_runner.h"
+#include "../../measured_row.h"
 #include "../../split_executor.h"
 #include "../../split_io.h"
 #include "advection.h"
@@ -204,27 +205,26 @@ class Advection : public Workload {
     }
     const auto prepare = [this, c, row, exchange, name, apis](const DeviceInfo& dev) {
       Problem& p = problem(c);
-      Prepared r;
-      r.runner = exchange ? split_runner(apis, row.api, name.str(), p) : row.make(p, row.variant);
-      if (c.steps > 1) r.runner = std::make_unique<GroupedRunner>(std::move(r.runner), c.steps);
-      Measurement& m = r.m;
-      m.name = name;
-      m.unit = RateUnit::GBps;
-      m.work_per_launch = counted_bytes(c.nx, c.ny) * c.steps;
-      m.items_per_launch = double(c.nx) * double(c.ny) * c.steps;
-      m.time_per_item_counter = "ps_per_cell";
-      m.roofline_flop = 0;  // no flop counted: placed against the DRAM ceiling
-      m.roofline_bytes = m.work_per_launch;
-      m.peak = dev.dram_peak_gbps;
-      m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), NAN); };
-      m.validate = [&p] { return validate(p); };
-      m.output_digest = [&p] { return output_digest(own_rows(p, Part{})); };
-      m.counters = {{"omega", p.flow.omega}, {"courant", kCourant}, {"steps_per_launch", c.steps}};
-      if (exchange) m.counters.emplace_back("gpus", 2);
-      // One kernel a step on one device; the split rows' steps launch on
-      // several devices and exchange halos: not counted, no launch-bound mark.
-      m.commands_per_launch = exchange ? 0 : c.steps;
-      return r;
+      std::unique_ptr<Runner> runner =
+          exchange ? split_runner(apis, row.api, name.str(), p) : row.make(p, row.variant);
+      if (c.steps > 1) runner = std::make_unique<GroupedRunner>(std::move(runner), c.steps);
+      const double bytes = counted_bytes(c.nx, c.ny) * c.steps;
+      MeasuredRow measured(name);
+      measured.runner(std::move(runner))
+          .rate(RateUnit::GBps, bytes, dev.dram_peak_gbps)
+          .per_item(double(c.nx) * double(c.ny) * c.steps, "ps_per_cell")
+          .roofline(0, bytes)  // no flop counted: placed against the DRAM ceiling
+          .clear_output([&p] { std::fill(p.out.begin(), p.out.end(), NAN); })
+          .validate([&p] { return validate(p); })
+          .output_digest([&p] { return output_digest(own_rows(p, Part{})); })
+          .counter("omega", p.flow.omega)
+          .counter("courant", kCourant)
+          .counter("steps_per_launch", c.steps)
+          // One kernel a step on one device; the split rows' steps launch on
+          // several devices and exchange halos: not counted, no launch-bound mark.
+          .commands_per_launch(exchange ? 0 : c.steps);
+      if (exchange) measured.counter("gpus", 2);
+      return measured.prepared();
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);
   }

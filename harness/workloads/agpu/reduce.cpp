@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../workload_registry.h"
 
 namespace gpucmp::reduce {
@@ -203,23 +204,18 @@ class Reduce : public Workload {
                   "documentation); affine16 is one");
             Problem& p = problems_.get({n, int(t)}, [n, t] { return make_problem(n, t); });
             p.grid_blocks = grid_blocks(dev.compute_units, n);
-            Prepared r;
-            r.runner = row.make(p, row.variant);
-            Measurement& m = r.m;
-            m.name = name;
-            m.unit = RateUnit::GBps;
-            m.work_per_launch = 4.0 * double(n);
-            m.roofline_flop = t == Type::f32 ? double(n) : 0.0;  // one sum a word
-            m.roofline_bytes = m.work_per_launch;
-            m.peak = dev.dram_peak_gbps;
-            m.clear_output = [&p] { p.result = 0xffffffffU; };
-            m.validate = [&p, variant = row.variant.name] { return validate(p, variant); };
-            m.commands_per_launch = launch_kernels(row.variant.name, n);
+            const double bytes = 4.0 * double(n);
+            MeasuredRow measured(name);
+            measured.runner(row.make(p, row.variant))
+                .rate(RateUnit::GBps, bytes, dev.dram_peak_gbps)
+                .roofline(t == Type::f32 ? double(n) : 0.0, bytes)  // one sum a word
+                .clear_output([&p] { p.result = 0xffffffffU; })
+                .validate([&p, variant = row.variant.name] { return validate(p, variant); })
+                .commands_per_launch(launch_kernels(row.variant.name, n));
             if (t == Type::affine16)
-              m.counters.emplace_back(
-                  "keeps_order",
-                  affine_reference(p, row.variant.name) == p.want_affine ? 1.0 : 0.0);
-            return r;
+              measured.counter("keeps_order",
+                               affine_reference(p, row.variant.name) == p.want_affine ? 1.0 : 0.0);
+            return measured.prepared();
           };
           register_measured(name, apis, opts, prepare, /*startup=*/false);
         }

@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../workload_registry.h"
 
 namespace gpucmp::scan {
@@ -228,22 +229,19 @@ class Scan : public Workload {
             "vectors a thread), not " +
             std::to_string(v.alpha));
       Problem& p = problems_.get({n, int(t)}, [n, t] { return scan::make_problem(n, t); });
-      Prepared r;
-      r.runner = row.make(p, v);
-      Measurement& m = r.m;
-      m.name = name;
-      m.unit = RateUnit::GBps;
-      m.work_per_launch = 2.0 * 4.0 * double(n);
-      // one sum a word (int32, affine16: no floating-point flop)
-      m.roofline_flop = t == Type::f32 ? double(n) : 0.0;
-      m.roofline_bytes = m.work_per_launch;
-      m.peak = dev.dram_peak_gbps;
-      m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); };
-      m.validate = [&p, v] { return validate(p, v); };
+      const double bytes = 2.0 * 4.0 * double(n);
       // Look-back forms: the tile status cleared, then one kernel; alpha: its
       // three kernels; CUB's dispatch is not counted (0: no launch-bound mark).
-      m.commands_per_launch = v.name == "cub" ? 0 : has_tile_status(v) ? 2 : 3;
-      return r;
+      const int commands = v.name == "cub" ? 0 : has_tile_status(v) ? 2 : 3;
+      return MeasuredRow(name)
+          .runner(row.make(p, v))
+          .rate(RateUnit::GBps, bytes, dev.dram_peak_gbps)
+          // one sum a word (int32, affine16: no floating-point flop)
+          .roofline(t == Type::f32 ? double(n) : 0.0, bytes)
+          .clear_output([&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); })
+          .validate([&p, v] { return validate(p, v); })
+          .commands_per_launch(commands)
+          .prepared();
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);
   }

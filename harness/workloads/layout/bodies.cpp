@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -90,18 +91,13 @@ class Bodies : public Workload {
             Problem& p = problems_.get(n, [n] { return make_problem(n); });
             Variant v = row.variant;
             v.layout = l;
-            Prepared r;
-            r.runner = row.make(p, v);
-            Measurement& m = r.m;
-            m.name = name;
-            m.unit = RateUnit::GBps;
-            m.work_per_launch = counted_bytes(n);
-            m.roofline_flop = 5.0 * double(n);  // 3 products, 2 sums a body
-            m.roofline_bytes = counted_bytes(n);
-            m.peak = dev.dram_peak_gbps;
-            m.clear_output = [&p] { std::fill(p.r2.begin(), p.r2.end(), NAN); };
-            m.validate = [&p] { return validate(p); };
-            return r;
+            return MeasuredRow(name)
+                .runner(row.make(p, v))
+                .rate(RateUnit::GBps, counted_bytes(n), dev.dram_peak_gbps)
+                .roofline(5.0 * double(n), counted_bytes(n))  // 3 products, 2 sums a body
+                .clear_output([&p] { std::fill(p.r2.begin(), p.r2.end(), NAN); })
+                .validate([&p] { return validate(p); })
+                .prepared();
           };
           register_measured(name, apis, opts, prepare, /*startup=*/false);
         }

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -170,21 +171,16 @@ class LavaMd : public Workload {
             Problem& p = problems_.get(b, [b] { return make_problem(b); });
             Variant v = row.variant;
             v.layout = l;
-            Prepared r;
-            r.runner = row.make(p, v);
-            Measurement& m = r.m;
-            m.name = name;
-            m.unit = RateUnit::GFLOPs;
-            m.work_per_launch = interactions(p) * kFlopsPerInteraction;
-            m.roofline_flop = m.work_per_launch;
-            // Each particle's 4 coordinates and charge read once, its 4 forces written.
-            m.roofline_bytes = 9.0 * sizeof(float) * double(p.particles);
-            m.peak = dev.fp32_peak_gflops;
-            m.items_per_launch = interactions(p);
-            m.time_per_item_counter = "ps_per_interaction";
-            m.clear_output = [&p] { std::fill(p.fv.begin(), p.fv.end(), NAN); };
-            m.validate = [&p] { return validate(p); };
-            return r;
+            const double flop = interactions(p) * kFlopsPerInteraction;
+            return MeasuredRow(name)
+                .runner(row.make(p, v))
+                .rate(RateUnit::GFLOPs, flop, dev.fp32_peak_gflops)
+                // Each particle's 4 coordinates and charge read once, its 4 forces written.
+                .roofline(flop, 9.0 * sizeof(float) * double(p.particles))
+                .per_item(interactions(p), "ps_per_interaction")
+                .clear_output([&p] { std::fill(p.fv.begin(), p.fv.end(), NAN); })
+                .validate([&p] { return validate(p); })
+                .prepared();
           };
           register_measured(name, apis, opts, prepare, /*startup=*/false);
         }

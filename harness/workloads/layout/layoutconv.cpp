@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 #include "lavamd.h"
@@ -117,18 +118,15 @@ class LayoutConv : public Workload {
                                   name](const DeviceInfo& dev) {
               Problem& p =
                   problems_.get(key, [&] { return make_problem(records, words, from, to); });
-              Prepared r;
-              r.runner = row.make(p, row.variant);
-              Measurement& m = r.m;
-              m.name = name;
-              m.unit = RateUnit::GBps;
-              m.work_per_launch = 2.0 * sizeof(float) * double(p.dst.size());
-              m.roofline_bytes = m.work_per_launch;  // no flop: a permutation
-              m.peak = dev.dram_peak_gbps;
-              m.clear_output = [&p] { std::fill(p.dst.begin(), p.dst.end(), NAN); };
-              m.validate = [&p] { return validate(p); };
-              m.counters.emplace_back("host_convert_ms", p.host_convert_ms);
-              return r;
+              const double bytes = 2.0 * sizeof(float) * double(p.dst.size());
+              return MeasuredRow(name)
+                  .runner(row.make(p, row.variant))
+                  .rate(RateUnit::GBps, bytes, dev.dram_peak_gbps)
+                  .roofline(0, bytes)  // no flop: a permutation
+                  .clear_output([&p] { std::fill(p.dst.begin(), p.dst.end(), NAN); })
+                  .validate([&p] { return validate(p); })
+                  .counter("host_convert_ms", p.host_convert_ms)
+                  .prepared();
             };
             register_measured(name, apis, opts, prepare, /*startup=*/false);
           }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 #include "local_size.h"
@@ -158,25 +159,20 @@ class Cp : public Workload {
     if (local) name.params.push_back(local->param());
     const Runners::Factory make = row.make;
     const auto prepare = [=](const DeviceInfo& dev) {
-      Prepared r;
-      Measurement& m = r.m;
-      if (local) parboil::prepare_local_row(m, *local, dev, name.str());
+      MeasuredRow measured(name);
+      if (local) parboil::prepare_local_row(measured.measurement(), *local, dev, name.str());
       Problem& p = problems_.get(c, [c] { return make_problem(c); });
-      r.runner = make(p, v);
-      m.name = name;
-      m.unit = RateUnit::GFLOPs;
-      m.work_per_launch = kFlopPerInteraction * interactions(c);
-      m.roofline_flop = m.work_per_launch;
-      // The plane written once, each atom's x, y, z, q read once.
-      m.roofline_bytes = sizeof(float) * (double(c.nx) * c.ny + 4.0 * c.atoms);
-      m.peak = dev.fp32_peak_gflops;
-      m.items_per_launch = interactions(c);
-      m.time_per_item_counter = "ps_per_interaction";
-      // The plane cleared, then per chunk of atoms: its copy and a kernel.
-      m.commands_per_launch = 1 + 2 * ((c.atoms + kAtomsPerChunk - 1) / kAtomsPerChunk);
-      m.clear_output = [&p] { std::fill(p.energy.begin(), p.energy.end(), NAN); };
-      m.validate = [&p] { return validate(p); };
-      return r;
+      const double flop = kFlopPerInteraction * interactions(c);
+      return measured.runner(make(p, v))
+          .rate(RateUnit::GFLOPs, flop, dev.fp32_peak_gflops)
+          // The plane written once, each atom's x, y, z, q read once.
+          .roofline(flop, sizeof(float) * (double(c.nx) * c.ny + 4.0 * c.atoms))
+          .per_item(interactions(c), "ps_per_interaction")
+          // The plane cleared, then per chunk of atoms: its copy and a kernel.
+          .commands_per_launch(1 + 2 * ((c.atoms + kAtomsPerChunk - 1) / kAtomsPerChunk))
+          .clear_output([&p] { std::fill(p.energy.begin(), p.energy.end(), NAN); })
+          .validate([&p] { return validate(p); })
+          .prepared();
     };
     register_measured(name, apis, opts, prepare, /*startup=*/!local);
   }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 #include "local_size.h"
@@ -242,35 +243,29 @@ class Mri : public Workload {
       p.data = *data;
       p.out_r.assign(std::size_t(data->numX), 0.0f);
       p.out_i.assign(std::size_t(data->numX), 0.0f);
-      Prepared r;
-      Measurement& m = r.m;
-      if (local) parboil::prepare_local_row(m, *local, dev, name.str());
-      r.runner = make(p, v);
-      m.name = name;
-      m.unit = RateUnit::GFLOPs;
-      m.work_per_launch = flops(kind, data->numK, data->numX);
-      m.roofline_flop = m.work_per_launch;
-      // Each voxel's x, y, z read and its two outputs written; each k-value's
-      // kx, ky, kz and 1 (Q: |phi|^2) or 2 (FHD: mu r, i) words read once.
-      m.roofline_bytes =
-          sizeof(float) * (5.0 * data->numX + (kind == Kind::q ? 4.0 : 5.0) * data->numK);
-      m.peak = dev.fp32_peak_gflops;
-      m.items_per_launch = double(data->numK) * data->numX;
-      m.time_per_item_counter = "ps_per_voxel_k";
+      MeasuredRow measured(name);
+      if (local) parboil::prepare_local_row(measured.measurement(), *local, dev, name.str());
+      const double flop = flops(kind, data->numK, data->numX);
       // The k-values' kernel, the two outputs cleared, then per constant-memory
       // tile of k-values: its copy and a kernel.
       const int tile = kind == Kind::q ? kTileQ : kTileFH;
-      m.commands_per_launch = 3 + 2 * ((data->numK + tile - 1) / tile);
-      m.clear_output = [problem] {
-        std::fill(problem->out_r.begin(), problem->out_r.end(), NAN);
-        std::fill(problem->out_i.begin(), problem->out_i.end(), NAN);
-      };
-      m.validate = [problem, v] { return validate(*problem, v.fast_math); };
+      measured.runner(make(p, v))
+          .rate(RateUnit::GFLOPs, flop, dev.fp32_peak_gflops)
+          // Each voxel's x, y, z read and its two outputs written; each k-value's
+          // kx, ky, kz and 1 (Q: |phi|^2) or 2 (FHD: mu r, i) words read once.
+          .roofline(flop,
+                    sizeof(float) * (5.0 * data->numX + (kind == Kind::q ? 4.0 : 5.0) * data->numK))
+          .per_item(double(data->numK) * data->numX, "ps_per_voxel_k")
+          .commands_per_launch(3 + 2 * ((data->numK + tile - 1) / tile))
+          .clear_output([problem] {
+            std::fill(problem->out_r.begin(), problem->out_r.end(), NAN);
+            std::fill(problem->out_i.begin(), problem->out_i.end(), NAN);
+          })
+          .validate([problem, v] { return validate(*problem, v.fast_math); });
       if (!output.empty() && !v.fast_math)
-        m.after_timing = [problem, output] {
-          write_parboil_output(output, problem->out_r, problem->out_i);
-        };
-      return r;
+        measured.after_timing(
+            [problem, output] { write_parboil_output(output, problem->out_r, problem->out_i); });
+      return measured.prepared();
     };
     register_measured(name, apis, opts, prepare, startup);
   }

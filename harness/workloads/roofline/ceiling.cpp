@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -134,17 +135,14 @@ class Ceiling : public Workload {
       const auto prepare = [this, row, name](const DeviceInfo& dev) {
         const int units = dev.compute_units;
         Problem& p = problems_.get(units, [units] { return make_problem(units); });
-        Prepared r;
-        r.runner = row.make(p, row.variant);
-        Measurement& m = r.m;
-        m.name = name;
         const bool fma = row.variant.name == "fma";
-        m.unit = fma ? RateUnit::GFLOPs : RateUnit::GBps;
-        m.work_per_launch = counted_work(row.variant, p);
-        m.peak = fma ? dev.fp32_peak_gflops : 0.0;
-        m.clear_output = [&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); };
-        m.validate = [&p, v = row.variant] { return validate(p, v); };
-        return r;
+        return MeasuredRow(name)
+            .runner(row.make(p, row.variant))
+            .rate(fma ? RateUnit::GFLOPs : RateUnit::GBps, counted_work(row.variant, p),
+                  fma ? dev.fp32_peak_gflops : 0.0)
+            .clear_output([&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); })
+            .validate([&p, v = row.variant] { return validate(p, v); })
+            .prepared();
       };
       register_measured(name, apis, opts, prepare, /*startup=*/false);
     }

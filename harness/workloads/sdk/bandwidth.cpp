@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../workload_registry.h"
 
 namespace gpucmp::bandwidth {
@@ -145,20 +146,19 @@ class Bandwidth : public Workload {
         "bandwidth", row.api, row.variant.name, {{"bytes", std::to_string(bytes)}}};
     const auto prepare = [this, bytes, row, direction, name](const DeviceInfo& dev) {
       Problem& p = problems_.get(bytes, [bytes] { return make_problem(bytes); });
-      Prepared r;
-      r.runner = row.make(p, row.variant);
-      Measurement& m = r.m;
-      m.name = name;
-      m.unit = RateUnit::GBps;
-      m.work_per_launch = counted_bytes(direction, bytes);
-      // A mapped transfer (OpenCL's own variant) maps and unmaps: two commands.
-      if (row.variant.memory == HostMemory::mapped) m.commands_per_launch = 2;
-      // The device copy is DRAM traffic (no flop); host transfers cross the link instead.
-      if (direction == Direction::d2d) m.roofline_bytes = m.work_per_launch;
-      m.peak = direction == Direction::d2d ? dev.dram_peak_gbps : dev.link_peak_gbps;
-      m.clear_output = [&p] { std::fill(p.result.begin(), p.result.end(), kPoison); };
-      m.validate = [&p] { return validate(p); };
-      return r;
+      const double work = counted_bytes(direction, bytes);
+      const bool d2d = direction == Direction::d2d;
+      return MeasuredRow(name)
+          .runner(row.make(p, row.variant))
+          // The device copy is DRAM traffic (no flop); host transfers cross the
+          // link instead: its peak, and no place on the roofline.
+          .rate(RateUnit::GBps, work, d2d ? dev.dram_peak_gbps : dev.link_peak_gbps)
+          .roofline(0, d2d ? work : 0)
+          // A mapped transfer (OpenCL's own variant) maps and unmaps: two commands.
+          .commands_per_launch(row.variant.memory == HostMemory::mapped ? 2 : 1)
+          .clear_output([&p] { std::fill(p.result.begin(), p.result.end(), kPoison); })
+          .validate([&p] { return validate(p); })
+          .prepared();
     };
     // Copies compile nothing: no startup benchmark.
     register_measured(name, apis, opts, prepare, /*startup=*/false);

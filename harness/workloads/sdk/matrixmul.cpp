@@ -7,6 +7,7 @@
 #include <set>
 
 #include "../../errors.h"
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -136,21 +137,16 @@ class MatrixMul : public Workload {
         throw Unavailable("n " + std::to_string(n) + " is not a multiple of " + row.variant.name +
                           "'s tile of " + std::to_string(row.variant.tile));
       Problem& p = problems_.get(n, [n] { return make_problem(n); });
-      Prepared r;
-      r.runner = row.make(p, row.variant);
-      Measurement& m = r.m;
-      m.name = name;
-      m.unit = RateUnit::GFLOPs;
-      m.work_per_launch = flops(n);
-      m.roofline_flop = flops(n);
-      m.roofline_bytes = 3.0 * sizeof(float) * double(n) * n;  // A, B read once, C written
-      m.peak = dev.fp32_peak_gflops;
-      m.clear_output = [&p] { std::fill(p.c.begin(), p.c.end(), NAN); };
-      m.validate = [&p] { return validate(p); };
       // cuBLAS and CLBlast may run helper kernels: their dispatch is not counted.
       const bool library = row.variant.name == "cublas" || row.variant.name == "clblast";
-      m.commands_per_launch = library ? 0 : 1;
-      return r;
+      return MeasuredRow(name)
+          .runner(row.make(p, row.variant))
+          .rate(RateUnit::GFLOPs, flops(n), dev.fp32_peak_gflops)
+          .roofline(flops(n), 3.0 * sizeof(float) * double(n) * n)  // A, B read once, C written
+          .clear_output([&p] { std::fill(p.c.begin(), p.c.end(), NAN); })
+          .validate([&p] { return validate(p); })
+          .commands_per_launch(library ? 0 : 1)
+          .prepared();
     };
     register_measured(name, apis, opts, prepare, startup);
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "../../measured_row.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -80,18 +81,13 @@ class Triad : public Workload {
         const BenchName name{"triad", row.api, row.variant.name, {{"n", std::to_string(n)}}};
         const auto prepare = [this, n, row, name](const DeviceInfo& dev) {
           Problem& p = problems_.get(n, [n] { return make_problem(n); });
-          Prepared r;
-          r.runner = row.make(p, row.variant);
-          Measurement& m = r.m;
-          m.name = name;
-          m.unit = RateUnit::GBps;
-          m.work_per_launch = counted_bytes(n);
-          m.roofline_flop = 2.0 * double(n);  // a product and a sum per element
-          m.roofline_bytes = counted_bytes(n);
-          m.peak = dev.dram_peak_gbps;
-          m.clear_output = [&p] { std::fill(p.a.begin(), p.a.end(), NAN); };
-          m.validate = [&p] { return validate(p); };
-          return r;
+          return MeasuredRow(name)
+              .runner(row.make(p, row.variant))
+              .rate(RateUnit::GBps, counted_bytes(n), dev.dram_peak_gbps)
+              .roofline(2.0 * double(n), counted_bytes(n))  // a product and a sum per element
+              .clear_output([&p] { std::fill(p.a.begin(), p.a.end(), NAN); })
+              .validate([&p] { return validate(p); })
+              .prepared();
         };
         register_measured(name, apis, opts, prepare, /*startup=*/n == sizes.front());
       }

@@ -19,6 +19,71 @@ void for_each_row(const PartTransfer& t, Row row) {
         row_bytes);
 }
 
+// FNV-1a's step (xor, then multiply by the FNV prime) on 64-bit words, the
+// words dealt in turn to four lanes so that four multiplies are in flight
+// (FNV-1a byte by byte costs about 0.7 s on a 512 MB field; this about a
+// tenth of that). The bytes are one stream however they are cut into add()
+// calls: a word split between two calls is completed from the second.
+class OutputDigest {
+ public:
+  void add(const unsigned char* bytes, std::size_t n) {
+    while (n > 0 && pending_ > 0) {  // complete the word the last call began
+      word_bytes_[pending_++] = *bytes++;
+      --n;
+      if (pending_ == 8) {
+        absorb(load(word_bytes_));
+        pending_ = 0;
+      }
+    }
+    for (; n >= 8; bytes += 8, n -= 8) absorb(load(bytes));
+    for (; n > 0; --n) word_bytes_[pending_++] = *bytes++;
+  }
+
+  // Kept to 52 bits, so that it is exact as a JSON number.
+  double value() const {
+    std::uint64_t h = kBasis;
+    const auto mix = [&h](std::uint64_t w) {
+      h ^= w;
+      h *= kPrime;
+    };
+    for (std::uint64_t lane : lanes_) mix(avalanche(lane));
+    for (std::size_t i = 0; i < pending_; ++i) mix(word_bytes_[i]);
+    mix(words_ * 8 + pending_);  // the length, so that trailing zero bytes count
+    return double(avalanche(h) & ((std::uint64_t(1) << 52) - 1));
+  }
+
+ private:
+  static constexpr std::uint64_t kBasis = 14695981039346656037ULL;  // FNV-1a 64-bit offset basis
+  static constexpr std::uint64_t kPrime = 1099511628211ULL;         // FNV prime
+
+  // A multiply carries a bit only upwards, so a lane's top bits hold its words'
+  // top bits alone: MurmurHash3's 64-bit finalizer spreads every bit over all
+  // 64 before the digest keeps 52.
+  static std::uint64_t avalanche(std::uint64_t k) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+  }
+  static std::uint64_t load(const unsigned char* bytes) {
+    std::uint64_t w;
+    std::memcpy(&w, bytes, sizeof w);
+    return w;
+  }
+  void absorb(std::uint64_t w) {
+    std::uint64_t& h = lanes_[words_++ % 4];
+    h ^= w;
+    h *= kPrime;
+  }
+
+  std::uint64_t lanes_[4] = {kBasis, kBasis ^ 1, kBasis ^ 2, kBasis ^ 3};
+  std::uint64_t words_ = 0;
+  unsigned char word_bytes_[8] = {};
+  std::size_t pending_ = 0;
+};
+
 }  // namespace
 
 void poison(const std::vector<PartTransfer>& transfers, bool outputs) {
@@ -28,16 +93,12 @@ void poison(const std::vector<PartTransfer>& transfers, bool outputs) {
 }
 
 double output_digest(const std::vector<PartTransfer>& transfers) {
-  std::uint64_t h = 14695981039346656037ULL;  // FNV-1a 64-bit offset basis
+  OutputDigest digest;
   for (const PartTransfer& t : transfers)
     if (t.output)
-      for_each_row(t, [&h](const unsigned char* bytes, std::size_t n) {
-        for (std::size_t i = 0; i < n; ++i) {
-          h ^= bytes[i];
-          h *= 1099511628211ULL;  // FNV prime
-        }
-      });
-  return double(h & ((std::uint64_t(1) << 52) - 1));
+      for_each_row(t,
+                   [&digest](const unsigned char* bytes, std::size_t n) { digest.add(bytes, n); });
+  return digest.value();
 }
 
 }  // namespace gpucmp

@@ -42,8 +42,11 @@ using PartIo = std::function<std::vector<PartTransfer>(const Part& part)>;
 // output never sent back, fails validation instead of passing on stale values.
 void poison(const std::vector<PartTransfer>& transfers, bool outputs);
 
-// FNV-1a over the bytes of every output rectangle of `transfers`, row by row
-// in order, kept to 52 bits so that it is exact as a JSON number.
+// A 52-bit hash (FNV-1a's step on 64-bit words in four lanes, then
+// MurmurHash3's finalizer) of the bytes of every output rectangle of
+// `transfers`, row by row in order: equal outputs, equal digests; one changed
+// byte changes it (but for a 2^-52 chance of a collision). Exact as a JSON
+// number.
 double output_digest(const std::vector<PartTransfer>& transfers);
 
 }  // namespace gpucmp

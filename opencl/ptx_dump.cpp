@@ -4,6 +4,7 @@
 #include <fstream>
 #include <map>
 #include <regex>
+#include <string>
 
 #include "check.h"
 #include "errors.h"
@@ -165,8 +166,9 @@ std::vector<std::string> write_cubins(const std::string& stem,
 
 std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter,
-                                         const std::string& jit_cache_dir) {
+                                         const std::string& jit_cache_dir, DumpShard shard) {
   std::vector<DumpedProgram> done;
+  int place = 0;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) throw UsageError(out_dir + ": cannot create (" + ec.message() + ")");
@@ -176,6 +178,7 @@ std::vector<DumpedProgram> dump_programs(Session& session, const std::string& ou
     if (!filter.empty() && (spec.workload + "/" + spec.variant).find(filter) == std::string::npos)
       continue;
     if (spec.from == ProgramFrom::ptx_as_built) continue;  // the source build's own PTX
+    if (place++ % shard.count != shard.index) continue;
     const std::string stem = out_dir + "/" + spec.workload + "-" + spec.variant;
     DumpedProgram d{spec, stem + ".ptx", stem + ".log", {}, "", ""};
     try {
@@ -196,7 +199,11 @@ std::vector<DumpedProgram> dump_programs(Session& session, const std::string& ou
     }
     done.push_back(d);
   }
-  if (done.empty()) throw UsageError("--variant '" + filter + "' matches no OpenCL program");
+  if (done.empty())
+    throw UsageError(shard.count > 1 ? "--shard " + std::to_string(shard.index + 1) + "/" +
+                                           std::to_string(shard.count) + " with --variant '" +
+                                           filter + "' leaves no OpenCL program"
+                                     : "--variant '" + filter + "' matches no OpenCL program");
   return done;
 }
 

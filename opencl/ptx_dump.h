@@ -35,9 +35,15 @@ struct DumpedProgram {
 // build added there with a kernel of its PTX; when that build was served from
 // the cache (the same PTX and options as an earlier program), the earlier
 // program's cubins, with a note.
+// `shard`: of the programs `filter` keeps, only those whose place p in the
+// catalog's order has p % shard.count == shard.index.
+struct DumpShard {
+  int index = 0, count = 1;
+};
 std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter,
-                                         const std::string& jit_cache_dir = "");
+                                         const std::string& jit_cache_dir = "",
+                                         DumpShard shard = {});
 
 // True when `binary` is PTX text (".version" and ".target" directives).
 bool looks_like_ptx(const std::string& binary);

@@ -16,6 +16,8 @@ import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "scripts", "suite.py")
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
+from suite_parts import sass_part  # noqa: E402
 BENCH = None
 PARTS = "triad,ceiling"
 
@@ -168,16 +170,19 @@ class Suite(unittest.TestCase):
 
 
 # A stand-in for gpucmp-ptx dump: the files each API's dump writes (opencl:
-# <program>.ptx, .sass, .ptxas.sass; cuda: <kernel>.sass), a failing build for
-# one program where FAIL is in the environment.
+# <program>.ptx, .sass; cuda: <kernel>.sass), one OpenCL program a shard
+# (--shard K/N: the first two shards; a program without SASS in the second),
+# a failing build where FAIL is in the environment.
 FAKE_PTX = """#!/bin/sh
 api=$3; out=$5
 mkdir -p "$out"
 if [ "$api" = opencl ]; then
-  echo ptx > "$out/matrixMul-tile16.ptx"
-  echo "// SASS: driver JIT" > "$out/matrixMul-tile16.sass"
-  echo "// SASS: offline ptxas" > "$out/matrixMul-tile16.ptxas.sass"
-  echo ptx > "$out/cp-base.ptx"
+  shard=$9
+  case "$shard" in
+    1/*) echo ptx > "$out/matrixMul-tile16.ptx"
+         echo "// SASS: driver JIT" > "$out/matrixMul-tile16.sass" ;;
+    2/*) echo ptx > "$out/cp-base.ptx" ;;
+  esac
 else
   echo "// SASS: nvcc cubin" > "$out/matrixmul.sass"
 fi
@@ -240,6 +245,14 @@ class SassPart(unittest.TestCase):
         self.assertEqual(names, ["sass/SOURCES.txt", "sass/matrixMul-tile16.opencl-jit.sass",
                                  "sass/matrixmul.cuda.sass"])
         self.assertIn("matrixMul-tile16.opencl-jit.sass: // SASS: driver JIT", sources)
+        # The OpenCL programs shared among a process per core, none making
+        # offline ptxas SASS.
+        with open(os.path.join(out, "sass.log")) as f:
+            commands = [line for line in f if line.startswith("$ ") and "--api opencl" in line]
+        n = min(sass_part.SHARDS, os.cpu_count())
+        self.assertEqual(len(commands), n)
+        for k, command in enumerate(commands, 1):
+            self.assertIn(f"--shard {k}/{n} --no-ptxas-sass", command)
         self.assertEqual(journal(out), [{"part": "sass", "rc": 0, "seconds": journal(out)[0][
             "seconds"], "file": "sass.tar.xz"}])
 

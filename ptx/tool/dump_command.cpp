@@ -51,6 +51,21 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
   dump->add_flag("!--no-sass", opts.sass,
                  "Skip SASS (cuobjdump of the driver JIT's cubins; "
                  "offline ptxas + cuobjdump)");
+  dump->add_flag("!--no-ptxas-sass", opts.ptxas_sass,
+                 "opencl: skip <name>.ptxas.sass (offline ptxas on the PTX: not what ran)");
+  add_checked_option(
+      *dump, "--shard",
+      [&opts](const std::string& text) {
+        const auto slash = text.find('/');
+        if (slash == std::string::npos)
+          throw UsageError("--shard " + text + ": expected K/N, e.g. 1/4");
+        opts.shard_count = int(parse_int(text.substr(slash + 1), "--shard N", {1, 1024}));
+        opts.shard_index =
+            int(parse_int(text.substr(0, slash), "--shard K", {1, opts.shard_count})) - 1;
+      },
+      "opencl: only the K-th of every N programs (K = 1..N), so that N processes dump the set "
+      "between them")
+      ->type_name("K/N");
   dump->footer(
       "--api opencl writes per program <name>.ptx, <name>.log (ptxas' report), <name>.jit.cubin "
       "(what the driver's JIT made, from its compute cache), <name>.sass (its SASS: what ran) and "
@@ -93,7 +108,7 @@ void note(const std::string& what) { std::cerr << "gpucmp-ptx: note: " << what <
 
 // <stem>.sass from the driver JIT's cubins (when there are any), <stem>.ptxas.sass
 // from offline ptxas.
-void write_sass(const opencl::DumpedProgram& d, const std::string& driver) {
+void write_sass(const opencl::DumpedProgram& d, const std::string& driver, bool ptxas_sass) {
   const std::string stem = d.ptx_path.substr(0, d.ptx_path.size() - 4);
   if (d.jit_cubin_paths.empty()) {
     note("no driver-JIT cubin for " + d.ptx_path + ": " + d.jit_note +
@@ -108,6 +123,7 @@ void write_sass(const opencl::DumpedProgram& d, const std::string& driver) {
     else
       note("no SASS of " + d.jit_cubin_paths.front() + " (the cubin is written): " + why);
   }
+  if (!ptxas_sass) return;
   const std::string why = sass_of_ptx(d.ptx_path, stem + ".ptxas.sass");
   if (why.empty())
     std::cout << stem << ".ptxas.sass\n";
@@ -130,7 +146,8 @@ int dump_opencl(const DumpOptions& opts) {
   api->select(o);
   if (!api->unavailable().empty()) throw UsageError(api->unavailable());
   opencl::Session& session = opencl::session();
-  const auto dumped = opencl::dump_programs(session, opts.out_dir, opts.variant, cache.path());
+  const auto dumped = opencl::dump_programs(session, opts.out_dir, opts.variant, cache.path(),
+                                            {opts.shard_index, opts.shard_count});
   int failed = 0;
   for (const auto& d : dumped) {
     if (!d.error.empty()) {
@@ -141,7 +158,7 @@ int dump_opencl(const DumpOptions& opts) {
     }
     std::cout << d.ptx_path << "\n";
     for (const auto& c : d.jit_cubin_paths) std::cout << c << "\n";
-    if (opts.sass) write_sass(d, session.info().driver);
+    if (opts.sass) write_sass(d, session.info().driver, opts.ptxas_sass);
   }
   return failed ? kExitFailed : kExitOk;
 }

@@ -5,9 +5,10 @@ budget the progress line counts down); limit_s stops a part that runs away. Ever
 runs with --size (standard unless the suite is given another) and
 common_args(part) unless it says otherwise (at least 5 samples, then until
 the noise target or the part's time limit per row: 0.5 s, 0.25 s for the
-copies, whose host-side transfers rarely meet the target and would each take
-the whole limit); with --size quick (the suite's own test) the parts'
-size options are left out and the preset's quick sizes run. A part's tool is
+copies and the cold-L2 rows, whose host-side transfers and L2 flushes rarely
+meet the target, so that each would take the whole limit); with --size
+quick (the suite's own test) the parts' size options are left out and the
+preset's quick sizes run. A part's tool is
 gpucmp-bench unless it names another (suite_parts/tools.py: sass, crosssass,
 ncu, sanitizer, ctest).
 
@@ -80,7 +81,8 @@ PARTS = [
     Part("cold", "cold L2 against hot, the main kernels", 101, 400, REPS3 + [
         "--cache", "cold",
         "--benchmark_filter=^(matrixMul/(cuda|opencl)/(tile16|tile32)/|cp/(cuda|opencl)/unrollx8/|"
-        "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"]),
+        "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"],
+         time_limit=0.25),
     Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
          150, 400, tool="sass"),
     # The pairs whose gaps the report explains: each CUDA row with its cross-runs

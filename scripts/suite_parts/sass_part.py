@@ -5,9 +5,12 @@ where the report's "Why each gap" reads it (scripts/gpucmp_report/sass.py).
 gpucmp-ptx dump --api opencl builds every OpenCL program on the device and
 keeps the driver's compute cache, so that each program's <name>.sass is what
 NVIDIA's JIT made (what ran); --api cuda disassembles the executable's own
-cubins. The files are renamed <name>.opencl-jit.sass and <kernel>.cuda.sass,
-and SOURCES.txt lists each file's first line (where it came from). Offline
-ptxas on OpenCL's PTX (<name>.ptxas.sass) is not what ran and is left out.
+cubins. The OpenCL programs are shared among a process per core (at most
+SHARDS; gpucmp-ptx dump --shard K/N, each with a compute cache of its own),
+since one process builds and disassembles them one after another. The files
+are renamed <name>.opencl-jit.sass and <kernel>.cuda.sass, and SOURCES.txt
+lists each file's first line (where it came from). Offline ptxas on
+OpenCL's PTX (<name>.ptxas.sass) is not what ran and is not made.
 The dumps themselves (PTX, build logs, cubins) stay in a temporary folder:
 gpucmp-ptx dump makes them again on any machine."""
 import os
@@ -19,39 +22,59 @@ import time
 
 SASS_DIR = "sass"
 ARCHIVE = "sass.tar.xz"
-
-
-def _run(cmd, log, deadline):
-    log.write("$ " + " ".join(cmd) + "\n")
-    log.flush()
-    left = deadline - _now()
-    if left <= 0:
-        log.write("suite: no time left for this step\n")
-        return 124
-    try:
-        return subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, timeout=left,
-                              check=False).returncode
-    except subprocess.TimeoutExpired:
-        log.write("\nsuite: stopped at the part's limit\n")
-        return 124
+SHARDS = 8
 
 
 def _now():
     return time.monotonic()
 
 
+def _say(log, line):
+    log.write(line + "\n")
+    log.flush()
+
+
+def _run_all(cmds, logs, log, deadline):
+    """Runs cmds side by side, each into its log file, then copies the logs
+    into log in order; the exit codes (124: stopped at the part's limit)."""
+    procs = []
+    for cmd, path in zip(cmds, logs):
+        _say(log, "$ " + " ".join(cmd))
+        with open(path, "w", encoding="utf-8") as out:
+            procs.append(subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT))
+    codes = []
+    for proc in procs:
+        try:
+            codes.append(proc.wait(timeout=max(deadline - _now(), 0)))
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+            codes.append(124)
+    for path, code in zip(logs, codes):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            log.write(f.read())
+        if code == 124:
+            _say(log, "suite: stopped at the part's limit")
+    return codes
+
+
 def collect(dump, sass_dir):
-    """Copies the dumps' SASS into sass_dir under the report's names; returns how many."""
+    """Copies the SASS of the dump folder (its opencl*/ shards and cuda/) into
+    sass_dir under the report's names; returns how many."""
     os.makedirs(sass_dir, exist_ok=True)
     copied = []
-    opencl, cuda = os.path.join(dump, "opencl"), os.path.join(dump, "cuda")
-    for name in sorted(os.listdir(opencl)) if os.path.isdir(opencl) else []:
-        if not name.endswith(".ptx"):
-            continue
-        stem = name[: -len(".ptx")]
-        path = os.path.join(opencl, stem + ".sass")
-        if os.path.isfile(path):
-            copied.append(shutil.copy(path, os.path.join(sass_dir, f"{stem}.opencl-jit.sass")))
+    shards = sorted(d for d in os.listdir(dump) if d.startswith("opencl")) \
+        if os.path.isdir(dump) else []
+    for shard in shards:
+        opencl = os.path.join(dump, shard)
+        for name in sorted(os.listdir(opencl)):
+            if not name.endswith(".ptx"):
+                continue
+            stem = name[: -len(".ptx")]
+            path = os.path.join(opencl, stem + ".sass")
+            if os.path.isfile(path):
+                copied.append(shutil.copy(path, os.path.join(sass_dir, f"{stem}.opencl-jit.sass")))
+    cuda = os.path.join(dump, "cuda")
     for name in sorted(os.listdir(cuda)) if os.path.isdir(cuda) else []:
         if name.endswith(".sass"):
             stem = name[: -len(".sass")]
@@ -66,19 +89,29 @@ def collect(dump, sass_dir):
 
 def run(ptx, out_dir, log, limit_s):
     """Runs both dumps and collects their SASS; the exit code of the part."""
-    deadline = _now() + limit_s
+    start = _now()
+    deadline = start + limit_s
+    shards = max(1, min(SHARDS, os.cpu_count() or 1))
     with tempfile.TemporaryDirectory(prefix="gpucmp-sass-") as work:
         dump = os.path.join(work, "dump")
-        rc_cl = _run([ptx, "dump", "--api", "opencl", "--out", os.path.join(dump, "opencl"),
-                      "--jit-cache", os.path.join(work, "jit-cache")], log, deadline)
-        rc_cu = _run([ptx, "dump", "--api", "cuda", "--out", os.path.join(dump, "cuda")], log,
-                     deadline)
+        cmds, logs = [], []
+        for k in range(1, shards + 1):
+            cmds.append([ptx, "dump", "--api", "opencl", "--out",
+                         os.path.join(dump, f"opencl-{k}"), "--jit-cache",
+                         os.path.join(work, f"jit-cache-{k}"), "--shard", f"{k}/{shards}",
+                         "--no-ptxas-sass"])
+            logs.append(os.path.join(work, f"opencl-{k}.log"))
+        cmds.append([ptx, "dump", "--api", "cuda", "--out", os.path.join(dump, "cuda")])
+        logs.append(os.path.join(work, "cuda.log"))
+        codes = _run_all(cmds, logs, log, deadline)
+        _say(log, f"suite: both dumps ({shards} OpenCL processes) took {_now() - start:.1f} s")
         n = collect(dump, os.path.join(work, SASS_DIR))
         archive = os.path.join(out_dir, ARCHIVE)
         with tarfile.open(archive + ".partial", "w:xz") as tar:
             tar.add(os.path.join(work, SASS_DIR), arcname=SASS_DIR)
         os.replace(archive + ".partial", archive)
-        log.write(f"suite: {n} SASS files in {archive}\n")
-    if rc_cl or rc_cu:
-        return rc_cl or rc_cu
+        _say(log, f"suite: {n} SASS files in {archive} after {_now() - start:.1f} s")
+    failed = [c for c in codes if c]
+    if failed:
+        return failed[0]
     return 0 if n else 1

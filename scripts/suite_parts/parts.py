@@ -1,6 +1,6 @@
 """The standard set of scripts/suite.sh: one part per study, each a gpucmp-bench
 run (its rows, sizes and repetitions) that writes <part>.json in the run's
-folder. estimate_s is the part's time on one H100 of the last full run (the
+folder. estimate_s is the part's time in the last full run, on an H200 (the
 budget the progress line counts down); limit_s stops a part that runs away. Every part
 runs with --size (standard unless the suite is given another) and
 common_args(part) unless it says otherwise (at least 5 samples, then until
@@ -39,56 +39,56 @@ class Part:
 
 
 PARTS = [
-    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 106, 500,
+    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 113, 500,
          REPS3 + ["--benchmark_filter=^bandwidth/"],
          sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"], time_limit=0.25),
     Part("matrixmul", "matrixMul tiles (as written and aligned), cuBLAS, CLBlast, cross-runs",
-         153, 450, REPS3 + [
+         123, 450, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
              "tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc|-ptx-align)?/"]),
-    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 64, 300, REPS3 + [
+    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 45, 300, REPS3 + [
         "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
         "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
-         117, 300, ["--benchmark_repetitions=3", "--samples", "10",
+         89, 300, ["--benchmark_repetitions=3", "--samples", "10",
                     "--benchmark_filter=^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|"
                     "-ptx-O0|-ptx-align|-auto-|-hand-)|matrixMul/opencl/tile(16|32)-ptx-from-nvcc)"],
          sizes=["--mm-n", "4096"], common=False),
-    Part("triad", "STREAM triad, both APIs", 25, 120,
+    Part("triad", "STREAM triad, both APIs", 14, 120,
          ["--benchmark_repetitions=5", "--benchmark_filter=^triad/"]),
     Part("worksize", "work-group size rules (study, driver, query, tuner) and the 1-D sweeps",
-         46, 300, REPS3 + [
+         61, 300, REPS3 + [
              "--benchmark_filter=^(mmnaive|bilinear|sort|trapezoid)/",
              "--mmnaive-local", "16x16,study-x,study-y,driver,query,tuner",
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
              "--sort-local", "sweep,study,driver,query,tuner",
              "--trapezoid-local", "sweep,study,driver,query,tuner"]),
-    Part("layout", "LavaMD, bodies and conversions per data layout", 146, 500,
+    Part("layout", "LavaMD, bodies and conversions per data layout", 140, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
-    Part("agpu", "reductions and scans beside CUB, with the device copy", 195, 500,
+    Part("agpu", "reductions and scans beside CUB, with the device copy", 166, 500,
          REPS3 + ["--benchmark_filter=^(reduce|scan)/|"
                   "^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/"],
          sizes=["--reduce-n", "1048576,16777216,268435456",
                 "--scan-n", "1048576,16777216,268435456", "--scan-alpha", "8,16,32"]),
-    Part("ceiling", "the roofline's ceilings and the launch floor", 25, 150,
+    Part("ceiling", "the roofline's ceilings and the launch floor", 19, 150,
          ["--benchmark_repetitions=5", "--benchmark_filter=^(ceiling|triad)/(cuda|opencl)/"],
          sizes=["--triad-n", "134217728"]),
-    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 146, 500,
+    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 102, 500,
          REPS3 + ["--benchmark_enable_random_interleaving=true", "--benchmark_filter=^advection/"]),
-    Part("startup", "program build, module load and first launch", 70, 200,
+    Part("startup", "program build, module load and first launch", 66, 200,
          ["--benchmark_filter=^startup/"], common=False),
-    Part("cold", "cold L2 against hot, the main kernels", 101, 400, REPS3 + [
+    Part("cold", "cold L2 against hot, the main kernels", 66, 400, REPS3 + [
         "--cache", "cold",
         "--benchmark_filter=^(matrixMul/(cuda|opencl)/(tile16|tile32)/|cp/(cuda|opencl)/unrollx8/|"
         "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"],
          time_limit=0.25),
     Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
-         150, 400, tool="sass"),
+         31, 400, tool="sass"),
     # The pairs whose gaps the report explains: each CUDA row with its cross-runs
     # (OpenCL's PTX and nvcc's PTX under CUDA's JIT: ncu sees no OpenCL kernel).
     Part("counters", "Nsight Compute counters of the main CUDA rows and OpenCL's PTX under CUDA",
-         150, 360, ["^(matrixMul/cuda/tile(16|32)(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/|"
+         182, 360, ["^(matrixMul/cuda/tile(16|32)(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/|"
                     "cp/cuda/unrollx8(-ieee|-fast)?(-opencl-ptx|-ptx-jit)?/|"
                     "(mriq|mrifhd)/cuda/(precise|fast)(-opencl-ptx|-ptx-jit)?/numK:2048/)"],
          tool="ncu"),

@@ -85,6 +85,19 @@ void add_common_options(CLI::App& app, Options& opts) {
       },
       "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
       ->type_name("DIR");
+  add_checked_option(
+      app, "--cl-build-options",
+      [&opts](const std::string& text) {
+        if (text.find_first_not_of(' ') == std::string::npos)
+          throw UsageError(
+              "--cl-build-options: empty (give the options, e.g. "
+              "-cl-nv-maxrregcount=40)");
+        opts.cl_build_options = text;
+      },
+      "Added to every OpenCL program's build (from source and from PTX), after its own options, "
+      "for a cross-run (e.g. -cl-nv-maxrregcount=40); refused when the OpenCL compiler refuses "
+      "them; the JSON context says them (opencl.user_build_options). CUDA rows are unchanged")
+      ->type_name("OPTS");
   add_split_options(app, opts.split);
   app.add_flag("--launch-gaps", opts.launch_gaps,
                "Also time each launch of a timed batch (CUDA: events around it; OpenCL: its "

@@ -58,7 +58,9 @@ class OpenClApi : public Api {
       return;
     }
     if (d < 0) d = 0;
+    Session::set_user_build_options(opts.cl_build_options);
     set_session(std::make_unique<Session>(found[p], devs[d], opts.cl_kernel_dir));
+    session().check_user_build_options();
     platform_index_ = p;
     device_index_ = d;
     // --split's rows, or a workload's own split rows over MPI (advection's two GPUs)
@@ -119,6 +121,9 @@ class OpenClApi : public Api {
     ctx.emplace_back("opencl.build_options", Session::common_build_options());
     ctx.emplace_back("opencl.fast_build_options",
                      std::string(Session::common_build_options()) + " -cl-fast-relaxed-math");
+    // Every OpenCL row of this file was built with them as well: a cross-run.
+    if (!Session::user_build_options().empty())
+      ctx.emplace_back("opencl.user_build_options", Session::user_build_options());
     if (!s.info().pci_bus_id.empty()) ctx.emplace_back("opencl.pci_bus_id", s.info().pci_bus_id);
     add_agpu_parameters(ctx, s.info());
     if (split_) ctx.emplace_back("opencl.split_devices", describe_group(*split_));

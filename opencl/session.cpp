@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -165,6 +166,16 @@ Session::Session(cl_platform_id platform, cl_device_id device, std::string kerne
 
 const char* Session::common_build_options() { return "-cl-std=CL1.2"; }
 
+namespace {
+std::string& user_options() {
+  static std::string options;
+  return options;
+}
+}  // namespace
+
+void Session::set_user_build_options(const std::string& options) { user_options() = options; }
+const std::string& Session::user_build_options() { return user_options(); }
+
 std::string Session::source(const std::string& file) const {
   // A line #include "NAME" takes NAME's text (the embedded copies have no
   // include path; e.g. the layout accessors, gpucmp_layouts.h).
@@ -228,11 +239,14 @@ const BuiltProgram& Session::program(const ProgramSpec& spec) {
 
 namespace {
 
-// The common options plus `extra` (leading spaces dropped; none when blank).
+// The common options, then `extra`, then the user's (leading spaces dropped;
+// none when blank).
 std::string build_options(const std::string& extra) {
   std::string options = Session::common_build_options();
-  const std::size_t start = extra.find_first_not_of(' ');
-  if (start != std::string::npos) options += " " + extra.substr(start);
+  for (const std::string* more : {&extra, &Session::user_build_options()}) {
+    const std::size_t start = more->find_first_not_of(' ');
+    if (start != std::string::npos) options += " " + more->substr(start);
+  }
   return options;
 }
 
@@ -296,6 +310,22 @@ BuiltProgram Session::build(const std::string& file, const std::string& extra) c
                          info_.name + ": " + error_name(err),
                      built.log);
   return built;
+}
+
+void Session::check_user_build_options() const {
+  if (user_build_options().empty()) return;
+  const char* text = "__kernel void gpucmp_options_probe(__global int* x) { x[0] = 1; }\n";
+  const std::size_t len = std::strlen(text);
+  cl_int err = CL_SUCCESS;
+  BuiltProgram built;
+  built.options = build_options("");
+  built.program = Program(clCreateProgramWithSource(context_, 1, &text, &len, &err));
+  check(err, "clCreateProgramWithSource", "the --cl-build-options probe");
+  if (build_and_log(built, device_) == CL_SUCCESS) return;
+  std::string first = built.log.substr(0, built.log.find('\n'));
+  if (first.empty()) first = "no build log";
+  throw UsageError("--cl-build-options '" + user_build_options() + "': the OpenCL compiler of " +
+                   info_.name + " refuses them (" + first + ")");
 }
 
 namespace {

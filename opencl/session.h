@@ -58,6 +58,14 @@ class Session {
   bool is_nvidia() const;
   // The options every program is built with (precise math, OpenCL C 1.2).
   static const char* common_build_options();
+  // Options the user adds to every build after each program's own
+  // (gpucmp-bench --cl-build-options; "" none). Process-wide, so that every
+  // session (the split rows' devices too) builds with them.
+  static void set_user_build_options(const std::string& options);
+  static const std::string& user_build_options();
+  // Builds an empty kernel with the user's options: throws UsageError naming
+  // them, with the build log's first line, when the compiler refuses them.
+  void check_user_build_options() const;
 
  private:
   std::string source(const std::string& file) const;

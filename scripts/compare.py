@@ -44,6 +44,9 @@ MIN_SAMPLES_FOR_TEST = 5   # both sides need this many samples for the U test
 RATE_COUNTERS = {"bytes_per_second", "items_per_second", "pct_peak"}
 # Context keys naming the device (or its driver): a difference is worth a warning.
 DEVICE_KEY = re.compile(r"(^|[._])(device|gpu|device_name|gpu_name|driver)$", re.IGNORECASE)
+# Options gpucmp-bench added to every OpenCL build (--cl-build-options): files
+# built with other options are a cross-run, not the same code.
+BUILD_OPTIONS_KEY = "opencl.user_build_options"
 ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
 
 
@@ -96,6 +99,11 @@ def context_warnings(base_ctx, cont_ctx, base_path, cont_path):
             what = "driver" if key.lower().endswith("driver") else "GPU"
             warnings.append(f"different {what}: context '{key}' is '{base_ctx[key]}' in "
                             f"{base_path} but '{cont_ctx[key]}' in {cont_path}")
+    base_opts, cont_opts = base_ctx.get(BUILD_OPTIONS_KEY, ""), cont_ctx.get(BUILD_OPTIONS_KEY, "")
+    if base_opts != cont_opts:
+        warnings.append(f"different OpenCL build options (--cl-build-options): "
+                        f"'{base_opts or 'none'}' in {base_path} but '{cont_opts or 'none'}' "
+                        f"in {cont_path}: its OpenCL rows are a cross-run")
     # A run cut short lacks the benchmarks it did not reach: "only in" says why.
     for path, ctx in ((base_path, base_ctx), (cont_path, cont_ctx)):
         if isinstance(ctx.get(PARTIAL_KEY), str) and ctx[PARTIAL_KEY].strip():

@@ -8,7 +8,8 @@ Prints the pairs that moved by more than the threshold, and a summary: how
 many pairs, the median ratio of the pairs whose CUDA time is under 20 us in
 each file, the OpenCL and CUDA rows under 10 us. Use it where the two runs
 measure the same thing differently (a protocol change, a driver, a GPU); for
-whether one row got slower, scripts/compare.py.
+whether one row got slower, scripts/compare.py. Where a file's OpenCL rows were
+built with added options (gpucmp-bench --cl-build-options), the summary says so.
 
 usage: scripts/pair_shift.py BEFORE.json AFTER.json [--threshold 0.03] [--markdown OUT]
 exit: 0 done; 2 bad input (unreadable file, no pair in common, bad options)
@@ -30,8 +31,9 @@ def fail(message):
 
 
 def pair_times(path):
-    """{pair key: {api: median seconds}} of the timed rows (no startup rows)."""
-    _, entries = load(path)
+    """({pair key: {api: median seconds}} of the timed rows (no startup rows),
+    the options gpucmp-bench added to every OpenCL build, "" none)."""
+    context, entries = load(path)
     pairs = {}
     for key, entry in entries.items():
         if entry["error"] or entry["skipped"]:
@@ -43,7 +45,7 @@ def pair_times(path):
         if times:
             pair = "/".join([parts[0]] + parts[2:])
             pairs.setdefault(pair, {})[parts[1]] = statistics.median(times) * 1e-9
-    return pairs
+    return pairs, str(context.get("opencl.user_build_options", ""))
 
 
 def shifts(before, after):
@@ -57,9 +59,12 @@ def shifts(before, after):
     return rows
 
 
-def summary(rows):
+def summary(rows, options=("", "")):
     short = [r for r in rows if r[1] * 1e6 < SHORT_US]
     lines = [f"{len(rows)} pairs in both runs"]
+    if any(options):  # a cross-run: OpenCL built with other options (--cl-build-options)
+        lines.append(f"OpenCL build options added: '{options[0] or 'none'}' before, "
+                     f"'{options[1] or 'none'}' after")
     if short:
         lines.append(f"{len(short)} pairs with CUDA under {SHORT_US:g} us before: median "
                      f"OpenCL/CUDA {statistics.median(r[3] for r in short):.2f} before, "
@@ -95,13 +100,14 @@ def main(argv=None):
     if not (0 <= args.threshold < 10):
         fail(f"--threshold must be a number in [0, 10), not {args.threshold}")
     try:
-        rows = shifts(pair_times(args.before), pair_times(args.after))
+        (before, before_opts), (after, after_opts) = pair_times(args.before), pair_times(args.after)
+        rows = shifts(before, after)
     except InputError as e:
         fail(str(e))
     if not rows:
         fail(f"no pair (a benchmark on both CUDA and OpenCL) is in both {args.before} and "
              f"{args.after}")
-    text = summary(rows) + [""] + markdown(rows, args.threshold)
+    text = summary(rows, (before_opts, after_opts)) + [""] + markdown(rows, args.threshold)
     print("\n".join(text))
     if args.markdown:
         try:

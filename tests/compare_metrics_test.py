@@ -80,6 +80,19 @@ class CompareFiles(CompareCase):
         self.assertNotIn("opencl.device", proc.stderr)
         self.assertEqual(len(result["warnings"]), 1)
 
+    def test_different_opencl_build_options_are_a_warning(self):
+        base = report(rows(NAME, [100]))
+        cont = report(rows(NAME, [100]),
+                      context={"opencl.user_build_options": "-cl-nv-maxrregcount=40"})
+        proc, result = self.run_compare(base, cont)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("different OpenCL build options (--cl-build-options): 'none' in ",
+                      proc.stderr)
+        self.assertIn("'-cl-nv-maxrregcount=40' in ", proc.stderr)
+        self.assertEqual(len(result["warnings"]), 1)
+        proc, result = self.run_compare(cont, cont)
+        self.assertEqual(result["warnings"], [])
+
     def test_zero_baseline_median_still_writes_valid_json(self):
         proc, result = self.run_compare(report(rows(NAME, [0.0])), report(rows(NAME, [1.0])))
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)

@@ -19,9 +19,9 @@ def row(name, us):
             "time_unit": "us"}
 
 
-def report(times):
+def report(times, context=None):
     """times: {benchmark name with its api: microseconds}"""
-    return {"context": {}, "benchmarks": [row(n, t) for n, t in times.items()]}
+    return {"context": context or {}, "benchmarks": [row(n, t) for n, t in times.items()]}
 
 
 class PairShift(unittest.TestCase):
@@ -59,8 +59,19 @@ class PairShift(unittest.TestCase):
                       "0.37 |", r.stdout)
         self.assertNotIn("| mm/tile16", r.stdout)
         self.assertNotIn("startup", r.stdout)
+        self.assertNotIn("build options", r.stdout)
         with open(md) as f:
             self.assertEqual(f.read(), r.stdout)
+
+    def test_a_cross_run_with_added_opencl_build_options_says_so(self):
+        times = {"mm/cuda/tile16/n:2": 100.0, "mm/opencl/tile16/n:2": 125.0}
+        before = self.write("b.json", report(times))
+        after = self.write("a.json", report(times, {
+            "opencl.user_build_options": "-cl-nv-maxrregcount=40"}))
+        r = self.run_script(before, after)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("OpenCL build options added: 'none' before, '-cl-nv-maxrregcount=40' "
+                      "after", r.stdout)
 
     def test_bad_input_is_one_line_and_exit_2(self):
         good = self.write("g.json", report({"t/cuda/b/n:1": 1.0, "t/opencl/b/n:1": 2.0}))

@@ -32,6 +32,11 @@ gtest_discover_tests(gpucmp_scan_poll_tests PROPERTIES LABELS "cli;opencl" TIMEO
 gpucmp_cli_test_executable(gpucmp_advection_field_tests cli_advection_same_field_test.cpp)
 gtest_discover_tests(gpucmp_advection_field_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
 
+# --cl-build-options: refused options are bad input; accepted ones reach every
+# OpenCL build and the JSON context, on the default OpenCL device.
+gpucmp_cli_test_executable(gpucmp_build_options_tests cli_build_options_test.cpp)
+gtest_discover_tests(gpucmp_build_options_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
+
 # Google Benchmark's own flags with bad values (filter, out file): exit 2, one line.
 gpucmp_cli_test_executable(gpucmp_gbench_flags_tests cli_gbench_flags_test.cpp)
 gtest_discover_tests(gpucmp_gbench_flags_tests PROPERTIES LABELS "cli")

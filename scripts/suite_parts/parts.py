@@ -133,6 +133,17 @@ PARTS = [
                             "--benchmark_filter=^(reduce|scan)/"],
          sizes=["--reduce-n", "1048576,268435456", "--scan-n", "1048576,268435456"],
          standard=False),
+    # A cross-run of the agpu part's rows: OpenCL's kernels with at most 40
+    # registers a thread (CUDA's count for onepass int32), the rest as built;
+    # scripts/pair_shift.py agpu.json agpu-regcap.json prices the registers.
+    Part("agpu-regcap", "reduce and scan with OpenCL's kernels capped at 40 registers a thread",
+         120, 400, REPS3 + ["--cl-build-options=-cl-nv-maxrregcount=40",
+                            "--reduce-type", "int32,float", "--scan-type", "int32,float",
+                            "--benchmark_filter=^(reduce/(cuda|opencl)/pipeline|"
+                            "scan/(cuda|opencl)/onepass)/"],
+         sizes=["--reduce-n", "16777216,268435456", "--scan-n", "16777216,268435456",
+                "--scan-alpha", "8,16,32"],
+         standard=False),
     Part("gputests", "the GPU-labelled tests of the build (CTest)", 120, 400, tool="ctest",
          standard=False),
 ]

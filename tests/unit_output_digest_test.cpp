@@ -51,7 +51,7 @@ TEST(OutputDigest, RowsInAnotherOrderOrOneMoreZeroRowDiffer) {
   std::vector<float> v = grid(4);
   const double in_order = output_digest({rows_of(v, 0, 2), rows_of(v, 2, 2)});
   EXPECT_NE(output_digest({rows_of(v, 2, 2), rows_of(v, 0, 2)}), in_order);
-  std::vector<float> zeros(3 * 3, 0.0f), more_zeros(3 * 4, 0.0f);
+  std::vector<float> zeros(9, 0.0f), more_zeros(12, 0.0f);  // 3 and 4 rows
   EXPECT_NE(output_digest({rows_of(zeros, 0, 3)}), output_digest({rows_of(more_zeros, 0, 4)}));
 }
 

@@ -45,7 +45,7 @@ Validation validate(const Problem& p) {
     const float* pos = &p.aos[i * kWords + BODY12_POS];
     return double(pos[0]) * pos[0] + double(pos[1]) * pos[1] + double(pos[2]) * pos[2];
   };
-  return check_elements(
+  return check_elements_parallel(
       p.n, 3 * std::ldexp(1.0, -24) / (1 - 3 * std::ldexp(1.0, -24)),
       [&](std::size_t i) {
         const double want = ref(i);

@@ -100,7 +100,7 @@ double tolerance(int terms) {
 }
 
 Validation validate(const Problem& p) {
-  return check_elements(
+  return check_elements_parallel(
       p.checked.size() * 4, tolerance(kNeighbours * kParPerBox),
       [&](std::size_t e) {
         const std::size_t c = e / 4, w = e % 4;

@@ -66,7 +66,7 @@ std::uint32_t bits(float x) {
 }  // namespace
 
 Validation validate(const Problem& p) {
-  return check_elements(
+  return check_elements_parallel(
       p.dst.size(), 0.0,
       [&](std::size_t i) { return bits(p.dst[i]) == bits(p.expected[i]) ? 0.0 : INFINITY; },
       [&](std::size_t i) {

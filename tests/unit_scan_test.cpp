@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "workloads/agpu/scan.h"
 
@@ -87,6 +89,41 @@ TEST(Scan, FloatPrefixesWithinTheBoundPassAndALostWordFails) {
     EXPECT_FALSE(validate(p, v).ok) << v.name;
     p.out[9000] = kept;
   }
+}
+
+// Large enough for the checks' threads (one range a 2^16 words at least):
+// the first wrong word is found whichever range holds it, and the float
+// check names the worst prefix with the in-order sum as its want.
+TEST(Scan, ChecksOverThreadsFindTheFirstWrongAndTheWorst) {
+  const std::size_t n = std::size_t(1) << 19;
+  Problem q = make_problem(n, Type::int32);
+  std::uint32_t running = 0;
+  for (std::size_t i = 0; i < n; ++i) q.out[i] = running += q.words[i];
+  EXPECT_TRUE(validate(q, {"alpha", 8}).ok);
+  q.out[n - 5] += 1;
+  q.out[n / 2 + 7] += 1;
+  Validation v = validate(q, {"alpha", 8});
+  EXPECT_FALSE(v.ok);
+  EXPECT_NE(v.where.find("out[" + std::to_string(n / 2 + 7) + "]"), std::string::npos) << v.where;
+  q.out[3] += 1;
+  v = validate(q, {"alpha", 8});
+  EXPECT_NE(v.where.find("out[3]"), std::string::npos) << v.where;
+
+  Problem p = make_problem(n, Type::f32);
+  double exact = 0;
+  for (std::size_t i = 0; i < n; ++i) p.out[i] = bits(float(exact += value(p.words[i])));
+  EXPECT_TRUE(validate(p, {"alpha", 32}).ok) << validate(p, {"alpha", 32}).describe();
+  const std::size_t at = n - 1000;
+  double want = 0;
+  for (std::size_t i = 0; i <= at; ++i) want += value(p.words[i]);
+  p.out[at] = bits(float(want) + 4.0f);
+  p.out[at / 3] = bits(value(p.out[at / 3]) + 0.5f);  // smaller: not the worst
+  v = validate(p, {"alpha", 32});
+  EXPECT_FALSE(v.ok);
+  char expected[96];
+  std::snprintf(expected, sizeof expected, "out[%zu]: got %.9g, want %.9g", at,
+                double(value(p.out[at])), want);
+  EXPECT_NE(v.where.find(expected), std::string::npos) << v.where << " / " << expected;
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../workload_registry.h"
 
 namespace gpucmp::scan {
@@ -82,69 +83,134 @@ int summation_depth(const Variant& v, std::size_t n) {
 }
 
 namespace {
-// int32 and affine16: every prefix exact, in the words' order.
+// Words a thread of the checks below takes at least.
+constexpr std::size_t kScanGrain = std::size_t(1) << 16;
+
+// Thread t's words of n over `threads`, as parallel_for cuts them.
+std::size_t chunk_begin(std::size_t n, unsigned threads, unsigned t) { return n * t / threads; }
+
+// int32 and affine16: every prefix exact, in the words' order. Over the
+// host's threads: each range's product first, then each range checks its
+// prefixes from the product of the ranges before it (both operators are
+// associative).
 Validation validate_exact(const Problem& p) {
   const bool affine = p.type == Type::affine16;
   const auto combine = [affine](std::uint32_t prefix, std::uint32_t w) {
     return affine ? agpu::affine_product(prefix, w) : prefix + w;
   };
   const std::uint32_t start = affine ? agpu::kAffineIdentity : 0;
-  std::uint32_t running = start;
-  std::size_t first_wrong = p.n;
-  for (std::size_t i = 0; i < p.n && first_wrong == p.n; ++i) {
-    running = combine(running, p.words[i]);
-    if (p.out[i] != running) first_wrong = i;
-  }
+  const unsigned threads = host_threads(p.n, kScanGrain);
+  std::vector<std::uint32_t> product(threads, start);
+  parallel_for(p.n, kScanGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    std::uint32_t running = start;
+    for (std::size_t i = begin; i < end; ++i) running = combine(running, p.words[i]);
+    product[t] = running;
+  });
+  std::vector<std::uint32_t> before(threads, start);  // the product of the ranges before t
+  for (unsigned t = 1; t < threads; ++t) before[t] = combine(before[t - 1], product[t - 1]);
+  std::vector<std::size_t> first_wrong(threads, p.n);
+  std::vector<std::uint32_t> want(threads, 0);
+  parallel_for(p.n, kScanGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    std::uint32_t running = before[t];
+    for (std::size_t i = begin; i < end; ++i) {
+      running = combine(running, p.words[i]);
+      if (p.out[i] != running) {
+        first_wrong[t] = i;
+        want[t] = running;
+        return;
+      }
+    }
+  });
   Validation r;
   r.checked = p.n;
   r.tolerance = 0;
-  r.ok = first_wrong == p.n;
+  const auto t =
+      unsigned(std::min_element(first_wrong.begin(), first_wrong.end()) - first_wrong.begin());
+  r.ok = first_wrong[t] == p.n;
   r.max_rel_err = r.ok ? 0.0 : 1.0;
   if (!r.ok) {
+    const std::size_t i = first_wrong[t];
     char buf[128];
     if (affine)
       std::snprintf(buf, sizeof buf,
                     "out[%zu]: got 0x%08x, want 0x%08x (affine16 product in order; the first "
                     "wrong)",
-                    first_wrong, unsigned(p.out[first_wrong]), unsigned(running));
+                    i, unsigned(p.out[i]), unsigned(want[t]));
     else
-      std::snprintf(buf, sizeof buf, "out[%zu]: got %d, want %d (mod 2^32; the first wrong)",
-                    first_wrong, int(p.out[first_wrong]), int(running));
+      std::snprintf(buf, sizeof buf, "out[%zu]: got %d, want %d (mod 2^32; the first wrong)", i,
+                    int(p.out[i]), int(want[t]));
     r.where = buf;
   }
   return r;
 }
+
+float value(std::uint32_t w) {
+  float x;
+  std::memcpy(&x, &w, sizeof x);
+  return x;
+}
 }  // namespace
 
+// float: each prefix within gamma(d) of the double prefix sum, relative to
+// the prefix sum of |x|. Over the host's threads as validate_exact: each
+// range's sums first, then each range checks from the sums before it (in
+// double, the reference differs from one summed in order by far less than
+// gamma). The worst element is the first of the largest errors.
 Validation validate(const Problem& p, const Variant& v) {
   if (p.type != Type::f32) return validate_exact(p);
   const int d = summation_depth(v, p.n);
   const double u = std::ldexp(1.0, -24);
   const double gamma = d * u / (1 - d * u);
-  const auto value = [](std::uint32_t w) {
-    float x;
-    std::memcpy(&x, &w, sizeof x);
-    return x;
+  const unsigned threads = host_threads(p.n, kScanGrain);
+  std::vector<double> sums(threads, 0), magnitudes(threads, 0);
+  parallel_for(p.n, kScanGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    for (std::size_t i = begin; i < end; ++i) {
+      sums[t] += value(p.words[i]);
+      magnitudes[t] += std::fabs(value(p.words[i]));
+    }
+  });
+  struct Worst {
+    double err = -INFINITY;
+    std::size_t at = 0;
+    double want = 0;
   };
-  double sum = 0, magnitude = 0;
-  std::size_t next = 0;  // check_elements asks for i = 0, 1, .. in order
-  return check_elements(
-      p.n, gamma,
-      [&](std::size_t i) {
-        for (; next <= i; ++next) {
-          sum += value(p.words[next]);
-          magnitude += std::fabs(value(p.words[next]));
-        }
-        return std::fabs(double(value(p.out[i])) - sum) / std::max(magnitude, 1e-300);
-      },
-      [&](std::size_t i) {
-        double want = 0;
-        for (std::size_t j = 0; j <= i; ++j) want += value(p.words[j]);
-        char buf[128];
-        std::snprintf(buf, sizeof buf, "out[%zu]: got %.9g, want %.9g (error / prefix sum|x|)", i,
-                      double(value(p.out[i])), want);
-        return std::string(buf);
-      });
+  std::vector<Worst> worst(threads);
+  parallel_for(p.n, kScanGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    double sum = 0, magnitude = 0;
+    for (unsigned before = 0; before < t; ++before) {
+      sum += sums[before];
+      magnitude += magnitudes[before];
+    }
+    Worst w;
+    for (std::size_t i = begin; i < end; ++i) {
+      sum += value(p.words[i]);
+      magnitude += std::fabs(value(p.words[i]));
+      double e = std::fabs(double(value(p.out[i])) - sum) / std::max(magnitude, 1e-300);
+      if (std::isnan(e)) e = INFINITY;
+      if (i == begin || e > w.err) w = {e, i, sum};
+    }
+    worst[t] = w;
+  });
+  Validation r;
+  r.checked = p.n;
+  r.tolerance = gamma;
+  Worst all;
+  bool found = false;
+  for (unsigned t = 0; t < threads; ++t)
+    if (chunk_begin(p.n, threads, t) < chunk_begin(p.n, threads, t + 1) &&
+        (!found || worst[t].err > all.err)) {
+      all = worst[t];
+      found = true;
+    }
+  if (found) {
+    r.max_rel_err = all.err;
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "out[%zu]: got %.9g, want %.9g (error / prefix sum|x|)", all.at,
+                  double(value(p.out[all.at])), all.want);
+    r.where = buf;
+  }
+  r.ok = r.max_rel_err <= gamma;
+  return r;
 }
 
 std::vector<std::size_t> preset_sizes(SizePreset size) {

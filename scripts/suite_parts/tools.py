@@ -131,7 +131,7 @@ def run(part, bench, ptx, out_dir, log, run_bounded):
             sass = os.path.join(work, sass_part.SASS_DIR)
             if os.path.isdir(sass) and os.listdir(sass):
                 archive = os.path.join(out_dir, CROSS_SASS_ARCHIVE)
-                with tarfile.open(archive + ".partial", "w:xz") as tar:
+                with tarfile.open(archive + ".partial", "w:xz", preset=sass_part.XZ_PRESET) as tar:
                     tar.add(sass, arcname=sass_part.SASS_DIR)
                 os.replace(archive + ".partial", archive)
                 return rc

@@ -53,7 +53,7 @@ Validation check_elements(std::size_t count, double tolerance, ErrFn err, WhereF
 template <class ErrFn, class WhereFn>
 Validation check_elements_parallel(std::size_t count, double tolerance, ErrFn err, WhereFn where) {
   struct Worst {
-    double err = -INFINITY;
+    double err = -HUGE_VAL;
     std::size_t at = 0;
     bool found = false;
   };

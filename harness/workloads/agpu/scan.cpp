@@ -170,7 +170,7 @@ Validation validate(const Problem& p, const Variant& v) {
     }
   });
   struct Worst {
-    double err = -INFINITY;
+    double err = -HUGE_VAL;
     std::size_t at = 0;
     double want = 0;
   };

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "errors.h"
+#include "mri_dataset_checks.h"
 #include "workloads/parboil/mri.h"
 
 namespace gpucmp {
@@ -55,21 +56,6 @@ class ParboilMriFiles : public ::testing::Test {
   fs::path dir_;
 };
 
-void expect_same(const mri::Dataset& a, const mri::Dataset& b) {
-  EXPECT_EQ(a.numK, b.numK);
-  EXPECT_EQ(a.numX, b.numX);
-  EXPECT_EQ(a.kx, b.kx);
-  EXPECT_EQ(a.ky, b.ky);
-  EXPECT_EQ(a.kz, b.kz);
-  EXPECT_EQ(a.x, b.x);
-  EXPECT_EQ(a.y, b.y);
-  EXPECT_EQ(a.z, b.z);
-  EXPECT_EQ(a.phiR, b.phiR);
-  EXPECT_EQ(a.phiI, b.phiI);
-  EXPECT_EQ(a.dR, b.dR);
-  EXPECT_EQ(a.dI, b.dI);
-}
-
 // `f` must throw UsageError whose message contains every one of `parts`.
 void expect_usage_error(const std::function<void()>& f, std::initializer_list<std::string> parts) {
   try {
@@ -104,7 +90,7 @@ TEST_F(ParboilMriFiles, InputRoundTrip) {
     const std::int64_t want_size = field_offset(d, kind == mri::Kind::q ? kFieldDR : 10);
     EXPECT_EQ(std::int64_t(fs::file_size(f)), want_size);
     const mri::Dataset r = mri::read_parboil_input(f, kind);
-    expect_same(d, r);
+    test::expect_same_dataset(d, r);
     EXPECT_EQ(r.origin, f);
   }
 }

@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "mri_dataset_checks.h"
 #include "workloads/parboil/mri.h"
 
 namespace gpucmp {
@@ -56,16 +57,7 @@ TEST(ParboilMri, GenerateShapesAndRanges) {
 TEST(ParboilMri, GenerateIsDeterministic) {
   for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
     const mri::Dataset a = mri::generate(kind, 64, 4), b = mri::generate(kind, 64, 4);
-    EXPECT_EQ(a.kx, b.kx);
-    EXPECT_EQ(a.ky, b.ky);
-    EXPECT_EQ(a.kz, b.kz);
-    EXPECT_EQ(a.x, b.x);
-    EXPECT_EQ(a.y, b.y);
-    EXPECT_EQ(a.z, b.z);
-    EXPECT_EQ(a.phiR, b.phiR);
-    EXPECT_EQ(a.phiI, b.phiI);
-    EXPECT_EQ(a.dR, b.dR);
-    EXPECT_EQ(a.dI, b.dI);
+    test::expect_same_dataset(a, b);
     EXPECT_EQ(a.origin, b.origin);
   }
   // Another numK is another set of k-values.

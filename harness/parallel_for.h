@@ -44,4 +44,14 @@ void parallel_for(std::size_t count, std::size_t grain, Range range) {
     if (e) std::rethrow_exception(e);
 }
 
+// Every element of `v` set to `value`, over threads: the poison written into
+// an output before each checked launch (hundreds of MB for the large rows).
+template <class T, class Value>
+void fill_parallel(std::vector<T>& v, Value value) {
+  const T poison = T(value);
+  parallel_for(v.size(), std::size_t(1) << 20, [&](std::size_t begin, std::size_t end, unsigned) {
+    std::fill(v.begin() + std::ptrdiff_t(begin), v.begin() + std::ptrdiff_t(end), poison);
+  });
+}
+
 }  // namespace gpucmp

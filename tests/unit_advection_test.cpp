@@ -135,6 +135,25 @@ TEST(Advection, LongRunCheckFollowsThePeak) {
   EXPECT_NE(nan.where.find("1 cells not finite"), std::string::npos) << nan.where;
 }
 
+// 1024^2 cells: the checks' ranges over several threads. The initial field
+// (rows made over threads) is centred where it should be, and a cell not
+// finite or out of bounds in a late range still fails it, counted once.
+TEST(Advection, LongRunCheckOverThreads) {
+  const int nx = 1024, ny = 1024;
+  const std::vector<double> start = initial_field(nx, ny);
+  const std::vector<float> f(start.begin(), start.end());
+  const Validation v = validate_long_run(f, nx, ny, 0);
+  EXPECT_TRUE(v.ok) << v.where;
+  EXPECT_LT(v.max_rel_err, 0.01) << v.where;  // the centre, to a hundredth of a cell
+  std::vector<float> late = f;
+  late[late.size() - 3 * std::size_t(nx) - 5] = NAN;
+  late[late.size() / 2 + 7] = -0.5F;
+  const Validation bad = validate_long_run(late, nx, ny, 0);
+  EXPECT_FALSE(bad.ok);
+  EXPECT_NE(bad.where.find("out of bounds"), std::string::npos) << bad.where;
+  EXPECT_NE(bad.where.find("1 cells not finite"), std::string::npos) << bad.where;
+}
+
 // The double reference over three turns at 64^2 (omega 0.5 / 31.5): its
 // peak follows the method's trajectory, drawn 2.3 cells in from the exact
 // rotation's, and the long-run check passes it.

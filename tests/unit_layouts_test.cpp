@@ -68,6 +68,26 @@ TEST(Layouts, ConversionsRoundTripAndPlaceEveryWord) {
   EXPECT_EQ(back, aos);
 }
 
+// Enough records for several threads (convert_parallel splits records over
+// them): the same words as convert, at each range's edges too.
+TEST(Layouts, ConversionOverThreadsEqualsTheOneThreadConversion) {
+  const std::size_t n = (std::size_t(4) << 16) + std::size_t(3 * 32);
+  const int words = 3;
+  std::vector<float> aos(n * words), soa(aos.size(), -1.0f), back(aos.size(), -1.0f);
+  std::iota(aos.begin(), aos.end(), 0.0f);  // exact: below 2^24
+  convert_parallel(aos.data(), Layout::aos, soa.data(), Layout::soa, n, words, 32);
+  for (std::size_t i = 0; i < n; ++i)
+    for (int w = 0; w < words; ++w)
+      ASSERT_EQ(soa[std::size_t(w) * n + i], float(i * words + std::size_t(w))) << i << " " << w;
+  convert_parallel(soa.data(), Layout::soa, back.data(), Layout::aosoa, n, words, 32);
+  std::vector<float> one(aos.size(), -1.0f);
+  convert(soa.data(), Layout::soa, one.data(), Layout::aosoa, n, words, 32);
+  EXPECT_EQ(back, one);
+  std::vector<float> again(aos.size(), -1.0f);
+  convert_parallel(back.data(), Layout::aosoa, again.data(), Layout::aos, n, words, 32);
+  EXPECT_EQ(again, aos);
+}
+
 TEST(Layouts, BadLayoutAndTileAreUsageErrors) {
   EXPECT_EQ(parse_layout("soa", "--x"), Layout::soa);
   try {

@@ -1,9 +1,10 @@
-// Unit tests of the host's threaded checks (harness/parallel_for.h,
+// Unit tests of the host's threaded checks (harness/parallel_for.h, its fill,
 // check_elements_parallel in harness/validation.h): every item once, an
 // exception carried back, and the same Validation as the serial check, the
 // worst element being the first of the largest errors. No device needed.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
@@ -36,6 +37,17 @@ TEST(ParallelFor, AnExceptionReachesTheCaller) {
                               if (begin <= 77777 && 77777 < end) throw std::runtime_error("x");
                             }),
                std::runtime_error);
+}
+
+TEST(FillParallel, EveryElementTakesTheValueConverted) {
+  for (std::size_t count : {0UL, 1UL, (3UL << 20) + 7}) {
+    std::vector<float> v(count, 1.0f);
+    fill_parallel(v, NAN);
+    for (std::size_t i = 0; i < count; ++i) ASSERT_TRUE(std::isnan(v[i])) << i << " of " << count;
+  }
+  std::vector<unsigned> u((2UL << 20) + 3, 0U);
+  fill_parallel(u, 0xdeadbeefU);
+  EXPECT_EQ(std::count(u.begin(), u.end(), 0xdeadbeefU), std::ptrdiff_t(u.size()));
 }
 
 TEST(CheckElementsParallel, SameValidationAsTheSerialCheck) {

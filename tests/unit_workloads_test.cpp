@@ -209,6 +209,21 @@ TEST(Bandwidth, ReportsFirstDifferingWord) {
   EXPECT_NE(v.where.find("word 3 "), std::string::npos) << v.where;
 }
 
+// 4 MiB: ranges over several threads. Every wrong word is counted, and the
+// first is the first overall, also when a later range has more of them.
+TEST(Bandwidth, ChecksOverThreadsCountAllAndFindTheFirst) {
+  auto p = bandwidth::make_problem(std::size_t(4) << 20);
+  ASSERT_EQ(p.source.size(), std::size_t(1) << 20);
+  p.result = p.source;
+  for (std::size_t i = (std::size_t(3) << 18); i < (std::size_t(3) << 18) + 10; ++i)
+    p.result[i] ^= 0x80000000u;
+  p.result[(std::size_t(1) << 18) - 1] ^= 1u;  // the last word of the first quarter
+  const Validation v = bandwidth::validate(p);
+  EXPECT_FALSE(v.ok);
+  EXPECT_DOUBLE_EQ(v.max_rel_err, 11.0 / double(std::size_t(1) << 20));
+  EXPECT_NE(v.where.find("word 262143 "), std::string::npos) << v.where;
+}
+
 TEST(Bandwidth, CountedBytes) {
   EXPECT_EQ(bandwidth::counted_bytes(bandwidth::Direction::d2d, 100), 200.0);
   EXPECT_EQ(bandwidth::counted_bytes(bandwidth::Direction::h2d, 100), 100.0);

@@ -5,9 +5,14 @@
 #include <cstdio>
 
 #include "../../errors.h"
+#include "../../parallel_for.h"
 #include "advection_method.h"
 
 namespace gpucmp::advection {
+
+namespace {
+constexpr std::size_t kCellGrain = std::size_t(1) << 18;  // cells a thread takes at least
+}  // namespace
 
 void check_grid(long long nx, long long ny, const std::string& what) {
   const std::string grid = what + " " + std::to_string(nx) + "x" + std::to_string(ny) + ": ";
@@ -33,11 +38,15 @@ std::vector<double> initial_field(int nx, int ny) {
   const Flow flow = make_flow(nx, ny);
   const double side = std::min(nx, ny), sigma = side / 16, x0 = flow.xc + side / 4, y0 = flow.yc;
   std::vector<double> f(std::size_t(nx) * std::size_t(ny));
-  for (int y = 0; y < ny; ++y)
-    for (int x = 0; x < nx; ++x) {
-      const double dx = x - x0, dy = y - y0;
-      f[std::size_t(y) * nx + x] = std::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
-    }
+  // Each cell a function of its place alone: rows over threads.
+  parallel_for(std::size_t(ny), 64, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t y = begin; y < end; ++y)
+      for (int x = 0; x < nx; ++x) {
+        const double dx = x - x0, dy = double(y) - y0;
+        f[y * std::size_t(nx) + std::size_t(x)] =
+            std::exp(-(dx * dx + dy * dy) / (2 * sigma * sigma));
+      }
+  });
   return f;
 }
 
@@ -88,26 +97,56 @@ Point peak_after(int nx, int ny, long long steps) {
 Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long long steps) {
   const Point want = peak_after(nx, ny, steps);
   const double want_x = want.x, want_y = want.y;
+  // Two passes over threads (parallel_for.h), each thread's partials combined
+  // in range order: the bounds and the cells not finite, then the centre.
+  struct Bounds {
+    std::size_t not_finite = 0;
+    float lo = INFINITY, hi = -INFINITY;
+  };
+  std::vector<Bounds> bounds(host_threads(got.size(), kCellGrain));
+  parallel_for(got.size(), kCellGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    Bounds b;
+    for (std::size_t i = begin; i < end; ++i) {
+      const float f = got[i];
+      if (!std::isfinite(f)) {  // a cell never written (poisoned NaN) or blown up
+        ++b.not_finite;
+        continue;
+      }
+      b.hi = std::max(b.hi, f);
+      b.lo = std::min(b.lo, f);
+    }
+    bounds[t] = b;
+  });
   std::size_t not_finite = 0;
   float lo = INFINITY, hi = -INFINITY;
-  for (const float f : got) {
-    if (!std::isfinite(f)) {  // a cell never written (poisoned NaN) or blown up
-      ++not_finite;
-      continue;
-    }
-    hi = std::max(hi, f);
-    lo = std::min(lo, f);
+  for (const Bounds& b : bounds) {
+    not_finite += b.not_finite;
+    lo = std::min(lo, b.lo);
+    hi = std::max(hi, b.hi);
   }
   // The centre: the mean position of the cells above half the maximum (the
   // Gaussian's top is flat to FP32 over cells: its argmax wanders by rounding).
+  struct Centre {
+    double sum = 0, sx = 0, sy = 0;
+  };
+  std::vector<Centre> centres(host_threads(got.size(), kCellGrain));
+  parallel_for(got.size(), kCellGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    Centre c;
+    for (std::size_t i = begin; i < end; ++i)
+      if (std::isfinite(got[i]) && got[i] > hi / 2) {
+        c.sum += 1;
+        const std::size_t row = i / std::size_t(nx), column = i % std::size_t(nx);
+        c.sx += double(column);
+        c.sy += double(row);
+      }
+    centres[t] = c;
+  });
   double sum = 0, sx = 0, sy = 0;
-  for (std::size_t i = 0; i < got.size(); ++i)
-    if (std::isfinite(got[i]) && got[i] > hi / 2) {
-      const std::size_t row = i / std::size_t(nx), column = i % std::size_t(nx);
-      sum += 1;
-      sx += double(column);
-      sy += double(row);
-    }
+  for (const Centre& c : centres) {
+    sum += c.sum;
+    sx += c.sx;
+    sy += c.sy;
+  }
   const double px = sum > 0 ? sx / sum : NAN, py = sum > 0 ? sy / sum : NAN;
   const double miss = std::hypot(px - want_x, py - want_y);
   Validation v;

@@ -19,6 +19,7 @@
 #include "../../errors.h"
 #include "../../grouped_runner.h"
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../split_executor.h"
 #include "../../split_io.h"
 #include "advection.h"
@@ -214,7 +215,7 @@ class Advection : public Workload {
           .rate(RateUnit::GBps, bytes, dev.dram_peak_gbps)
           .per_item(double(c.nx) * double(c.ny) * c.steps, "ps_per_cell")
           .roofline(0, bytes)  // no flop counted: placed against the DRAM ceiling
-          .clear_output([&p] { std::fill(p.out.begin(), p.out.end(), NAN); })
+          .clear_output([&p] { fill_parallel(p.out, NAN); })
           .validate([&p] { return validate(p); })
           .output_digest([&p] { return output_digest(own_rows(p, Part{})); })
           .counter("omega", p.flow.omega)

@@ -94,7 +94,7 @@ Validation validate_one_step(const Problem& p) {
   const auto cell = [&](std::size_t i) {
     return std::pair<int, int>{int(i % std::size_t(p.nx)), rows[i / std::size_t(p.nx)]};
   };
-  return check_elements(
+  return check_elements_parallel(
       rows.size() * std::size_t(p.nx), kStepTolerance,
       [&](std::size_t i) {
         const auto [x, y] = cell(i);

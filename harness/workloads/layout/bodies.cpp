@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -95,7 +96,7 @@ class Bodies : public Workload {
                 .runner(row.make(p, v))
                 .rate(RateUnit::GBps, counted_bytes(n), dev.dram_peak_gbps)
                 .roofline(5.0 * double(n), counted_bytes(n))  // 3 products, 2 sums a body
-                .clear_output([&p] { std::fill(p.r2.begin(), p.r2.end(), NAN); })
+                .clear_output([&p] { fill_parallel(p.r2, NAN); })
                 .validate([&p] { return validate(p); })
                 .prepared();
           };

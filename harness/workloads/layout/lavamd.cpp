@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -178,7 +179,7 @@ class LavaMd : public Workload {
                 // Each particle's 4 coordinates and charge read once, its 4 forces written.
                 .roofline(flop, 9.0 * sizeof(float) * double(p.particles))
                 .per_item(interactions(p), "ps_per_interaction")
-                .clear_output([&p] { std::fill(p.fv.begin(), p.fv.end(), NAN); })
+                .clear_output([&p] { fill_parallel(p.fv, NAN); })
                 .validate([&p] { return validate(p); })
                 .prepared();
           };

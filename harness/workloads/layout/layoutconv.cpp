@@ -9,6 +9,7 @@
 #include <cstring>
 
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 #include "lavamd.h"
@@ -123,7 +124,7 @@ class LayoutConv : public Workload {
                   .runner(row.make(p, row.variant))
                   .rate(RateUnit::GBps, bytes, dev.dram_peak_gbps)
                   .roofline(0, bytes)  // no flop: a permutation
-                  .clear_output([&p] { std::fill(p.dst.begin(), p.dst.end(), NAN); })
+                  .clear_output([&p] { fill_parallel(p.dst, NAN); })
                   .validate([&p] { return validate(p); })
                   .counter("host_convert_ms", p.host_convert_ms)
                   .prepared();

@@ -6,6 +6,7 @@
 
 #include "../../errors.h"
 #include "../../options.h"
+#include "../../parallel_for.h"
 
 namespace gpucmp::layout {
 
@@ -60,25 +61,40 @@ std::size_t index(Layout layout, int tile, std::size_t n, int words, std::size_t
   return GPUCMP_LAYOUT_INDEX(l, tile, n, words, i, w);
 }
 
+namespace {
+void convert_records(const float* src, Layout from, float* dst, Layout to, std::size_t n, int words,
+                     int tile, std::size_t begin, std::size_t end) {
+  for (std::size_t i = begin; i < end; ++i)
+    for (int w = 0; w < words; ++w)
+      dst[index(to, tile, n, words, i, w)] = src[index(from, tile, n, words, i, w)];
+}
+}  // namespace
+
 void convert(const float* src, Layout from, float* dst, Layout to, std::size_t n, int words,
              int tile) {
   // Record by record, word by word: the destination's order for AoS and
   // AoSoA writes, which the host's caches favour; SoA reads stride n.
-  for (std::size_t i = 0; i < n; ++i)
-    for (int w = 0; w < words; ++w)
-      dst[index(to, tile, n, words, i, w)] = src[index(from, tile, n, words, i, w)];
+  convert_records(src, from, dst, to, n, words, tile, 0, n);
+}
+
+void convert_parallel(const float* src, Layout from, float* dst, Layout to, std::size_t n,
+                      int words, int tile) {
+  // Each thread converts its own records, whose words no other record shares.
+  parallel_for(n, std::size_t(1) << 16, [&](std::size_t begin, std::size_t end, unsigned) {
+    convert_records(src, from, dst, to, n, words, tile, begin, end);
+  });
 }
 
 std::vector<float> from_aos(const std::vector<float>& aos, Layout to, std::size_t n, int words) {
   std::vector<float> out(aos.size());
-  convert(aos.data(), Layout::aos, out.data(), to, n, words, kDefaultTile);
+  convert_parallel(aos.data(), Layout::aos, out.data(), to, n, words, kDefaultTile);
   return out;
 }
 
 void to_aos(const std::vector<float>& data, Layout from, std::vector<float>& aos, std::size_t n,
             int words) {
   aos.resize(data.size());
-  convert(data.data(), from, aos.data(), Layout::aos, n, words, kDefaultTile);
+  convert_parallel(data.data(), from, aos.data(), Layout::aos, n, words, kDefaultTile);
 }
 
 }  // namespace gpucmp::layout

@@ -60,6 +60,11 @@ std::size_t index(Layout layout, int tile, std::size_t n, int words, std::size_t
 // layout `to` (the study's host conversion); src and dst must not overlap.
 void convert(const float* src, Layout from, float* dst, Layout to, std::size_t n, int words,
              int tile);
+// The same conversion with the records split over the host's threads
+// (parallel_for.h): the runners' conversions outside every timed region.
+// layoutconv's host_convert_ms times convert, on one thread.
+void convert_parallel(const float* src, Layout from, float* dst, Layout to, std::size_t n,
+                      int words, int tile);
 
 // The runners' side of the study's host conversion: n records of `words`
 // words kept in AoS on the host, `to` on the device (tiles of kDefaultTile).

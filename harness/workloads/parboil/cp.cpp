@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 #include "local_size.h"
@@ -170,7 +171,7 @@ class Cp : public Workload {
           .per_item(interactions(c), "ps_per_interaction")
           // The plane cleared, then per chunk of atoms: its copy and a kernel.
           .commands_per_launch(1 + 2 * ((c.atoms + kAtomsPerChunk - 1) / kAtomsPerChunk))
-          .clear_output([&p] { std::fill(p.energy.begin(), p.energy.end(), NAN); })
+          .clear_output([&p] { fill_parallel(p.energy, NAN); })
           .validate([&p] { return validate(p); })
           .prepared();
     };

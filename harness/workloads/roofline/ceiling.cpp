@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -140,7 +141,7 @@ class Ceiling : public Workload {
             .runner(row.make(p, row.variant))
             .rate(fma ? RateUnit::GFLOPs : RateUnit::GBps, counted_work(row.variant, p),
                   fma ? dev.fp32_peak_gflops : 0.0)
-            .clear_output([&p] { std::fill(p.out.begin(), p.out.end(), 0xffffffffU); })
+            .clear_output([&p] { fill_parallel(p.out, 0xffffffffU); })
             .validate([&p, v = row.variant] { return validate(p, v); })
             .prepared();
       };

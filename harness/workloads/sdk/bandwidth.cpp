@@ -3,15 +3,19 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
+#include <utility>
+#include <vector>
 
 #include "../../errors.h"
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../workload_registry.h"
 
 namespace gpucmp::bandwidth {
 
 namespace {
 constexpr std::uint32_t kPoison = 0xdeadbeefu;
+constexpr std::size_t kWordGrain = std::size_t(1) << 18;  // words a thread takes at least
 }  // namespace
 
 const char* to_string(Direction d) {
@@ -66,13 +70,16 @@ Problem make_problem(std::size_t bytes) {
   p.source.resize(bytes / 4);
   p.result.assign(bytes / 4, kPoison);
   // splitmix64 of the word index: seeded, and fast enough for 1 GiB.
+  // Each word a function of its index alone: the same words on any number of threads.
   const std::uint64_t seed = 0x62616e64ULL ^ bytes;
-  for (std::size_t i = 0; i < p.source.size(); ++i) {
-    std::uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    p.source[i] = std::uint32_t((z ^ (z >> 31)) >> 32);
-  }
+  parallel_for(p.source.size(), kWordGrain, [&](std::size_t begin, std::size_t end, unsigned) {
+    for (std::size_t i = begin; i < end; ++i) {
+      std::uint64_t z = seed + (i + 1) * 0x9e3779b97f4a7c15ULL;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+      z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+      p.source[i] = std::uint32_t((z ^ (z >> 31)) >> 32);
+    }
+  });
   return p;
 }
 
@@ -88,9 +95,21 @@ std::vector<std::size_t> preset_sizes(SizePreset size) {
 }
 
 Validation validate(const Problem& p) {
-  std::size_t wrong = 0, first = 0;
-  for (std::size_t i = 0; i < p.source.size(); ++i) {
-    if (p.result[i] != p.source[i] && wrong++ == 0) first = i;
+  // Per thread: its range's wrong words and the first of them; the first of
+  // all is the first range's that has one.
+  const std::size_t words = p.source.size();
+  std::vector<std::pair<std::size_t, std::size_t>> ranges(host_threads(words, kWordGrain),
+                                                          {0, words});
+  parallel_for(words, kWordGrain, [&](std::size_t begin, std::size_t end, unsigned t) {
+    std::size_t count = 0, at = words;
+    for (std::size_t i = begin; i < end; ++i)
+      if (p.result[i] != p.source[i] && count++ == 0) at = i;
+    ranges[t] = {count, at};
+  });
+  std::size_t wrong = 0, first = words;
+  for (const auto& [count, at] : ranges) {
+    wrong += count;
+    first = std::min(first, at);
   }
   Validation v;
   v.checked = p.source.size();
@@ -156,7 +175,7 @@ class Bandwidth : public Workload {
           .roofline(0, d2d ? work : 0)
           // A mapped transfer (OpenCL's own variant) maps and unmaps: two commands.
           .commands_per_launch(row.variant.memory == HostMemory::mapped ? 2 : 1)
-          .clear_output([&p] { std::fill(p.result.begin(), p.result.end(), kPoison); })
+          .clear_output([&p] { fill_parallel(p.result, kPoison); })
           .validate([&p] { return validate(p); })
           .prepared();
     };

@@ -8,6 +8,7 @@
 
 #include "../../errors.h"
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -143,7 +144,7 @@ class MatrixMul : public Workload {
           .runner(row.make(p, row.variant))
           .rate(RateUnit::GFLOPs, flops(n), dev.fp32_peak_gflops)
           .roofline(flops(n), 3.0 * sizeof(float) * double(n) * n)  // A, B read once, C written
-          .clear_output([&p] { std::fill(p.c.begin(), p.c.end(), NAN); })
+          .clear_output([&p] { fill_parallel(p.c, NAN); })
           .validate([&p] { return validate(p); })
           .commands_per_launch(library ? 0 : 1)
           .prepared();

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "../../measured_row.h"
+#include "../../parallel_for.h"
 #include "../../rng.h"
 #include "../../workload_registry.h"
 
@@ -43,7 +44,7 @@ std::vector<std::size_t> preset_sizes(SizePreset size) {
 }
 
 Validation validate(const Problem& p) {
-  return check_elements(
+  return check_elements_parallel(
       p.n, std::ldexp(1.0, -22),
       [&](std::size_t i) {
         const double ref = double(p.b[i]) + double(kScalar) * double(p.c[i]);
@@ -85,7 +86,7 @@ class Triad : public Workload {
               .runner(row.make(p, row.variant))
               .rate(RateUnit::GBps, counted_bytes(n), dev.dram_peak_gbps)
               .roofline(2.0 * double(n), counted_bytes(n))  // a product and a sum per element
-              .clear_output([&p] { std::fill(p.a.begin(), p.a.end(), NAN); })
+              .clear_output([&p] { fill_parallel(p.a, NAN); })
               .validate([&p] { return validate(p); })
               .prepared();
         };

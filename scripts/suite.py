@@ -242,6 +242,17 @@ def run_parts(args, parts, out_dir):
     return worst
 
 
+def setup_seconds():
+    """The set-up and build before the parts, in seconds, as scripts/suite.sh
+    measured them (GPUCMP_SETUP_SECONDS); None when suite.py runs alone."""
+    text = os.environ.get("GPUCMP_SETUP_SECONDS")
+    if text is None:
+        return None
+    if not text.isdigit():
+        fail(f"GPUCMP_SETUP_SECONDS={text!r}: not a whole number of seconds")
+    return int(text)
+
+
 def write_manifest(out_dir, args, argv, rev, clean):
     listed = gpus()
     manifest = {
@@ -256,6 +267,8 @@ def write_manifest(out_dir, args, argv, rev, clean):
         "clocks": "not set by the suite: the GPU's own boost policy; every row records the "
                   "SM clock before and after its samples and the lowest between them (NVML)",
     }
+    if setup_seconds() is not None:  # the parts' own seconds are in the journal
+        manifest["setup_and_build_s"] = setup_seconds()
     with open(os.path.join(out_dir, MANIFEST), "w", encoding="utf-8") as f:
         json.dump(manifest, f, indent=2)
         f.write("\n")
@@ -308,6 +321,7 @@ def main(argv=None):
     if argv is None:  # as an installed command (pyproject.toml)
         argv = sys.argv[1:]
     args = parse_args(argv)
+    before = setup_seconds()
     if args.list:
         for part in args.parts if args.part else PARTS:
             where = "" if part.standard else "  (only with --part)"
@@ -362,10 +376,14 @@ def main(argv=None):
             "clean_tree false")
     say(f"{len(args.parts)} parts into {out_dir}, about "
         f"{fmt_minutes(sum(p.estimate_s for p in args.parts))} by their estimates")
+    started = time.monotonic()
     worst = run_parts(args, args.parts, out_dir)
     if not args.no_report:
         worst = max(worst, write_report(out_dir))
-    say(f"done: {out_dir} (exit code {worst})")
+    took = time.monotonic() - started
+    say(f"done: {out_dir} (exit code {worst}), {fmt_minutes(took)} here"
+        + (f", {fmt_minutes(took + before)} with the set-up and build ({before} s)"
+           if before is not None else ""))
     return worst
 
 

@@ -6,6 +6,7 @@
 # --resume DIR. On a machine without network, carry .debs/ and
 # `source scripts/device_setup.sh` first (README "Running on a GPU").
 set -euo pipefail
+started=$SECONDS
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${GPUCMP_BUILD_DIR:-$root/build}"
 
@@ -21,6 +22,8 @@ case " $* " in
     cmake --build "$build" -j"$(nproc)" --target gpucmp-bench gpucmp-ptx
     ;;
 esac
+# The set-up and build's seconds, for the manifest and the closing line.
+export GPUCMP_SETUP_SECONDS=$((SECONDS - started))
 python=python3
 [ -x "$root/.venv/bin/python" ] && python="$root/.venv/bin/python"
 exec "$python" "$root/scripts/suite.py" --bench "$build/gpucmp-bench" "$@"

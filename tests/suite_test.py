@@ -22,9 +22,10 @@ BENCH = None
 PARTS = "triad,ceiling"
 
 
-def run_suite(*args):
+def run_suite(*args, env=None):
     return subprocess.run([sys.executable, SCRIPT, "--bench", BENCH, *args],
-                          capture_output=True, text=True, timeout=900)
+                          capture_output=True, text=True, timeout=900,
+                          env=None if env is None else {**os.environ, **env})
 
 
 def journal(out):
@@ -43,7 +44,9 @@ class Suite(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.out = os.path.join(tempfile.mkdtemp(), "run")
-        cls.first = run_suite("--out", cls.out, "--size", "quick", "--part", PARTS)
+        # As scripts/suite.sh runs it: the set-up and build's seconds given.
+        cls.first = run_suite("--out", cls.out, "--size", "quick", "--part", PARTS,
+                              env={"GPUCMP_SETUP_SECONDS": "42"})
 
     def test_one_folder_holds_the_run_and_its_report(self):
         r = self.first
@@ -59,6 +62,8 @@ class Suite(unittest.TestCase):
         for key in ("revision", "clean_tree", "date", "command", "gpus", "toolkit", "clocks"):
             self.assertIn(key, manifest)
         self.assertEqual(manifest["parts"], PARTS.split(","))
+        self.assertEqual(manifest["setup_and_build_s"], 42)
+        self.assertIn("with the set-up and build (42 s)", r.stderr)
         self.assertEqual([e["part"] for e in journal(self.out)], ["triad", "ceiling"])
         self.assertTrue(all(e["rc"] == 0 for e in journal(self.out)))
         with open(os.path.join(self.out, "REPORT.md"), encoding="utf-8") as f:
@@ -167,6 +172,11 @@ class Suite(unittest.TestCase):
         r = run_suite("--part", "sass", "--ptx", "/nonexistent/gpucmp-ptx")
         self.assertEqual(r.returncode, 2, r.stderr)
         self.assertIn("no gpucmp-ptx", r.stderr)
+        fresh = os.path.join(tempfile.mkdtemp(), "run")
+        r = run_suite("--out", fresh, "--part", "triad", env={"GPUCMP_SETUP_SECONDS": "1.5"})
+        self.assertEqual(r.returncode, 2, r.stderr)
+        self.assertIn("GPUCMP_SETUP_SECONDS='1.5'", r.stderr)
+        self.assertFalse(os.path.exists(fresh))
 
 
 # A stand-in for gpucmp-ptx dump: the files each API's dump writes (opencl:

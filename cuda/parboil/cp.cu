@@ -30,7 +30,11 @@ __global__ void cp_base(int numatoms, float gridspacing, float* energygrid) {
 
 // unrollx8: eight lattice points per thread, blockDim.x (16) apart along x, so
 // that each warp's loads and stores stay coalesced; dy^2 + dz^2 once per atom.
-__global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) {
+// atom(n) reads atom n: from the constant bank (the kernel as written) or, in
+// the -ldg control, from global memory through the read-only path.
+template <class Atom>
+__device__ __forceinline__ void unrollx8_points(int numatoms, float gridspacing, float* energygrid,
+                                                Atom atom) {
   const int xi = blockIdx.x * blockDim.x * cp::kUnrollX + threadIdx.x;
   const int yi = blockIdx.y * blockDim.y + threadIdx.y;
   const int width = gridDim.x * blockDim.x * cp::kUnrollX;
@@ -39,10 +43,11 @@ __global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) 
   const float step = gridspacing * blockDim.x;
   float e0 = 0.0f, e1 = 0.0f, e2 = 0.0f, e3 = 0.0f, e4 = 0.0f, e5 = 0.0f, e6 = 0.0f, e7 = 0.0f;
   for (int n = 0; n < numatoms; ++n) {
-    const float dy = y - atominfo[n].y;
-    const float dyz2 = dy * dy + atominfo[n].z;
-    const float q = atominfo[n].w;
-    const float dx0 = x - atominfo[n].x;
+    const float4& a = atom(n);  // the constant bank: each field its own load, as written
+    const float dy = y - a.y;
+    const float dyz2 = dy * dy + a.z;
+    const float q = a.w;
+    const float dx0 = x - a.x;
     const float dx1 = dx0 + step;
     const float dx2 = dx1 + step;
     const float dx3 = dx2 + step;
@@ -70,6 +75,26 @@ __global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) 
   out[7 * blockDim.x] += e7;
 }
 
+struct ConstantAtom {
+  __device__ const float4& operator()(int n) const { return atominfo[n]; }
+};
+
+// __ldg: ld.global.nc, LDG.E.128.CONSTANT in the SASS, the load NVIDIA's
+// OpenCL JIT makes of a __constant kernel argument.
+struct GlobalAtom {
+  const float4* __restrict__ atoms;
+  __device__ float4 operator()(int n) const { return __ldg(atoms + n); }
+};
+
+__global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) {
+  unrollx8_points(numatoms, gridspacing, energygrid, ConstantAtom{});
+}
+
+__global__ void cp_unrollx8_ldg(int numatoms, float gridspacing, float* energygrid,
+                                const float4* __restrict__ atoms) {
+  unrollx8_points(numatoms, gridspacing, energygrid, GlobalAtom{atoms});
+}
+
 cudaError_t set_atoms(const float* device_atoms, int count, cudaStream_t stream) {
   return cudaMemcpyToSymbolAsync(atominfo, device_atoms, sizeof(float4) * count, 0,
                                  cudaMemcpyDeviceToDevice, stream);
@@ -87,13 +112,23 @@ void launch(bool unrollx8, int count, float spacing, float* energy, int nx, int 
   }
 }
 
+void launch_ldg(int count, float spacing, float* energy, const float* atoms, int nx, int ny,
+                int block_x, int block_y, cudaStream_t stream) {
+  const dim3 block(block_x, block_y);
+  const dim3 grid(nx / (block_x * cp::kUnrollX), ny / block_y);
+  cp_unrollx8_ldg<<<grid, block, 0, stream>>>(count, spacing, energy,
+                                              reinterpret_cast<const float4*>(atoms));
+}
+
 const void* kernel(bool unrollx8) {
   return unrollx8 ? reinterpret_cast<const void*>(cp_unrollx8)
                   : reinterpret_cast<const void*>(cp_base);
 }
 
+const void* kernel_ldg() { return reinterpret_cast<const void*>(cp_unrollx8_ldg); }
+
 }  // namespace
 
-const CpKernels kCp = {set_atoms, launch, kernel};
+const CpKernels kCp = {set_atoms, launch, kernel, launch_ldg, kernel_ldg};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

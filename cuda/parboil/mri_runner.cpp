@@ -1,6 +1,7 @@
 // CUDA runners of mriq and mrifhd: per launch, compute the per-k factors into
 // the packed k-values (device), clear the outputs, then per tile copy the
-// k-values into constant memory and launch the voxel kernel (mriq.cu, mrifhd.cu).
+// k-values into constant memory and launch the voxel kernel (mriq.cu, mrifhd.cu);
+// mriq's -ldg rows launch on the tile where it lies.
 // The device copies (MriBuffers, mri_buffers.h) are shared with the cross-run rows.
 #include <algorithm>
 #include <vector>
@@ -62,13 +63,17 @@ namespace {
 // MriBuffers packs the k-values as floats; the kernels read them as these structs.
 static_assert(sizeof(KValuesQ) == 4 * sizeof(float) && sizeof(KValuesFH) == 5 * sizeof(float));
 
+// ldg: mriq's -ldg control rows, the voxel kernel reading each tile of
+// k-values where it lies in device memory (no copy into constant memory).
 class MriRunner : public MriBuffers {
  public:
-  MriRunner(mri::Problem& p, const mri::Variant& v)
-      : MriBuffers(p), fast_(v.fast_math), loop_(v.loop), block_(v.local.x) {
+  MriRunner(mri::Problem& p, const mri::Variant& v, bool ldg)
+      : MriBuffers(p), fast_(v.fast_math), ldg_(ldg), loop_(v.loop), block_(v.local.x) {
     if (mri::default_local(v)) return;
-    const void* kernel = p.kind == mri::Kind::q ? mriq_kernels(fast_).compute_kernel(loop_)
-                                                : mrifhd_kernels(fast_).compute_kernel(loop_);
+    const MriQKernels& q = mriq_kernels(fast_);
+    const void* kernel = p.kind == mri::Kind::q
+                             ? (ldg_ ? q.compute_kernel_ldg(loop_) : q.compute_kernel(loop_))
+                             : mrifhd_kernels(fast_).compute_kernel(loop_);
     check_block_limit(kernel, v.local, 1, std::string(mri::workload_name(p.kind)) + "/" + v.name);
   }
 
@@ -82,6 +87,11 @@ class MriRunner : public MriBuffers {
       clear_outputs();
       for (int start = 0; start < d.numK; start += mri::kTileQ) {
         const int count = std::min(mri::kTileQ, d.numK - start);
+        if (ldg_) {
+          k.compute_q_ldg(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_),
+                          kv + start, block_, stream());
+          continue;
+        }
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mriq k tile");
         k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), block_,
                     stream());
@@ -101,7 +111,7 @@ class MriRunner : public MriBuffers {
   }
 
  private:
-  bool fast_;
+  bool fast_, ldg_;
   mri::KLoop loop_;
   int block_;  // threads per block of the voxel kernel
 };
@@ -109,11 +119,23 @@ class MriRunner : public MriBuffers {
 }  // namespace
 
 namespace {
+// mriq's own CUDA rows: the main variants with the k-values read through the
+// read-only path instead of the constant bank, the load NVIDIA's OpenCL JIT
+// makes of the __constant argument.
+std::vector<mri::Variant> ldg_variants() {
+  return {{"precise-ldg", false, mri::KLoop::tile_and_count},
+          {"fast-ldg", true, mri::KLoop::tile_and_count}};
+}
+
 GPUCMP_RUNNERS("cuda") {
   for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd})
     mri::runners(kind).add("cuda", mri::variants(), [](mri::Problem& p, const mri::Variant& v) {
-      return std::make_unique<MriRunner>(p, v);
+      return std::make_unique<MriRunner>(p, v, false);
     });
+  mri::runners(mri::Kind::q)
+      .add("cuda", ldg_variants(), [](mri::Problem& p, const mri::Variant& v) {
+        return std::make_unique<MriRunner>(p, v, true);
+      });
 }
 }  // namespace
 

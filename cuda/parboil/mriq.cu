@@ -25,31 +25,59 @@ __device__ __forceinline__ void accumulate(const KValuesQ& kv, float sX, float s
   sQi += kv.PhiMag * sinf(expArg);
 }
 
-// numK: the k-values in this tile (<= kTileQ).
-template <mri::KLoop kLoop>
-__global__ void ComputeQ(int numK, int numX, const float* x, const float* y, const float* z,
-                         float* Qr, float* Qi) {
+// numK: the k-values in this tile (<= kTileQ); kAt(k) is k-value k of the
+// tile: from the constant bank (the kernel as written) or, in the -ldg
+// control, from global memory through the read-only path.
+template <mri::KLoop kLoop, class KAt>
+__device__ __forceinline__ void compute_q(int numK, int numX, const float* x, const float* y,
+                                          const float* z, float* Qr, float* Qi, KAt kAt) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= numX) return;
   const float sX = x[t], sY = y[t], sZ = z[t];
   float sQr = Qr[t], sQi = Qi[t];
   if constexpr (kLoop == mri::KLoop::tile_and_count) {
     int k = numK % 2;  // the odd one first, then pairs
-    if (k) accumulate(ck[0], sX, sY, sZ, sQr, sQi);
+    if (k) accumulate(kAt(0), sX, sY, sZ, sQr, sQi);
     for (; k < mri::kTileQ && k < numK; k += 2) {
-      accumulate(ck[k], sX, sY, sZ, sQr, sQi);
-      accumulate(ck[k + 1], sX, sY, sZ, sQr, sQi);
+      accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
+      accumulate(kAt(k + 1), sX, sY, sZ, sQr, sQi);
     }
   } else {
     int k = 0;  // pairs, then the odd one
     for (; k + 1 < numK; k += 2) {
-      accumulate(ck[k], sX, sY, sZ, sQr, sQi);
-      accumulate(ck[k + 1], sX, sY, sZ, sQr, sQi);
+      accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
+      accumulate(kAt(k + 1), sX, sY, sZ, sQr, sQi);
     }
-    if (k < numK) accumulate(ck[k], sX, sY, sZ, sQr, sQi);
+    if (k < numK) accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
   }
   Qr[t] = sQr;
   Qi[t] = sQi;
+}
+
+struct ConstantK {
+  __device__ const KValuesQ& operator()(int k) const { return ck[k]; }
+};
+
+// __ldg: ld.global.nc, LDG.E.128.CONSTANT in the SASS, the load NVIDIA's
+// OpenCL JIT makes of a __constant kernel argument.
+struct GlobalK {
+  const float4* __restrict__ kv;
+  __device__ KValuesQ operator()(int k) const {
+    const float4 v = __ldg(kv + k);
+    return {v.x, v.y, v.z, v.w};
+  }
+};
+
+template <mri::KLoop kLoop>
+__global__ void ComputeQ(int numK, int numX, const float* x, const float* y, const float* z,
+                         float* Qr, float* Qi) {
+  compute_q<kLoop>(numK, numX, x, y, z, Qr, Qi, ConstantK{});
+}
+
+template <mri::KLoop kLoop>
+__global__ void ComputeQLdg(int numK, int numX, const float* x, const float* y, const float* z,
+                            float* Qr, float* Qi, const float4* __restrict__ kv) {
+  compute_q<kLoop>(numK, numX, x, y, z, Qr, Qi, GlobalK{kv});
 }
 
 void phi_mag(const float* phiR, const float* phiI, KValuesQ* kv, int numK, cudaStream_t s) {
@@ -62,13 +90,25 @@ cudaError_t set_k(const KValuesQ* device_kv, int count, cudaStream_t s) {
                                  cudaMemcpyDeviceToDevice, s);
 }
 
-void compute_q(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
-               float* Qr, float* Qi, int block, cudaStream_t s) {
+void launch_q(mri::KLoop loop, int numK, int numX, const float* x, const float* y, const float* z,
+              float* Qr, float* Qi, int block, cudaStream_t s) {
   const int blocks = (numX + block - 1) / block;
   if (loop == mri::KLoop::tile_and_count)
     ComputeQ<mri::KLoop::tile_and_count><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
   else
     ComputeQ<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
+}
+
+void compute_q_ldg(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
+                   const float* z, float* Qr, float* Qi, const KValuesQ* kv, int block,
+                   cudaStream_t s) {
+  const int blocks = (numX + block - 1) / block;
+  const auto* k4 = reinterpret_cast<const float4*>(kv);
+  if (loop == mri::KLoop::tile_and_count)
+    ComputeQLdg<mri::KLoop::tile_and_count>
+        <<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi, k4);
+  else
+    ComputeQLdg<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi, k4);
 }
 
 const void* compute_kernel(mri::KLoop loop) {
@@ -77,8 +117,15 @@ const void* compute_kernel(mri::KLoop loop) {
              : reinterpret_cast<const void*>(ComputeQ<mri::KLoop::count_only>);
 }
 
+const void* compute_kernel_ldg(mri::KLoop loop) {
+  return loop == mri::KLoop::tile_and_count
+             ? reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::tile_and_count>)
+             : reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::count_only>);
+}
+
 }  // namespace
 
-const MriQKernels kMriQ = {phi_mag, set_k, compute_q, compute_kernel};
+const MriQKernels kMriQ = {phi_mag,        set_k,         launch_q,
+                           compute_kernel, compute_q_ldg, compute_kernel_ldg};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

@@ -18,6 +18,12 @@ struct CpKernels {
                  int block_x, int block_y, cudaStream_t stream);
   // The kernel, for cudaFuncGetAttributes.
   const void* (*kernel)(bool unrollx8);
+  // The -ldg control: unrollx8 reading `count` atoms (float4) from `atoms` in
+  // device memory through the read-only path (LDG.E.128.CONSTANT) instead of
+  // the constant bank; and its kernel.
+  void (*launch_ldg)(int count, float spacing, float* energy, const float* atoms, int nx, int ny,
+                     int block_x, int block_y, cudaStream_t stream);
+  const void* (*kernel_ldg)();
 };
 
 // {Kx, Ky, Kz, PhiMag} and {Kx, Ky, Kz, RhoPhiR, RhoPhiI} as in Parboil.
@@ -36,6 +42,13 @@ struct MriQKernels {
   void (*compute_q)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
                     const float* z, float* Qr, float* Qi, int block, cudaStream_t);
   const void* (*compute_kernel)(mri::KLoop loop);  // for cudaFuncGetAttributes
+  // The -ldg control: the voxel kernel reading the tile's `numK` k-values from
+  // `kv` in device memory through the read-only path (LDG.E.128.CONSTANT)
+  // instead of the constant bank; and its kernel.
+  void (*compute_q_ldg)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
+                        const float* z, float* Qr, float* Qi, const KValuesQ* kv, int block,
+                        cudaStream_t);
+  const void* (*compute_kernel_ldg)(mri::KLoop loop);
 };
 
 struct MriFhdKernels {

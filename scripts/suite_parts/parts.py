@@ -48,7 +48,7 @@ PARTS = [
              "tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc|-ptx-align)?/"]),
     Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 45, 300, REPS3 + [
         "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
-        "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit)?/"]),
+        "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit|-ldg)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
          89, 300, ["--benchmark_repetitions=3", "--samples", "10",
                     "--benchmark_filter=^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|"
@@ -89,8 +89,8 @@ PARTS = [
     # (OpenCL's PTX and nvcc's PTX under CUDA's JIT: ncu sees no OpenCL kernel).
     Part("counters", "Nsight Compute counters of the main CUDA rows and OpenCL's PTX under CUDA",
          182, 360, ["^(matrixMul/cuda/tile(16|32)(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/|"
-                    "cp/cuda/unrollx8(-ieee|-fast)?(-opencl-ptx|-ptx-jit)?/|"
-                    "(mriq|mrifhd)/cuda/(precise|fast)(-opencl-ptx|-ptx-jit)?/numK:2048/)"],
+                    "cp/cuda/unrollx8(-ieee|-fast)?(-opencl-ptx|-ptx-jit|-ldg)?/|"
+                    "(mriq|mrifhd)/cuda/(precise|fast)(-opencl-ptx|-ptx-jit|-ldg)?/numK:2048/)"],
          tool="ncu"),
     # Two GPUs or more: advection's grid in row bands over two GPUs (one MPI rank
     # each: halos through NCCL on CUDA, staged through the host on OpenCL) beside

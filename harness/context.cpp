@@ -49,8 +49,11 @@ ContextList collect_context(const Options& opts, const ApiSet& apis) {
        "device timestamps of the batch's two ends only (CUDA: events before the first and "
        "after the last launch; OpenCL: markers, START of the first to END of the second), "
        "over a batch of launches (hot) or one launch after an L2 flush (cold); first launch "
-       "and warm-up excluded; host wall clock alongside (host/device); each hot row against "
-       "its API's launch floor (launch_bound)"},
+       "and warm-up excluded; host wall clock alongside (host/device)" +
+           std::string(opts.launch_floor ? "; each hot row against its API's launch floor "
+                                           "(launch_bound)"
+                                         : "; no launch floor probed (--launch-floor off): no "
+                                           "row carries a launch-bound mark")},
       {"gpucmp.cache", to_string(opts.cache)},
       {"gpucmp.sampling", sampling_text(opts.sampling)},
       {"gpucmp.startup", opts.startup ? "on: startup/ benchmarks (build or module load + first "

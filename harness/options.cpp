@@ -137,6 +137,13 @@ void add_common_options(CLI::App& app, Options& opts) {
       ->check(CLI::IsMember({"hot", "cold"}))
       ->type_name("hot|cold");
   app.add_option_function<std::string>(
+         "--launch-floor", [&opts](const std::string& v) { opts.launch_floor = v == "on"; },
+         "Probe the API's launch floor before each hot row's samples and mark launch-bound "
+         "rows (default on); off: no probe kernels run (a profiler then sees the rows' own "
+         "kernels first) and no row carries the mark")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->type_name("on|off");
+  app.add_option_function<std::string>(
          "--startup", [&opts](const std::string& v) { opts.startup = v == "on"; },
          "Register the startup/ benchmarks: program build (OpenCL) or module load (CUDA) "
          "and the first launch, per kernel (default on)")

@@ -49,6 +49,7 @@ struct Options {
   SamplingRule sampling;
   CacheMode cache = CacheMode::hot;
   bool startup = true;       // register the startup/ benchmarks (compile + first launch)
+  bool launch_floor = true;  // probe the launch floor before each hot row (launch_floor.h)
   int startup_samples = 5;   // fresh builds / context starts per startup benchmark
   bool progress = true;      // one progress line per benchmark on stderr
   bool launch_gaps = false;  // time each launch too: launch_us, launch_gap_us (runner.h)

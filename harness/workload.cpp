@@ -122,7 +122,8 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         protocol.check_after =
             opts.interleaved || opts.repetitions <= 1 || run % opts.repetitions == 0;
         // Probed now, in the state the row's samples will find (launch_floor.h).
-        if (opts.cache == CacheMode::hot && k.prepared->m.commands_per_launch > 0)
+        if (opts.launch_floor && opts.cache == CacheMode::hot &&
+            k.prepared->m.commands_per_launch > 0)
           protocol.launch_floor_s = launch_floor_s(name.api);
         try {
           measure(state, *k.prepared->runner, k.prepared->m, protocol, &k.setup);

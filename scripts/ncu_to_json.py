@@ -56,6 +56,10 @@ class InputError(Exception):
     """Bad input: exit 2 with one line."""
 
 
+# gpucmp-bench's launch-floor probe (harness/launch_floor.cpp): it runs before
+# each hot row's samples unless --launch-floor off.
+PROBE_KERNEL = "ceiling_launch"
+
 def row_name(name):
     """A gpucmp benchmark name without Google Benchmark's own parts."""
     return DROP.sub("", name.strip())
@@ -110,6 +114,13 @@ class Collector:
     def result(self):
         rows = {}
         for row, kernels in self.rows.items():
+            if set(kernels) == {PROBE_KERNEL} and not row.startswith("ceiling/"):
+                # Only gpucmp-bench's launch-floor probe was profiled, none of
+                # the row's own kernels: a failed row, not its counters.
+                self.errors[row] = (f"only the launch-floor probe ({PROBE_KERNEL}) was "
+                                    "profiled: run gpucmp-bench with --launch-floor off")
+                rows[row] = {}
+                continue
             rows[row] = {}
             for name, k in kernels.items():
                 rows[row][name] = {

@@ -3,6 +3,8 @@
 # (OpenCL's PTX under CUDA: ncu sees no NVIDIA OpenCL kernel, so OpenCL's code is
 # profiled through cuda/<variant>-opencl-ptx) with one fixed metric set, one
 # ncu run per benchmark row so that every launch is known to belong to its row.
+# The rows run without the launch-floor probe (--launch-floor off), whose
+# kernels would otherwise be the first launches profiled.
 #
 # usage (on the GPU machine, after a build):
 #   B=<build dir> OUT=<dir> scripts/profile_ncu.sh [filter-regex]
@@ -79,7 +81,7 @@ RAW="$OUT/ncu-raw.csv"
   echo "==GPUCMP== date $date"
   echo "==GPUCMP== metrics $METRICS"
   echo "==GPUCMP== option ncu --csv --page raw --print-units base --print-kernel-base function --clock-control $CLOCKS --launch-count $LAUNCHES"
-  echo "==GPUCMP== option gpucmp-bench --size standard --startup off --samples 1 --batch-ms 0.001 --benchmark_repetitions=1 ${BENCH_EXTRA:-}"
+  echo "==GPUCMP== option gpucmp-bench --size standard --startup off --launch-floor off --samples 1 --batch-ms 0.001 --benchmark_repetitions=1 ${BENCH_EXTRA:-}"
 } > "$RAW"
 
 echo "profile_ncu: ${#NAMES[@]} rows, $LAUNCHES launches each, ncu $version, ${gpu:-unknown GPU}"
@@ -102,7 +104,8 @@ for i in "${!NAMES[@]}"; do
   timeout "$ROW_TIMEOUT" "$NCU" --csv --page raw --print-units base \
     --print-kernel-base function --clock-control "$CLOCKS" \
     --launch-count "$LAUNCHES" --metrics "$METRICS" --log-file "$csv" \
-    "$BENCH" --size standard --startup off --progress off --samples 1 --batch-ms 0.001 \
+    "$BENCH" --size standard --startup off --launch-floor off --progress off --samples 1 \
+    --batch-ms 0.001 \
     --benchmark_repetitions=1 "${EXTRA[@]}" --benchmark_filter="$exact" \
     > "$OUT/ncu-logs/$k.log" 2>&1
   rc=$?

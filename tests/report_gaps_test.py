@@ -257,6 +257,21 @@ class Counters(Case):
         self.assertEqual(data["errors"], {"matrixMul/cuda/tile32-ptx-jit/n:4096":
                                           "rc=1 no kernel profiled"})
 
+    def test_a_row_of_the_launch_floor_probe_alone_is_an_error(self):
+        c = ncu_to_json.Collector()
+        c.meta["options"] = []
+        values = {"gpu__time_duration.sum": (2.2, "usecond")}
+        c.launch("cp/cuda/unrollx8/grid:512", "ceiling_launch", "(1, 1, 1)", "(1, 1, 1)", values)
+        c.launch("ceiling/cuda/launch", "ceiling_launch", "(1, 1, 1)", "(1, 1, 1)", values)
+        c.launch("mriq/cuda/precise", "ceiling_launch", "(1, 1, 1)", "(1, 1, 1)", values)
+        c.launch("mriq/cuda/precise", "ComputeQ", "(256, 1, 1)", "(128, 1, 1)", values)
+        doc = c.result()
+        self.assertEqual(doc["rows"]["cp/cuda/unrollx8/grid:512"], {})
+        self.assertIn("--launch-floor off", doc["errors"]["cp/cuda/unrollx8/grid:512"])
+        self.assertIn("ceiling_launch", doc["rows"]["ceiling/cuda/launch"])
+        self.assertIn("ComputeQ", doc["rows"]["mriq/cuda/precise"])
+        self.assertEqual(list(doc["errors"]), ["cp/cuda/unrollx8/grid:512"])
+
     def test_ncu_details_page_and_bad_input(self):
         details = "\n".join([
             '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream",'
@@ -277,6 +292,21 @@ class Counters(Case):
         self.assertIn("no profiled kernel", proc.stderr)
         with self.assertRaises(ncu_to_json.InputError):
             ncu_to_json.parse(['"0","1"'])
+
+    def test_a_profile_of_the_launch_floor_probe_alone_is_left_out_and_named(self):
+        sys.path.insert(0, SCRIPTS)
+        from gpucmp_report import counters  # noqa: E402
+        probe = {"ceiling_launch": {"metrics": {"gpu__time_duration.sum": 2240.0},
+                                    "launches": 4, "order": 0}}
+        path = self.write("res/2026-11-27-ncu.json", {
+            "gpucmp_ncu": 1, "rows": {"matrixMul/cuda/tile16/n:4096": probe,
+                                      "ceiling/cuda/launch": probe}})
+        docs, rows = counters.load([path])
+        self.assertEqual(list(rows), ["ceiling/cuda/launch"])
+        md = "\n".join(counters.section(docs, {}, None, None, None, None, None))
+        self.assertIn("left out, 1 rows: only the launch-floor probe (`ceiling_launch`)", md)
+        self.assertEqual(counters.difference(rows, "matrixMul", "tile16", [("n", "4096")]),
+                         ["- Counters: no ncu profile of this pair's CUDA rows."])
 
     def test_counters_table_and_difference(self):
         md = self.full()

@@ -20,6 +20,9 @@ NOT_STALLS = {"selected"}  # a sampled warp that issued: not a stall
 CROSS = [("", "CUDA"), ("-ptx-jit", "nvcc's PTX, driver JIT"),
          ("-opencl-ptx", "OpenCL's PTX under CUDA")]
 NONE = "\u2013"
+# gpucmp-bench's launch-floor probe (harness/launch_floor.cpp), run before
+# each hot row's samples unless --launch-floor off.
+PROBE_KERNEL = "ceiling_launch"
 
 
 class InputError(Exception):
@@ -49,8 +52,16 @@ def load(paths):
         docs.append((path, doc))
         for name, kernels in doc["rows"].items():
             if isinstance(kernels, dict) and kernels:
+                if probe_only(name, kernels):
+                    continue  # section() names them
                 rows[name] = kernels
     return docs, rows
+
+
+def probe_only(name, kernels):
+    """Whether a row's profile holds gpucmp-bench's launch-floor probe alone
+    (profiles made without --launch-floor off): not the row's own counters."""
+    return set(kernels) == {PROBE_KERNEL} and not name.startswith("ceiling/")
 
 
 def row_key(workload, variant, params, api="cuda"):
@@ -152,6 +163,12 @@ def section(docs, rows, parse_name, size_key, workload_rank, fmt_params, md_tabl
         if errors:
             md.append("  - not profiled: " + "; ".join(f"`{r}` ({e})"
                                                         for r, e in sorted(errors.items())))
+        probed = sorted(r for r, k in doc.get("rows", {}).items()
+                        if isinstance(k, dict) and k and probe_only(r, k))
+        if probed:
+            md.append(f"  - left out, {len(probed)} rows: only the launch-floor probe "
+                      f"(`{PROBE_KERNEL}`) was profiled, none of the row's own kernels "
+                      "(a profile made without `--launch-floor off`)")
     md += ["", "Per kernel, the median over its profiled launches. OpenCL's code appears "
            "through `cuda/<variant>-opencl-ptx` (OpenCL's PTX with its `%envreg` reads set to "
            "0, JIT-compiled and launched by the CUDA driver): ncu sees no NVIDIA OpenCL "

@@ -37,6 +37,11 @@ gtest_discover_tests(gpucmp_advection_field_tests PROPERTIES LABELS "cli;opencl"
 gpucmp_cli_test_executable(gpucmp_build_options_tests cli_build_options_test.cpp)
 gtest_discover_tests(gpucmp_build_options_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
 
+# --launch-floor: the probe and the launch-bound mark on by default, off for a
+# profiler; any other value is bad input.
+gpucmp_cli_test_executable(gpucmp_launch_floor_tests cli_launch_floor_test.cpp)
+gtest_discover_tests(gpucmp_launch_floor_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
+
 # Google Benchmark's own flags with bad values (filter, out file): exit 2, one line.
 gpucmp_cli_test_executable(gpucmp_gbench_flags_tests cli_gbench_flags_test.cpp)
 gtest_discover_tests(gpucmp_gbench_flags_tests PROPERTIES LABELS "cli")

@@ -39,56 +39,56 @@ class Part:
 
 
 PARTS = [
-    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 113, 500,
+    Part("bandwidth", "host<->device and device copies, 1 KiB .. 1 GiB, both APIs", 102, 500,
          REPS3 + ["--benchmark_filter=^bandwidth/"],
          sizes=["--bw-bytes", "1K,4K,16K,64K,256K,1M,4M,16M,64M,256M,1G"], time_limit=0.25),
     Part("matrixmul", "matrixMul tiles (as written and aligned), cuBLAS, CLBlast, cross-runs",
-         123, 450, REPS3 + [
+         95, 450, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
              "tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc|-ptx-align)?/"]),
-    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 45, 300, REPS3 + [
+    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 33, 300, REPS3 + [
         "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
         "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit|-ldg)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
-         89, 300, ["--benchmark_repetitions=3", "--samples", "10",
+         67, 300, ["--benchmark_repetitions=3", "--samples", "10",
                     "--benchmark_filter=^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|"
                     "-ptx-O0|-ptx-align|-auto-|-hand-)|matrixMul/opencl/tile(16|32)-ptx-from-nvcc)"],
          sizes=["--mm-n", "4096"], common=False),
-    Part("triad", "STREAM triad, both APIs", 14, 120,
+    Part("triad", "STREAM triad, both APIs", 7, 120,
          ["--benchmark_repetitions=5", "--benchmark_filter=^triad/"]),
     Part("worksize", "work-group size rules (study, driver, query, tuner) and the 1-D sweeps",
-         61, 300, REPS3 + [
+         51, 300, REPS3 + [
              "--benchmark_filter=^(mmnaive|bilinear|sort|trapezoid)/",
              "--mmnaive-local", "16x16,study-x,study-y,driver,query,tuner",
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
              "--sort-local", "sweep,study,driver,query,tuner",
              "--trapezoid-local", "sweep,study,driver,query,tuner"]),
-    Part("layout", "LavaMD, bodies and conversions per data layout", 140, 500,
+    Part("layout", "LavaMD, bodies and conversions per data layout", 134, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
-    Part("agpu", "reductions and scans beside CUB, with the device copy", 166, 500,
+    Part("agpu", "reductions and scans beside CUB, with the device copy", 128, 500,
          REPS3 + ["--benchmark_filter=^(reduce|scan)/|"
                   "^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/"],
          sizes=["--reduce-n", "1048576,16777216,268435456",
                 "--scan-n", "1048576,16777216,268435456", "--scan-alpha", "8,16,32"]),
-    Part("ceiling", "the roofline's ceilings and the launch floor", 19, 150,
+    Part("ceiling", "the roofline's ceilings and the launch floor", 17, 150,
          ["--benchmark_repetitions=5", "--benchmark_filter=^(ceiling|triad)/(cuda|opencl)/"],
          sizes=["--triad-n", "134217728"]),
-    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 102, 500,
+    Part("advection", "semi-Lagrangian advection, one GPU, every variant", 63, 500,
          REPS3 + ["--benchmark_enable_random_interleaving=true", "--benchmark_filter=^advection/"]),
-    Part("startup", "program build, module load and first launch", 66, 200,
+    Part("startup", "program build, module load and first launch", 65, 200,
          ["--benchmark_filter=^startup/"], common=False),
-    Part("cold", "cold L2 against hot, the main kernels", 66, 400, REPS3 + [
+    Part("cold", "cold L2 against hot, the main kernels", 57, 400, REPS3 + [
         "--cache", "cold",
         "--benchmark_filter=^(matrixMul/(cuda|opencl)/(tile16|tile32)/|cp/(cuda|opencl)/unrollx8/|"
         "mriq/(cuda|opencl)/precise/|mrifhd/(cuda|opencl)/precise/|bandwidth/(cuda|opencl)/d2d/)"],
          time_limit=0.25),
     Part("sass", "the SASS that ran: NVIDIA's JIT output for OpenCL, nvcc's cubins for CUDA",
-         31, 400, tool="sass"),
+         20, 400, tool="sass"),
     # The pairs whose gaps the report explains: each CUDA row with its cross-runs
     # (OpenCL's PTX and nvcc's PTX under CUDA's JIT: ncu sees no OpenCL kernel).
     Part("counters", "Nsight Compute counters of the main CUDA rows and OpenCL's PTX under CUDA",
-         182, 360, ["^(matrixMul/cuda/tile(16|32)(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/|"
+         180, 360, ["^(matrixMul/cuda/tile(16|32)(-aligned)?(-opencl-ptx|-ptx-jit)?/n:4096/|"
                     "cp/cuda/unrollx8(-ieee|-fast)?(-opencl-ptx|-ptx-jit|-ldg)?/|"
                     "(mriq|mrifhd)/cuda/(precise|fast)(-opencl-ptx|-ptx-jit|-ldg)?/numK:2048/)"],
          tool="ncu"),

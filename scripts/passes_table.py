@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""OpenCL against CUDA "as written" and "after gpucmp", one column pair per GPU.
+
+For each main pair with the same math on both APIs, from each GPU's suite run
+(scripts/suite.sh): CUDA's kernel as written against OpenCL's as written, and
+against the fastest OpenCL row of the same run that gpucmp made of the same
+kernel: a PTX pass on OpenCL's own PTX (`-ptx-<pass>`, the study's chains
+`-auto-...`) or a source form (`aligned`, advection's `ring`). The 2010
+study's ratio stands beside (Tesla C1060, CUDA 2.3; docs/DESIGN.md). A
+candidate counts when it beats OpenCL as written by more than 2% (BEST_MARGIN
+of the report); the last row is the geometric mean of each column. The
+README holds the table between <!-- passes: RUN_DIR [RUN_DIR ...] --> and
+<!-- /passes -->, and
+tests/passes_table_test.py checks that it is this script's output for those
+folders, so that no number in it is typed by hand.
+
+usage: scripts/passes_table.py RUN_DIR [RUN_DIR ...] [--check README]
+  without --check: prints the table; with it: exit 1 when README's table
+  between the markers is not the table of the folders it names
+exit: 0 printed or equal; 1 README differs; 2 bad input (no such folder, a
+      row's file or benchmark missing, README without the markers)
+"""
+import json
+import math
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_args  # noqa: E402
+from gbench_json import InputError  # noqa: E402
+from gpucmp_report.names import BEST_MARGIN, STUDY_2010_RATIO  # noqa: E402
+from headline import Run  # noqa: E402
+
+MM, CP, MRI = "matrixMul/{api}/{v}/n:4096", "cp/{api}/{v}/grid:512/atoms:40000", \
+    "{w}/{api}/{v}/numK:{k}/numX:{x}"
+CHAINS = ["auto-unroll", "auto-unroll-cse", "auto-unroll-cse-mad", "auto-unroll-cse-mad-licm",
+          "auto-unroll-cse-mad-licm-align"]
+
+
+def mri(w, k, x):
+    name = MRI.replace("{w}", w).replace("{k}", str(k)).replace("{x}", str(x))
+    return ("parboil", name, "precise",
+            [("variants", name, f"precise-{c}") for c in CHAINS + ["ptx-align"]])
+
+
+# (label, part, name pattern, variant, [(part, pattern, OpenCL variant)]):
+# the candidates "after gpucmp" are OpenCL rows of the same run; the CUDA row is
+# always the variant as written.
+ROWS = [
+    ("matrixMul tile16, n=4096", "matrixmul", MM, "tile16",
+     [("matrixmul", MM, "tile16-ptx-align"), ("matrixmul", MM, "tile16-aligned")]),
+    ("matrixMul tile32, n=4096", "matrixmul", MM, "tile32",
+     [("matrixmul", MM, "tile32-ptx-align"), ("matrixmul", MM, "tile32-aligned")]),
+    ("cp unrollx8, IEEE divide and sqrt", "parboil", CP, "unrollx8-ieee", []),
+    ("cp unrollx8, fast math", "parboil", CP, "unrollx8-fast", []),
+    ("mriq precise, 32^3 (numK 3072)", *mri("mriq", 3072, 32768)),
+    ("mriq precise, 64^3 (numK 2048)", *mri("mriq", 2048, 262144)),
+    ("mrifhd precise, 32^3 (numK 3072)", *mri("mrifhd", 3072, 32768)),
+    ("mrifhd precise, 64^3 (numK 2048)", *mri("mrifhd", 2048, 262144)),
+    ("lavamd, 50^3 boxes, AoS", "layout", "lavamd/{api}/{v}/boxes1d:50/layout:aos", "base",
+     [("layout", "lavamd/{api}/{v}/boxes1d:50/layout:aos", "aligned")]),
+    ("reduce pipeline 2^28 int32", "agpu", "reduce/{api}/{v}/type:int32/n:268435456",
+     "pipeline", []),
+    ("scan onepass 2^28 int32, alpha 32", "agpu",
+     "scan/{api}/{v}/type:int32/n:268435456/alpha:32", "onepass", []),
+    ("advection step 8192 x 16384, async", "advection", "advection/{api}/{v}/nx:8192/ny:16384",
+     "async", [("advection", "advection/{api}/{v}/nx:8192/ny:16384", "ring")]),
+]
+BEGIN = re.compile(r"^<!-- passes: (.+) -->$")
+END = "<!-- /passes -->"
+
+
+def fail(message):
+    cli_args.fail("passes_table", message)
+
+
+def gpu_name(run_dir):
+    path = os.path.join(run_dir, "manifest.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            gpus = json.load(f)["gpus"]
+        return gpus[0]["name"].replace("NVIDIA ", "").split()[0]
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        raise InputError(f"{path}: no GPU name ({e})") from e
+
+
+def pair(run, part, pattern, variant, candidates):
+    """(as written, after, the variant that gives after or ""): a candidate counts
+    only when it beats OpenCL as written by more than BEST_MARGIN (run-to-run
+    noise otherwise)."""
+    cuda = run.median_s(part, pattern.format(api="cuda", v=variant))
+    written = run.median_s(part, pattern.format(api="opencl", v=variant)) / cuda
+    best, how = written, ""
+    for cpart, cpattern, cvariant in candidates:
+        r = run.median_s(cpart, cpattern.format(api="opencl", v=cvariant)) / cuda
+        if r < best and r < written * (1 - BEST_MARGIN):
+            best, how = r, cvariant
+    return written, best, how
+
+
+def table(run_dirs):
+    runs = [Run(d) for d in run_dirs]
+    head = ["pair", "2010"]
+    for d in run_dirs:
+        g = gpu_name(d)
+        head += [f"{g} as written", f"{g} after gpucmp"]
+    lines = ["| " + " | ".join(head) + " |", "|---|---:|" + "---:|---:|" * len(runs)]
+    logs = [[0.0, 0.0] for _ in runs]
+    for label, part, pattern, variant, candidates in ROWS:
+        ref = STUDY_2010_RATIO.get(pattern.split("/")[0])
+        cells = [label, ref[1] if ref else "–"]
+        for k, run in enumerate(runs):
+            written, after, how = pair(run, part, pattern, variant, candidates)
+            logs[k][0] += math.log(written)
+            logs[k][1] += math.log(after)
+            cells += [f"{written:.2f}", f"{after:.2f} (`{how}`)" if how else f"{after:.2f}"]
+        lines.append("| " + " | ".join(cells) + " |")
+    geo = ["geometric mean", "–"]
+    for w, a in logs:
+        geo += [f"{math.exp(w / len(ROWS)):.2f}", f"{math.exp(a / len(ROWS)):.2f}"]
+    lines.append("| " + " | ".join(geo) + " |")
+    return lines
+
+
+def readme_table(readme):
+    try:
+        with open(readme, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+    except OSError as e:
+        raise InputError(f"{readme}: cannot read ({e.strerror or e})") from e
+    for i, line in enumerate(lines):
+        m = BEGIN.match(line)
+        if m and END in lines[i + 1:]:
+            return m.group(1).split(), lines[i + 1:lines.index(END, i + 1)]
+    raise InputError(f"{readme}: no '<!-- passes: RUN_DIR ... -->' ... '{END}' markers")
+
+
+def main(argv=None):
+    if argv is None:  # as an installed command
+        argv = sys.argv[1:]
+    p = cli_args.parser("passes_table", __doc__)
+    p.add_argument("run_dirs", nargs="+")
+    p.add_argument("--check", metavar="README")
+    args = p.parse_args(argv)
+    for d in args.run_dirs:
+        if not os.path.isdir(d):
+            fail(f"{d}: no such folder")
+    try:
+        lines = table(args.run_dirs)
+        if not args.check:
+            print("\n".join(lines))
+            return 0
+        named, have = readme_table(args.check)
+    except InputError as e:
+        fail(str(e))
+    base = os.path.dirname(os.path.abspath(args.check))
+    if [os.path.normpath(n) for n in named] != [
+            os.path.normpath(os.path.relpath(d, base)) for d in args.run_dirs]:
+        print(f"passes_table: {args.check} names {' '.join(named)}, not "
+              f"{' '.join(args.run_dirs)}", file=sys.stderr)
+        return 1
+    for want, got in zip(lines + [""] * len(have), have + [""] * len(lines)):
+        if want != got:
+            print(f"passes_table: {args.check} differs from {' '.join(args.run_dirs)}:\n"
+                  f"  has:    {got}\n  should: {want}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -2,7 +2,9 @@
 // advection.h): as cuda/advection/advection_async.cu, the ring of rows
 // filled by OpenCL's own asynchronous copy, async_work_group_copy, one
 // copy of a row's tile columns (and halo) a row, PREFETCH rows ahead; built
-// with -DRING_LOADS, the ring variant (ordinary loads and stores).
+// with -DRING_LOADS, the ring variant (ordinary loads and stores); with
+// -DNV_CP_ASYNC (variant async-cpasync, NVIDIA's driver only), the ring
+// filled by PTX cp.async through NVIDIA's inline asm, as CUDA's kernel does.
 #include "advection_step.clh"
 
 #define THREADS 64  // advection::kAsyncThreads
@@ -40,6 +42,38 @@ COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, in
   return 0;
 }
 #define WAIT_ROW(e)
+#define NO_COPY()
+#elif defined(NV_CP_ASYNC)
+// As advection_async.cu's copy_row: work-item i copies its own 16 bytes of
+// the row (the last columns of the grid past its edge), the first and the
+// last work-item the 8 bytes of halo beside the tile, by cp.async; one
+// group a row, and an empty group where no row is left to copy, so that row
+// k is always the PREFETCH-th group back when it is waited for. The copies
+// take __local and __global addresses as 64-bit integers: NVIDIA's OpenCL
+// PTX addresses __local memory by its shared-window address.
+#define COPY_MARK int
+COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
+                   int x0, int y0, int k) {
+  const int tx = get_local_id(0);
+  const int xl = min(x0 + tx * CELLS, nx - CELLS);
+  const bool left = tx == 0, right = tx == THREADS - 1;
+  const int hx = left ? max(x0 - STEP_HALO, 0) : min(x0 + COLS, nx - STEP_HALO);
+  const int hslot = left ? LEAD : LEAD + STEP_HALO + COLS;
+  __local float* slot = ring + (k % RING) * STRIDE;
+  __global const float* row = input_row(from, row0, nx, ny, y0, k);
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"l"(
+                   (ulong)(slot + LEAD + STEP_HALO + tx * CELLS)),
+               "l"((ulong)(row + xl))
+               : "memory");
+  if (left || right)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 8;" ::"l"((ulong)(slot + hslot)),
+                 "l"((ulong)(row + hx))
+                 : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  return 0;
+}
+#define WAIT_ROW(e) asm volatile("cp.async.wait_group %0;" ::"n"(PREFETCH - 1) : "memory")
+#define NO_COPY() asm volatile("cp.async.commit_group;" ::: "memory")
 #else
 #define COPY_MARK event_t
 // Row k's columns x0 - 2 .. x0 + COLS + 1 that are in the grid into its
@@ -51,6 +85,7 @@ event_t copy_row(__local float* ring, __global const float* from, int row0, int 
   return async_work_group_copy(slot, input_row(from, row0, nx, ny, y0, k) + lo, hi - lo, 0);
 }
 #define WAIT_ROW(e) wait_group_events(1, &(e))
+#define NO_COPY()
 #endif
 
 // The tile's rows, summing the x weights c0 .. c0 + nc - 1 of each row (as
@@ -75,6 +110,8 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
     barrier(CLK_LOCAL_MEM_FENCE);
     if (k + PREFETCH < IN_ROWS)
       copies[PREFETCH - 1] = copy_row(ring, from, row0, nx, ny, x0, y0, k + PREFETCH);
+    else
+      NO_COPY();
     __local const float* slot = ring + (k % RING) * STRIDE;
 #pragma unroll
     for (int r = 0; r < 4; ++r)

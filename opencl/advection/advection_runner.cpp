@@ -4,8 +4,10 @@
 // GPUs staged through the host (staged_halo.h, whose transfer queue also
 // runs the edge rows, beside the interior).
 #include <memory>
+#include <string>
 
 #include "check.h"
+#include "errors.h"
 #include "kernel_args.h"
 #include "program_spec_helpers.h"
 #include "programs.h"
@@ -19,11 +21,17 @@ namespace gpucmp::opencl {
 
 namespace {
 
+// OpenCL's own variant: async with the ring filled by PTX cp.async through
+// NVIDIA's inline asm (advection_async.cl, -DNV_CP_ASYNC): what a pass that
+// rewrote async_work_group_copy would give. NVIDIA's driver only: elsewhere
+// the row is skipped, never run as plain async.
+constexpr const char* kCpAsync = "async-cpasync";
+
 const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
   if (variant == "stream") return "advection_stream";
-  if (variant == "async" || variant == "ring") return "advection_async";
+  if (variant == "async" || variant == "ring" || variant == kCpAsync) return "advection_async";
   return "advection_blocked";
 }
 
@@ -116,11 +124,22 @@ GPUCMP_PROGRAMS {
   specs.push_back(source("advection", "stream", "advection.cl", ""));
   specs.push_back(source("advection", "async", "advection_async.cl", ""));
   specs.push_back(source("advection", "ring", "advection_async.cl", "-DRING_LOADS"));
+  specs.push_back(
+      with_nvidia(source("advection", kCpAsync, "advection_async.cl", ""), "-DNV_CP_ASYNC"));
 }
 
 GPUCMP_RUNNERS("opencl") {
   advection::runners().add("opencl", advection::variants(),
                            [](advection::Problem& p, const advection::Variant& v) {
+                             return std::make_unique<AdvectionRunner>(p, v);
+                           });
+  advection::runners().add("opencl", {{kCpAsync}},
+                           [](advection::Problem& p, const advection::Variant& v) {
+                             if (!session().is_nvidia())
+                               throw Unavailable(std::string(kCpAsync) +
+                                                 " needs NVIDIA's OpenCL (PTX cp.async through "
+                                                 "inline asm; the device is '" +
+                                                 session().info().name + "')");
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
 }

@@ -23,7 +23,7 @@ TileShape tile_shape(const std::string& variant) {
     t.rows = t.threads_y = kPlainRows;
   } else if (variant == "weights") {
     t.rows = kWeightsRows;
-  } else if (variant == "async" || variant == "ring") {
+  } else if (variant == "async" || variant == "ring" || variant == "async-cpasync") {
     t.cols = kAsyncThreads * kAsyncCells;
     t.rows = kAsyncRows;
     t.threads_x = kAsyncThreads;

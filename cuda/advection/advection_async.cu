@@ -5,6 +5,7 @@
 // same kernel with the ring filled by ordinary loads and stores. Pairs with
 // opencl/advection/advection_async.cl (async_work_group_copy; -DRING_LOADS).
 #include "advection_kernels.h"
+#include "check.h"
 #include "advection_step.cuh"
 #include "workloads/advection/advection.h"
 
@@ -156,9 +157,18 @@ __global__ void __launch_bounds__(kThreads)
 }
 }  // namespace
 
-void launch_advection_async(bool async_copy, const StepLaunch& s, dim3 blocks,
+void launch_advection_async(bool async_copy, int carveout, const StepLaunch& s, dim3 blocks,
                             cudaStream_t stream) {
   const auto kernel = async_copy ? advection_async<true> : advection_async<false>;
+  // The attribute stays with the kernel: set it where it changes, so that a
+  // control row leaves no carveout behind for the rows after it.
+  static int set_carveout[2] = {int(cudaSharedmemCarveoutDefault),
+                                int(cudaSharedmemCarveoutDefault)};
+  if (set_carveout[async_copy] != carveout) {
+    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout),
+          "cudaFuncSetAttribute", "advection async carveout");
+    set_carveout[async_copy] = carveout;
+  }
   kernel<<<blocks, kThreads, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc,
                                           s.omega);
 }

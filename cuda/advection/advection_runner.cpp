@@ -107,6 +107,10 @@ GPUCMP_RUNNERS("cuda") {
                            [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
+  advection::runners().add("cuda", {{kAsyncMaxL1}},
+                           [](advection::Problem& p, const advection::Variant& v) {
+                             return std::make_unique<AdvectionRunner>(p, v);
+                           });
 }
 
 }  // namespace

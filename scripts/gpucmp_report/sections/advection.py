@@ -15,7 +15,7 @@ TITLE = "Semi-Lagrangian advection (GPU Challenge 2010)"
 WORKLOAD = "advection"
 MAIN = "blocked"  # the paper's kernel
 VARIANT_ORDER = ("blocked", "branchy", "plain", "weights", "stream", "async", "async-cpasync",
-                 "ring")
+                 "async-maxl1", "ring")
 KNOWN = {"nx", "ny", "steps", "gpus", "exchange", "over"}  # over:mpi: how the 2 ranks run
 BYTES_PER_CELL = 8  # f read once and written once a step, FP32
 NOT_RUN = "not run"

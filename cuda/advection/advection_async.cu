@@ -5,8 +5,8 @@
 // same kernel with the ring filled by ordinary loads and stores. Pairs with
 // opencl/advection/advection_async.cl (async_work_group_copy; -DRING_LOADS).
 #include "advection_kernels.h"
-#include "check.h"
 #include "advection_step.cuh"
+#include "check.h"
 #include "workloads/advection/advection.h"
 
 namespace gpucmp::cuda {

@@ -142,11 +142,27 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
   }
 }
 
+// -DRESIDENCY_PROBE (scripts/experiments/residency only): two more arguments,
+// on which work-item 0 of each group counts the groups resident at once.
+#ifdef RESIDENCY_PROBE
+#define PROBE_ARGS , __global int *live, __global int *peak
+#define PROBE_IN() \
+  if (get_local_id(0) == 0) atomic_max(peak, atomic_inc(live) + 1)
+#define PROBE_OUT()               \
+  barrier(CLK_LOCAL_MEM_FENCE); \
+  if (get_local_id(0) == 0) atomic_dec(live)
+#else
+#define PROBE_ARGS
+#define PROBE_IN()
+#define PROBE_OUT()
+#endif
+
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void advection_async(
     __global const float* from, __global float* to, int row0, int y_first, int nx, int ny,
-    float xc, float yc, float omega) {
+    float xc, float yc, float omega PROBE_ARGS) {
   __local float ring[RING * STRIDE] __attribute__((aligned(16)));
   __local float wx[ROWS][5];
+  PROBE_IN();
   const int x0 = get_group_id(0) * COLS, y0 = y_first + get_group_id(1) * ROWS;
   for (int t = get_local_id(0); t < ROWS; t += THREADS)
     upwind_weights_local(omega * ((float)(y0 + t) - yc), wx[t]);
@@ -164,4 +180,5 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void advection_asy
     async_rows(1, 4, from, to, row0, nx, ny, x0, y0, ring, wx, wy);  // w[0] = 0
   else
     async_rows(0, 4, from, to, row0, nx, ny, x0, y0, ring, wx, wy);  // w[4] = 0
+  PROBE_OUT();
 }

@@ -4,7 +4,7 @@
 Each row is a pair of one run (scripts/suite.sh): the medians of its
 repetitions' device times, the OpenCL/CUDA ratio, and the study page that
 explains it. The README holds the table between the markers
-<!-- headline: RUN_DIR --> and <!-- /headline -->; tests/headline_test.py
+<!-- headline: RUN_DIR --> and <!-- /headline -->; tests/readme_tables_test.py
 checks that it is this script's output for that folder, so that no number in
 it is typed by hand.
 
@@ -15,12 +15,12 @@ exit: 0 printed or equal; 1 README differs; 2 bad input (no such folder, a
       row's file or benchmark missing, README without the markers)
 """
 import os
-import re
 import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_args  # noqa: E402
+import readme_block  # noqa: E402
 from gbench_json import InputError, gpucmp_name, load, samples  # noqa: E402
 
 GIB = 1 << 30
@@ -52,8 +52,6 @@ ROWS = [
      "advection/cuda/async/nx:8192/ny:16384", "advection/opencl/async/nx:8192/ny:16384", "time",
      "advection"),
 ]
-BEGIN = re.compile(r"^<!-- headline: (\S+) -->$")
-END = "<!-- /headline -->"
 
 
 def fail(message):
@@ -111,20 +109,6 @@ def table(run_dir):
     return lines
 
 
-def readme_table(readme):
-    """(run folder named by the markers, the lines between them)."""
-    try:
-        with open(readme, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        raise InputError(f"{readme}: cannot read ({e.strerror or e})") from e
-    for i, line in enumerate(lines):
-        m = BEGIN.match(line)
-        if m and END in lines[i + 1:]:
-            return m.group(1), lines[i + 1:lines.index(END, i + 1)]
-    raise InputError(f"{readme}: no '<!-- headline: RUN_DIR -->' ... '{END}' markers")
-
-
 def main(argv=None):
     if argv is None:  # as an installed command (pyproject.toml)
         argv = sys.argv[1:]
@@ -139,19 +123,9 @@ def main(argv=None):
         if not args.check:
             print("\n".join(lines))
             return 0
-        named, have = readme_table(args.check)
+        return readme_block.check("headline", args.check, "headline", [args.run_dir], lines)
     except InputError as e:
         fail(str(e))
-    if os.path.normpath(named) != os.path.normpath(os.path.relpath(
-            args.run_dir, os.path.dirname(os.path.abspath(args.check)))):
-        print(f"headline: {args.check} names {named}, not {args.run_dir}", file=sys.stderr)
-        return 1
-    for want, got in zip(lines + [""] * len(have), have + [""] * len(lines)):
-        if want != got:
-            print(f"headline: {args.check} differs from {args.run_dir}:\n  has:    {got}\n"
-                  f"  should: {want}", file=sys.stderr)
-            return 1
-    return 0
 
 
 if __name__ == "__main__":

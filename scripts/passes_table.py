@@ -11,7 +11,7 @@ candidate counts when it beats OpenCL as written by more than 2% (BEST_MARGIN
 of the report); the last row is the geometric mean of each column. The
 README holds the table between <!-- passes: RUN_DIR [RUN_DIR ...] --> and
 <!-- /passes -->, and
-tests/passes_table_test.py checks that it is this script's output for those
+tests/readme_tables_test.py checks that it is this script's output for those
 folders, so that no number in it is typed by hand.
 
 usage: scripts/passes_table.py RUN_DIR [RUN_DIR ...] [--check README]
@@ -23,11 +23,11 @@ exit: 0 printed or equal; 1 README differs; 2 bad input (no such folder, a
 import json
 import math
 import os
-import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cli_args  # noqa: E402
+import readme_block  # noqa: E402
 from gbench_json import InputError  # noqa: E402
 from gpucmp_report.names import BEST_MARGIN, STUDY_2010_RATIO  # noqa: E402
 from headline import Run  # noqa: E402
@@ -67,8 +67,6 @@ ROWS = [
     ("advection step 8192 x 16384, async", "advection", "advection/{api}/{v}/nx:8192/ny:16384",
      "async", [("advection", "advection/{api}/{v}/nx:8192/ny:16384", "ring")]),
 ]
-BEGIN = re.compile(r"^<!-- passes: (.+) -->$")
-END = "<!-- /passes -->"
 
 
 def fail(message):
@@ -123,19 +121,6 @@ def table(run_dirs):
     return lines
 
 
-def readme_table(readme):
-    try:
-        with open(readme, encoding="utf-8") as f:
-            lines = f.read().splitlines()
-    except OSError as e:
-        raise InputError(f"{readme}: cannot read ({e.strerror or e})") from e
-    for i, line in enumerate(lines):
-        m = BEGIN.match(line)
-        if m and END in lines[i + 1:]:
-            return m.group(1).split(), lines[i + 1:lines.index(END, i + 1)]
-    raise InputError(f"{readme}: no '<!-- passes: RUN_DIR ... -->' ... '{END}' markers")
-
-
 def main(argv=None):
     if argv is None:  # as an installed command
         argv = sys.argv[1:]
@@ -151,21 +136,9 @@ def main(argv=None):
         if not args.check:
             print("\n".join(lines))
             return 0
-        named, have = readme_table(args.check)
+        return readme_block.check("passes_table", args.check, "passes", args.run_dirs, lines)
     except InputError as e:
         fail(str(e))
-    base = os.path.dirname(os.path.abspath(args.check))
-    if [os.path.normpath(n) for n in named] != [
-            os.path.normpath(os.path.relpath(d, base)) for d in args.run_dirs]:
-        print(f"passes_table: {args.check} names {' '.join(named)}, not "
-              f"{' '.join(args.run_dirs)}", file=sys.stderr)
-        return 1
-    for want, got in zip(lines + [""] * len(have), have + [""] * len(lines)):
-        if want != got:
-            print(f"passes_table: {args.check} differs from {' '.join(args.run_dirs)}:\n"
-                  f"  has:    {got}\n  should: {want}", file=sys.stderr)
-            return 1
-    return 0
 
 
 if __name__ == "__main__":

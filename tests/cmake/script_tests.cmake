@@ -34,12 +34,9 @@ if(Python3_FOUND)
   add_test(NAME pair_shift COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/pair_shift_test.py)
   set_tests_properties(pair_shift PROPERTIES LABELS "scripts")
-  add_test(NAME headline COMMAND Python3::Interpreter
-           ${CMAKE_CURRENT_SOURCE_DIR}/headline_test.py)
-  set_tests_properties(headline PROPERTIES LABELS "scripts")
-  add_test(NAME passes_table COMMAND Python3::Interpreter
-           ${CMAKE_CURRENT_SOURCE_DIR}/passes_table_test.py)
-  set_tests_properties(passes_table PROPERTIES LABELS "scripts")
+  add_test(NAME readme_tables COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/readme_tables_test.py)
+  set_tests_properties(readme_tables PROPERTIES LABELS "scripts")
   # Figures need matplotlib (python3-matplotlib); without it they skip, and so does this test.
   add_test(NAME report COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_test.py)

@@ -3,47 +3,21 @@
 // NVIDIA's OpenCL, counting the work-groups resident at once (as
 // residency.cl does) and timing the launch by its profiling event.
 // usage: advection_cl [extra build options, e.g. -DNV_CP_ASYNC or -DRING_LOADS]
-// Run from this folder (it reads ../../../opencl/advection/).
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void die(const char* what, cl_int err) {
-  fprintf(stderr, "advection_cl: %s failed (%d)\n", what, err);
-  exit(1);
-}
+// Run from this folder (it reads ../../../opencl/advection/); $RESIDENCY_PLATFORM as residency_cl.
+#include "probe_cl.h"
 
 int main(int argc, char** argv) {
   const char* dir = "../../../opencl/advection";
   char path[512];
   snprintf(path, sizeof path, "%s/advection_async.cl", dir);
-  FILE* f = fopen(path, "rb");
-  if (!f) die("open advection_async.cl", 0);
   static char src[1 << 17];
-  const size_t len = fread(src, 1, sizeof src - 1, f);
-  fclose(f);
-  cl_platform_id ps[8];
-  cl_uint np = 0;
-  clGetPlatformIDs(8, ps, &np);
-  cl_platform_id p = 0;
-  for (cl_uint i = 0; i < np; ++i) {
-    char n[256];
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n, n, 0);
-    if (!p && strstr(n, "NVIDIA")) p = ps[i];
-  }
-  if (!p) die("finding NVIDIA's OpenCL platform", 0);
-  cl_device_id d;
-  cl_int err = clGetDeviceIDs(p, CL_DEVICE_TYPE_GPU, 1, &d, 0);
-  if (err) die("clGetDeviceIDs", err);
-  cl_uint units = 0;
-  clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, 0);
-  cl_context c = clCreateContext(0, 1, &d, 0, 0, &err);
-  if (err) die("clCreateContext", err);
-  const cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  cl_command_queue q = clCreateCommandQueueWithProperties(c, d, props, &err);
-  if (err) die("clCreateCommandQueue", err);
+  const size_t len = read_source(path, src, sizeof src);
+  const struct probe_device pd = open_device();
+  cl_device_id d = pd.device;
+  const cl_uint units = pd.units;
+  cl_context c = pd.context;
+  cl_command_queue q = pd.queue;
+  cl_int err = 0;
   char opts[512];
   snprintf(opts, sizeof opts, "-cl-std=CL1.2 -I %s -DRESIDENCY_PROBE %s", dir,
            argc > 1 ? argv[1] : "");
@@ -58,7 +32,9 @@ int main(int argc, char** argv) {
   }
   cl_kernel k = clCreateKernel(prog, "advection_async", &err);
   if (err) die("clCreateKernel", err);
-  const int nx = 8192, ny = 16384;
+  int nx = 8192, ny = 16384;  // $RESIDENCY_GRID=NXxNY for another (multiples of 256 and 16)
+  if (getenv("RESIDENCY_GRID") && sscanf(getenv("RESIDENCY_GRID"), "%dx%d", &nx, &ny) != 2)
+    die("reading RESIDENCY_GRID (NXxNY)", 0);
   const float xc = (nx - 1) / 2.0f, yc = (ny - 1) / 2.0f, omega = 0.5f / yc;
   const size_t bytes = (size_t)nx * ny * 4;
   float* field = malloc(bytes);
@@ -96,8 +72,9 @@ int main(int argc, char** argv) {
     clEnqueueReadBuffer(q, peak, CL_TRUE, 0, 4, &got, 0, 0, 0);
     clEnqueueReadBuffer(q, live, CL_TRUE, 0, 4, &left, 0, 0, 0);
     if (left != 0) die("the live count returning to 0", left);
-    printf("opencl advection_async %-14s: %.1f us, peak %d groups resident, %.2f per compute unit\n",
-           argc > 1 ? argv[1] : "(async)", (t1 - t0) / 1e3, got, (double)got / units);
+    printf(
+        "opencl advection_async %-14s: %.1f us, peak %d groups resident, %.2f per compute unit\n",
+        argc > 1 ? argv[1] : "(async)", (t1 - t0) / 1e3, got, (double)got / units);
     clReleaseEvent(e);
   }
   return 0;

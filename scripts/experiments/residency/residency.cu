@@ -48,9 +48,10 @@ void probe(int spins, int units, int* live, int* peak, float* sink) {
       if (left != 0) check(cudaErrorUnknown, "the live count returning to 0");
       if (got > best) best = got;
     }
-    std::printf("cuda   shared %6d B, carveout %-7s: peak %5d blocks resident, %.2f per SM "
-                "(occupancy API: %d)\n",
-                PAD, carveout < 0 ? "default" : "max-L1", best, double(best) / units, occupancy);
+    std::printf(
+        "cuda   shared %6d B, carveout %-7s: peak %5d blocks resident, %.2f per SM "
+        "(occupancy API: %d)\n",
+        PAD, carveout < 0 ? "default" : "max-L1", best, double(best) / units, occupancy);
   }
 }
 

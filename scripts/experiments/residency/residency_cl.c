@@ -2,16 +2,7 @@
 // number of work-groups resident at once over the device, and per compute
 // unit. usage: residency_cl SPINS BYTES... (the first platform whose name
 // holds $RESIDENCY_PLATFORM, default NVIDIA).
-#define CL_TARGET_OPENCL_VERSION 300
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void die(const char* what, cl_int err) {
-  fprintf(stderr, "residency_cl: %s failed (%d)\n", what, err);
-  exit(1);
-}
+#include "probe_cl.h"
 
 int main(int argc, char** argv) {
   if (argc < 3) {
@@ -19,31 +10,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   const int spins = atoi(argv[1]);
-  FILE* f = fopen("residency.cl", "rb");
-  if (!f) die("open residency.cl", 0);
   static char src[1 << 16];
-  const size_t len = fread(src, 1, sizeof src - 1, f);
-  fclose(f);
-  cl_platform_id ps[8];
-  cl_uint np = 0;
-  clGetPlatformIDs(8, ps, &np);
-  const char* want = getenv("RESIDENCY_PLATFORM") ? getenv("RESIDENCY_PLATFORM") : "NVIDIA";
-  cl_platform_id p = 0;
-  for (cl_uint i = 0; i < np; ++i) {
-    char n[256];
-    clGetPlatformInfo(ps[i], CL_PLATFORM_NAME, sizeof n, n, 0);
-    if (!p && strstr(n, want)) p = ps[i];
-  }
-  if (!p) die("finding the OpenCL platform", 0);
-  cl_device_id d;
-  cl_int err = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, 0);
-  if (err) die("clGetDeviceIDs", err);
-  cl_uint units = 0;
-  clGetDeviceInfo(d, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, 0);
-  cl_context c = clCreateContext(0, 1, &d, 0, 0, &err);
-  if (err) die("clCreateContext", err);
-  cl_command_queue q = clCreateCommandQueueWithProperties(c, d, 0, &err);
-  if (err) die("clCreateCommandQueue", err);
+  const size_t len = read_source("residency.cl", src, sizeof src);
+  const struct probe_device pd = open_device();
+  cl_device_id d = pd.device;
+  const cl_uint units = pd.units;
+  cl_context c = pd.context;
+  cl_command_queue q = pd.queue;
+  cl_int err = 0;
   const size_t groups = (size_t)units * 32, items = groups * 64;
   cl_mem live = clCreateBuffer(c, CL_MEM_READ_WRITE, 4, 0, &err);
   cl_mem peak = clCreateBuffer(c, CL_MEM_READ_WRITE, 4, 0, &err);
@@ -79,8 +53,10 @@ int main(int argc, char** argv) {
       if (left != 0) die("the live count returning to 0", left);
       if (got > best) best = got;
     }
-    printf("opencl local %6d B (kernel reports %6llu B): peak %5d groups resident, %.2f per compute unit\n",
-           pad, (unsigned long long)local, best, (double)best / units);
+    printf(
+        "opencl local %6d B (kernel reports %6llu B): peak %5d groups resident, %.2f per compute "
+        "unit\n",
+        pad, (unsigned long long)local, best, (double)best / units);
     clReleaseKernel(k);
     clReleaseProgram(prog);
   }

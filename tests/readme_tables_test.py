@@ -1,0 +1,125 @@
+#!/usr/bin/env python3
+"""Tests README's generated tables: scripts/headline.py (<!-- headline: -->)
+and scripts/passes_table.py (<!-- passes: -->). Each table is its script's
+output for the run folders its markers name (no number in it typed by hand);
+a changed number is exit 1 naming the line; bad input is one line and exit 2.
+passes_table also: a row gpucmp made is named only where it beats the kernel
+as written by more than 2%, and the last row is the rows' geometric mean."""
+import json
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+README = os.path.join(REPO, "README.md")
+
+
+def run(script, *args):
+    return subprocess.run([sys.executable, os.path.join(REPO, "scripts", script), *args],
+                          cwd=REPO, capture_output=True, text=True, check=False, timeout=120)
+
+
+def readme_runs(name):
+    with open(README, encoding="utf-8") as f:
+        return re.search(rf"^<!-- {name}: (.+) -->$", f.read(), re.M).group(1).split()
+
+
+def table_rows(name):
+    with open(README, encoding="utf-8") as f:
+        text = f.read()
+    block = text[text.index(f"<!-- {name}:"):text.index(f"<!-- /{name} -->")]
+    return [[c.strip() for c in line.strip("|").split("|")]
+            for line in block.splitlines()[3:] if line.startswith("|")]
+
+
+class Tables(unittest.TestCase):
+    # (script, marker name, a row's pattern whose first number group is changed)
+    CASES = [("headline.py", "headline", r"^\| matrixMul tile16, n=4096 \| ([0-9.]+) ms"),
+             ("passes_table.py", "passes", r"^\| cp unrollx8, fast math \| [^|]+ \| ([0-9.]+) \|")]
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="readme_tables_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_each_readme_table_is_its_runs(self):
+        for script, name, _ in self.CASES:
+            with self.subTest(script=script):
+                r = run(script, *readme_runs(name), "--check", README)
+                self.assertEqual(r.returncode, 0, r.stderr)
+
+    def test_a_changed_number_is_found(self):
+        with open(README, encoding="utf-8") as f:
+            text = f.read()
+        for script, name, pattern in self.CASES:
+            with self.subTest(script=script):
+                m = re.search(pattern, text, re.M)
+                changed = text[:m.start(1)] + f"{float(m.group(1)) + 0.01:.2f}" + text[m.end(1):]
+                readme = os.path.join(self.tmp, f"{name}.md")
+                with open(readme, "w", encoding="utf-8") as f:
+                    f.write(changed)
+                for d in readme_runs(name):  # the markers name folders relative to the README
+                    if not os.path.isdir(os.path.join(self.tmp, d)):
+                        shutil.copytree(os.path.join(REPO, d), os.path.join(self.tmp, d),
+                                        ignore=shutil.ignore_patterns("*.png", "*.tar.xz",
+                                                                      "*.log"))
+                r = run(script, *[os.path.join(self.tmp, d) for d in readme_runs(name)],
+                        "--check", readme)
+                self.assertEqual(r.returncode, 1, r.stderr)
+                self.assertIn(m.group(0)[:20], r.stderr)
+                self.assertIn("should:", r.stderr)
+
+    def test_bad_input_is_one_line_and_exit_2(self):
+        empty = os.path.join(self.tmp, "empty")
+        os.makedirs(empty)
+        no_row = os.path.join(self.tmp, "no-row")
+        os.makedirs(no_row)
+        with open(os.path.join(no_row, "manifest.json"), "w", encoding="utf-8") as f:
+            json.dump({"gpus": [{"name": "NVIDIA H200"}]}, f)
+        with open(os.path.join(no_row, "matrixmul.json"), "w", encoding="utf-8") as f:
+            json.dump({"context": {}, "benchmarks": []}, f)
+        no_markers = os.path.join(self.tmp, "plain.md")
+        with open(no_markers, "w", encoding="utf-8") as f:
+            f.write("# no table\n")
+        for script, name, _ in self.CASES:
+            empty_says = "manifest.json" if name == "passes" else "matrixmul.json"
+            for args, says in (([os.path.join(self.tmp, "absent")], "no such folder"),
+                               ([empty], empty_says),
+                               ([no_row], "no benchmark matrixMul/cuda/tile16/n:4096"),
+                               ([*readme_runs(name), "--check", no_markers], "markers")):
+                with self.subTest(script=script, args=args):
+                    r = run(script, *args)
+                    self.assertEqual(r.returncode, 2, r.stderr)
+                    self.assertEqual(len(r.stderr.strip().splitlines()), 1, r.stderr)
+                    self.assertIn(says, r.stderr)
+
+    def test_a_passes_row_is_named_only_beyond_the_margin(self):
+        for cells in table_rows("passes")[:-1]:
+            for written, after in zip(cells[2::2], cells[3::2]):
+                w, a = float(written), float(after.split()[0])
+                with self.subTest(row=cells[0], written=written, after=after):
+                    self.assertLessEqual(a, w)
+                    if "`" in after:
+                        self.assertLess(a, w * 0.98 + 0.006)  # two decimals shown
+                    else:
+                        self.assertEqual(a, w)
+
+    def test_the_passes_last_row_is_the_geometric_mean_of_the_rows(self):
+        rows = table_rows("passes")
+        body, geo = rows[:-1], rows[-1]
+        self.assertEqual(geo[0], "geometric mean")
+        for col in range(2, len(geo)):
+            values = [float(cells[col].split()[0]) for cells in body]
+            mean = math.exp(sum(math.log(v) for v in values) / len(values))
+            self.assertAlmostEqual(float(geo[col]), mean, delta=0.01)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -4,6 +4,10 @@
 // ahead, so that no register waits for a load; and the ring variant, the
 // same kernel with the ring filled by ordinary loads and stores. Pairs with
 // opencl/advection/advection_async.cl (async_work_group_copy; -DRING_LOADS).
+#include <map>
+#include <mutex>
+#include <utility>
+
 #include "advection_kernels.h"
 #include "advection_step.cuh"
 #include "check.h"
@@ -160,14 +164,23 @@ __global__ void __launch_bounds__(kThreads)
 void launch_advection_async(bool async_copy, int carveout, const StepLaunch& s, dim3 blocks,
                             cudaStream_t stream) {
   const auto kernel = async_copy ? advection_async<true> : advection_async<false>;
-  // The attribute stays with the kernel: set it where it changes, so that a
-  // control row leaves no carveout behind for the rows after it.
-  static int set_carveout[2] = {int(cudaSharedmemCarveoutDefault),
-                                int(cudaSharedmemCarveoutDefault)};
-  if (set_carveout[async_copy] != carveout) {
-    check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout),
-          "cudaFuncSetAttribute", "advection async carveout");
-    set_carveout[async_copy] = carveout;
+  // The attribute stays with the kernel on its device: set it where it
+  // changes, so that a control row leaves no carveout behind for the rows
+  // after it. One record per device and kernel, shared by every host thread.
+  static std::mutex guard;
+  static std::map<std::pair<int, bool>, int> set_carveout;
+  int device = 0;
+  check(cudaGetDevice(&device), "cudaGetDevice", "advection async carveout");
+  {
+    const std::lock_guard<std::mutex> lock(guard);
+    const auto [it, fresh] =
+        set_carveout.try_emplace({device, async_copy}, int(cudaSharedmemCarveoutDefault));
+    (void)fresh;
+    if (it->second != carveout) {
+      check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout),
+            "cudaFuncSetAttribute", "advection async carveout");
+      it->second = carveout;
+    }
   }
   kernel<<<blocks, kThreads, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc,
                                           s.omega);

@@ -228,10 +228,10 @@ void launch_advection_step(const std::string& variant, const StepLaunch& s, cuda
   const unsigned blocks_x = unsigned(tile.tiles_x(s.nx));
   const unsigned blocks_y = unsigned(s.rows / tile.rows);
   if (blocks_y == 0) return;
-  if (variant == "async" || variant == "ring" || variant == kAsyncMaxL1)
+  if (variant == "async" || variant == "ring" || variant == advection::kAsyncMaxL1)
     launch_advection_async(variant != "ring",
-                           variant == kAsyncMaxL1 ? int(cudaSharedmemCarveoutMaxL1)
-                                                  : int(cudaSharedmemCarveoutDefault),
+                           variant == advection::kAsyncMaxL1 ? int(cudaSharedmemCarveoutMaxL1)
+                                                             : int(cudaSharedmemCarveoutDefault),
                            s, dim3(blocks_x, blocks_y), stream);
   else if (variant == "plain")
     advection_plain<<<dim3(blocks_x, blocks_y), dim3(kTileX, kPlainRows), 0, stream>>>(

@@ -22,11 +22,6 @@ struct StepLaunch {
 // harness/workloads/advection/advection.h) on `stream`.
 void launch_advection_step(const std::string& variant, const StepLaunch& step, cudaStream_t stream);
 
-// CUDA's own control variant: async with the kernel's preferred shared-memory
-// carveout at its minimum (cudaSharedmemCarveoutMaxL1), where every other row
-// leaves the driver its default.
-inline constexpr const char* kAsyncMaxL1 = "async-maxl1";
-
 // The async (async_copy) and ring variants' launch (advection_async.cu) on
 // `blocks` of their tile; `carveout`: the kernel's preferred shared-memory
 // carveout (cudaSharedmemCarveoutDefault, or a percentage).

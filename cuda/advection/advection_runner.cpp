@@ -107,7 +107,7 @@ GPUCMP_RUNNERS("cuda") {
                            [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
-  advection::runners().add("cuda", {{kAsyncMaxL1}},
+  advection::runners().add("cuda", {{advection::kAsyncMaxL1}},
                            [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });

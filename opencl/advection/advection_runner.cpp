@@ -21,11 +21,11 @@ namespace gpucmp::opencl {
 
 namespace {
 
-// OpenCL's own variant: async with the ring filled by PTX cp.async through
-// NVIDIA's inline asm (advection_async.cl, -DNV_CP_ASYNC): what a pass that
-// rewrote async_work_group_copy would give. NVIDIA's driver only: elsewhere
-// the row is skipped, never run as plain async.
-constexpr const char* kCpAsync = "async-cpasync";
+// OpenCL's own variant advection::kAsyncCpAsync: async with the ring filled by
+// PTX cp.async through NVIDIA's inline asm (advection_async.cl,
+// -DNV_CP_ASYNC): what a pass that rewrote async_work_group_copy would give.
+// NVIDIA's driver only: elsewhere the row is skipped, never run as plain async.
+constexpr const char* kCpAsync = advection::kAsyncCpAsync;
 
 const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";

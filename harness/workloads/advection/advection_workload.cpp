@@ -23,8 +23,8 @@ TileShape tile_shape(const std::string& variant) {
     t.rows = t.threads_y = kPlainRows;
   } else if (variant == "weights") {
     t.rows = kWeightsRows;
-  } else if (variant == "async" || variant == "ring" || variant == "async-cpasync" ||
-             variant == "async-maxl1") {
+  } else if (variant == "async" || variant == "ring" || variant == kAsyncCpAsync ||
+             variant == kAsyncMaxL1) {
     t.cols = kAsyncThreads * kAsyncCells;
     t.rows = kAsyncRows;
     t.threads_x = kAsyncThreads;

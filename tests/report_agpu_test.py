@@ -189,6 +189,19 @@ class Sections(unittest.TestCase):
         self.assertIn("1 rows: ncu / counted median 1.100", md)
         self.assertNotIn("fig-roofline.png", md)  # --no-plots
 
+    def test_roofline_leaves_out_rows_over_several_gpus(self):
+        # The ceilings are one GPU's: a two-GPU row at twice one GPU's rate is not placed
+        # (it would read 100% of a bound it does not have); gpus:1 rows are.
+        suite = roofline_suite()
+        suite["benchmarks"] += rows("k/cuda/b/gpus:2", 250.0, roofline_flop=0.0,
+                                    roofline_bytes=1e9)
+        suite["benchmarks"] += rows("k/cuda/b/gpus:1", 500.0, roofline_flop=0.0,
+                                    roofline_bytes=1e9)
+        md = self.report(suite)
+        self.assertNotIn("`k/cuda/b/gpus:2`", md)
+        self.assertIn("| cuda | `k/cuda/b/gpus:1` | 0 | 2000 GB/s | 4000 GB/s | 50.0% ", md)
+        self.assertIn("Rows over several GPUs are left out", md)
+
     def test_roofline_without_ncu_bytes_has_no_ncu_table(self):
         md = self.report(roofline_suite())
         self.assertIn("## Measured roofline", md)

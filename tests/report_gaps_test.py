@@ -212,6 +212,23 @@ class Split(Case):
         self.assertNotIn(cause, self.report(os.path.join(self.tmp, "gpu", "other", "suite.json"),
                                             out="other"))
 
+    def test_a_run_on_several_gpus_reads_its_gpus_causes_and_names_the_file(self):
+        # results/<gpu>-x2/<run>/ has no explanations.json of its own: the one GPU's
+        # folder's is read, and "Why each gap" says which file the causes came from.
+        self.write("h200/explanations.json", EXPLANATIONS)
+        self.write("h200-x2/run/suite.json", doc({**BASE, **CROSS}))
+        self.write("h200-x2/run/manifest.json", {"revision": "abc1234"})
+        self.write("a100-x2/run/suite.json", doc({**BASE, **CROSS}))
+        self.write("a100-x2/run/manifest.json", {"revision": "abc1234"})
+        cause = f"- Cause: {EXPLAINED} (evidence: driver-JIT SASS; -opencl-ptx cross-run)"
+        md = self.report(os.path.join(self.tmp, "h200-x2", "run", "suite.json"), out="x2")
+        self.assertIn(cause, md)
+        self.assertIn("Causes from `" + os.path.join(self.tmp, "h200", "explanations.json")
+                      + "`.", md)
+        other = self.report(os.path.join(self.tmp, "a100-x2", "run", "suite.json"), out="a100")
+        self.assertNotIn(cause, other)  # no a100/explanations.json: unexplained
+        self.assertNotIn("Causes from", other)
+
     def test_sass_mix_is_the_cuda_cubin_against_the_driver_jit(self):
         md = self.full()
         tile16 = md[md.index("### matrixMul tile16"):]

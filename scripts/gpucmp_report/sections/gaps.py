@@ -7,7 +7,9 @@ Side inputs: report.py's arguments named explanations.json or *-ncu.json are
 these files, never benchmark results; the same files and sass/*.sass in the
 folders of the result files are read too, and for a suite run's folder (one
 with manifest.json: results/<gpu>/<date>-<revision>/) the explanations.json
-of the GPU's folder above it, where the causes found on that GPU are curated.
+of the GPU's folder above it, where the causes found on that GPU are curated;
+a run on several GPUs of one kind (results/<gpu>-x<N>/) without its own reads
+that GPU's (results/<gpu>/explanations.json). "Why each gap" names the files.
 explanations.json maps a pair name (without its api: matrixMul/tile16/n:4096, or
 matrixMul/tile16 for every size) to {"cause": one sentence, "evidence": the
 instrument that settles it}. Causes come only from that file: a gap without an
@@ -15,6 +17,7 @@ entry is "unexplained". Without any cross-run row, profile, SASS or
 explanations the three sections are left out and the report is as before."""
 import glob
 import os
+import re
 import types
 
 from .. import counters as report_counters
@@ -106,7 +109,7 @@ def split_inputs(paths):
     found = list(given)
     seen = {os.path.realpath(p) for p in given}
     for d in dirs:
-        gpu_folder = ([os.path.join(os.path.dirname(os.path.abspath(d)), EXPLANATIONS)]
+        gpu_folder = (gpu_explanations(os.path.dirname(os.path.abspath(d)))
                       if os.path.isfile(os.path.join(d, RUN_MANIFEST)) else [])
         for p in gpu_folder + [os.path.join(d, EXPLANATIONS)] + sorted(glob.glob(
                 os.path.join(d, "*" + NCU_SUFFIX))):
@@ -116,6 +119,16 @@ def split_inputs(paths):
     ncu = [p for p in found if os.path.basename(p).endswith(NCU_SUFFIX)]
     explanations = [p for p in found if os.path.basename(p) == EXPLANATIONS]
     return results, Side(ncu, explanations, dirs)
+
+
+def gpu_explanations(gpu_dir):
+    """[the explanations.json of a GPU's results folder]: its own, else, for a folder
+    of several GPUs of one kind (<gpu>-x<N>), the one GPU's folder's; [] if neither."""
+    own = os.path.join(gpu_dir, EXPLANATIONS)
+    several = re.fullmatch(r"(.+)-x\d+", os.path.basename(gpu_dir))
+    if os.path.isfile(own) or not several:
+        return [own]
+    return [own, os.path.join(os.path.dirname(gpu_dir), several.group(1), EXPLANATIONS)]
 
 
 def load_explanations(path):
@@ -137,6 +150,13 @@ def load_explanations(path):
         out[pair] = {"cause": entry["cause"].strip(),
                      "evidence": str(entry.get("evidence", "")).strip()}
     return out
+
+
+def shown_path(path):
+    """A side file's path as a reader finds it: from the working folder where it is
+    under it (results/<gpu>/explanations.json), else as given."""
+    rel = os.path.relpath(os.path.abspath(path))
+    return path if rel.startswith("..") else rel
 
 
 def pair_name(workload, variant, params):
@@ -235,6 +255,9 @@ def gap_lines(r, side, data, all_pairs, contexts):
           "counter differences (CUDA row against OpenCL's PTX under CUDA), and the cause "
           f"curated in `{EXPLANATIONS}` with the instrument that settles it, or "
           "\"unexplained\".", ""]
+    if side.explanation_paths:
+        md += ["Causes from " + ", ".join(f"`{shown_path(p)}`" for p in side.explanation_paths)
+               + ".", ""]
     if not gaps:
         return md + ["No pair of the standard suite is outside that range."]
     groups = {}

@@ -18,7 +18,8 @@ INTRO = (
     "only. Arithmetic intensity: flop / bytes; bound: min(FP32 peak, intensity x DRAM), or "
     "the DRAM ceiling itself for a row without flop (then achieved and bound are GB/s); "
     "share: achieved / bound (`scripts/roofline.py`). A row that only reads (a reduction) "
-    "can pass the copy ceiling, which both reads and writes.")
+    "can pass the copy ceiling, which both reads and writes. Rows over several GPUs are "
+    "left out: the ceilings are one GPU's.")
 NCU_NOTE = (
     "Nsight Compute's DRAM bytes of a CUDA row: the sum over the row's kernels of "
     "dram__bytes_read.sum + dram__bytes_write.sum (ncu flushes the caches before each "
@@ -26,11 +27,19 @@ NCU_NOTE = (
     "not comparable this way. Profiles: {files}.")
 
 
+def one_gpu(bench):
+    """Whether a row ran on one GPU: the ceilings are one GPU's, so a row over several
+    (split:<spec>, gpus:<N> with N > 1) is not placed under them."""
+    gpus = dict(bench.params).get("gpus", "1")
+    return bench.split_devices is None and gpus == "1"
+
+
 def measured_rows(rep):
-    """[(base name, median us, counters)] of the loaded rows (split rows and CUDA startup
-    rows under CUDA_FORCE_PTX_JIT=1 left out: their keys are not the rows' names)."""
+    """[(base name, median us, counters)] of the loaded one-GPU rows (rows over several
+    GPUs, and CUDA startup rows under CUDA_FORCE_PTX_JIT=1, left out: their keys are not
+    the rows' names)."""
     return [(roofline.base_name(b.key), b.time / 1e3, b.counters) for b in rep.data.all
-            if not b.jit and b.split_devices is None]
+            if not b.jit and one_gpu(b)]
 
 
 def ncu_dram(rep):

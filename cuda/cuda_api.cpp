@@ -69,9 +69,7 @@ class CudaApi : public Api {
     device_ = std::max(opts.cuda_device, 0);
     check(cudaSetDevice(device_), "cudaSetDevice", std::to_string(device_));
     info_ = describe_device(device_);
-    // --split's rows, or a workload's own split rows over MPI (advection's two GPUs)
-    if (!opts.split.specs.empty() || opts.split.over == SplitOver::mpi)
-      split_ = make_split_group(opts.split.cuda_devices, count);
+    if (opts.split.wants_group()) split_ = make_split_group(opts.split.cuda_devices, count);
   }
 
   double ptx_load_ms(const std::string& workload, const std::string& variant) override {

@@ -129,6 +129,7 @@ int bench_main(int argc, char** argv) {
     opts.interleaved = interleaved;
     bool split_rows = false;  // besides --split's: a workload's own (advection's two GPUs)
     for (const auto& w : workloads) split_rows = split_rows || w->has_split_rows();
+    opts.split.workload_rows = split_rows;
     check_split_options(opts.split, split_rows);
     check_no_effect_options(app, opts);
     check_filter(filter);

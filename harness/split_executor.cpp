@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "errors.h"
+#include "resident_runner.h"
 
 namespace gpucmp {
 
@@ -27,10 +28,9 @@ MpiSplit& mpi_split() {
 
 }  // namespace
 
-std::unique_ptr<Runner> ThreadSplitExecutor::resident_runner(const SplitRow&,
-                                                             const std::vector<Part>&) {
-  throw Unavailable(
-      "the two-GPU rows run one MPI rank per GPU: mpirun -np 2 gpucmp-bench --split-over mpi");
+std::unique_ptr<Runner> ThreadSplitExecutor::resident_runner(const SplitRow& row,
+                                                             const std::vector<Part>& parts) {
+  return std::make_unique<ResidentRunner>(workers_, row.make, parts);
 }
 
 void add_split_row(const std::string& name, SplitRowMaker make) {

@@ -56,7 +56,8 @@ class ThreadSplitExecutor final : public SplitExecutor {
                     int probe_launches) override {
     return probe_devices(workers_, row.make, parts, launches, probe_launches);
   }
-  // In one process the parts would need a halo link between threads: not built.
+  // The parts on this process's devices, their halos through an in-process
+  // hub (resident_runner.h).
   std::unique_ptr<Runner> resident_runner(const SplitRow& row,
                                           const std::vector<Part>& parts) override;
 

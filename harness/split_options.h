@@ -49,6 +49,11 @@ struct SplitOptions {
   // node-local rank modulo the devices of the API / selected platform).
   std::vector<int> cuda_devices;
   std::vector<ClDeviceIndex> cl_devices;
+  // Set after parsing: a workload has split rows of its own (advection's two GPUs).
+  bool workload_rows = false;
+  // Whether the APIs make their split group: --split's rows, a workload's
+  // own, or the ranks of an MPI split.
+  bool wants_group() const { return !specs.empty() || workload_rows || over == SplitOver::mpi; }
 };
 
 // --split, --split-axis, --split-launches, --split-over, --cuda-split-devices,

@@ -63,8 +63,7 @@ class OpenClApi : public Api {
     session().check_user_build_options();
     platform_index_ = p;
     device_index_ = d;
-    // --split's rows, or a workload's own split rows over MPI (advection's two GPUs)
-    if (!opts.split.specs.empty() || opts.split.over == SplitOver::mpi)
+    if (opts.split.wants_group())
       split_ = make_split_group(opts.split.cl_devices, p, opts.cl_kernel_dir);
   }
 

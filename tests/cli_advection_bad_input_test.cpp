@@ -47,6 +47,20 @@ TEST(AdvectionBadInput, TwoGpuOptionsWithOneGpu) {
   expect_quick_usage_error(
       "--advection-gpus 1 --advection-graph off --benchmark_filter=^advection/",
       "--advection-graph: no effect without the two-GPU rows (--advection-gpus 2)");
+  expect_quick_usage_error("--advection-over host --benchmark_filter=^advection/",
+                           "--advection-over: no effect without the two-GPU rows "
+                           "(--advection-gpus 2)");
+}
+
+// A transport is named, and runs where the run can carry it.
+TEST(AdvectionBadInput, TransportUnknownOrOutOfPlace) {
+  expect_quick_usage_error(
+      "--advection-gpus 2 --advection-over nvlink --benchmark_filter=^advection/",
+      "--advection-over nvlink: not a transport (mpi, host, p2p-copy)");
+  expect_quick_usage_error(
+      "--advection-gpus 2 --advection-over host --advection-graph off "
+      "--benchmark_filter=^advection/",
+      "--advection-graph: no effect without the rows over NCCL (over:mpi)");
 }
 
 TEST(AdvectionBadInput, GpusOtherThanOneOrTwo) {

@@ -1,15 +1,16 @@
 // CUDA runner of advection: the part's resident rows of the initial field
 // (the whole grid for one GPU) uploaded into both buffers; each launch one
 // step from one buffer into the other (advection.cu) in the order of
-// halo_step, the halos traded through NCCL on two GPUs (nccl_halo.h, whose
-// stream also runs the edge rows, beside the interior; every step after the
-// first two replayed from a graph of it, step_graph.h, unless
-// --advection-graph off); the part's own rows of the last step downloaded.
+// halo_step, the halos traded on two GPUs over the row's transport (halo.h,
+// whose stream also runs the edge rows, beside the interior; over NCCL
+// every step after the first two replayed from a graph of it,
+// step_graph.h, unless --advection-graph off); the part's own rows of the
+// last step downloaded.
 #include <memory>
 
 #include "advection_kernels.h"
 #include "check.h"
-#include "nccl_halo.h"
+#include "halo.h"
 #include "runner_table.h"
 #include "step_graph.h"
 #include "timed_runner.h"
@@ -27,7 +28,7 @@ class AdvectionRunner : public TimedRunner {
         part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
         plan_(advection::step_plan(part_, advection::tile_rows(v.name), v.exchange)),
         graph_(v.graph) {
-    if (v.parts > 1) halo_ = std::make_unique<NcclHalo>(part_, p.nx, halo_link());
+    if (v.parts > 1) halo_ = make_halo(v.over, part_, p.nx, halo_link());
   }
 
   void upload() override {
@@ -38,25 +39,29 @@ class AdvectionRunner : public TimedRunner {
       copy_and_wait(f.get(), p_.initial.data() + offset, bytes, cudaMemcpyHostToDevice, stream(),
                     "advection f");
     }
-    for (StepGraph& g : steps_) g.reset();  // they name the buffers just replaced
-    p_.steps_done = 0;
+    if (halo_) halo_->bind(static_cast<float*>(f_[0].get()), static_cast<float*>(f_[1].get()));
+    for (StepGraph& g : graphs_) g.reset();  // they name the buffers just replaced
+    done_ = 0;
+    if (part_.own.first == 0) p_.steps_done = 0;
   }
   void download() override {
     const std::size_t skip = std::size_t(part_.own.first - part_.resident.first) * p_.nx;
     copy_and_wait(p_.out.data() + std::size_t(part_.own.first) * p_.nx,
-                  static_cast<const float*>(f_[p_.steps_done % 2].get()) + skip,
+                  static_cast<const float*>(f_[done_ % 2].get()) + skip,
                   std::size_t(part_.own.count) * p_.nx * sizeof(float), cudaMemcpyDeviceToHost,
                   stream(), "advection f");
   }
 
  protected:
-  // Two GPUs: steps 0 and 1 call by call (NCCL connects its peers on its
-  // first send and receive, outside any capture), each later step from the
-  // graph of its parity (which buffer it reads), captured on first use.
+  // Two GPUs over NCCL: steps 0 and 1 call by call (NCCL connects its
+  // peers on its first send and receive, outside any capture), each later
+  // step from the graph of its parity (which buffer it reads), captured on
+  // first use. The problem's step count is part 0's (the parts of one
+  // process share the problem).
   void enqueue() override {
-    const auto parity = std::size_t(p_.steps_done % 2);
-    if (halo_ && graph_ && p_.steps_done >= 2) {
-      StepGraph& g = steps_[parity];
+    const auto parity = std::size_t(done_ % 2);
+    if (halo_ && halo_->graphable() && graph_ && done_ >= 2) {
+      StepGraph& g = graphs_[parity];
       if (!g.captured())
         g.capture(
             stream(), [&] { enqueue_step(); }, "advection/" + variant_);
@@ -64,14 +69,15 @@ class AdvectionRunner : public TimedRunner {
     } else {
       enqueue_step();
     }
-    ++p_.steps_done;
+    ++done_;
+    if (part_.own.first == 0) p_.steps_done = done_;
   }
 
  private:
   void enqueue_step() {
     const advection::Flow& flow = p_.flow;
-    const auto* from = static_cast<const float*>(f_[p_.steps_done % 2].get());
-    auto* to = static_cast<float*>(f_[(p_.steps_done + 1) % 2].get());
+    const auto* from = static_cast<const float*>(f_[done_ % 2].get());
+    auto* to = static_cast<float*>(f_[(done_ + 1) % 2].get());
     advection::halo_step(
         plan_,
         [&](const advection::RowRange& rows, advection::StepPhase phase) {
@@ -88,7 +94,7 @@ class AdvectionRunner : public TimedRunner {
           if (halo_) halo_->start(to, stream());
         },
         [&] {
-          if (halo_) halo_->finish(stream());
+          if (halo_) halo_->finish(to, stream());
         });
   }
 
@@ -96,9 +102,10 @@ class AdvectionRunner : public TimedRunner {
   std::string variant_;
   advection::HaloPart part_;
   advection::StepPlan plan_;
-  std::unique_ptr<NcclHalo> halo_;  // two GPUs
+  std::unique_ptr<Halo> halo_;  // two GPUs
   bool graph_;
-  StepGraph steps_[2];  // by parity
+  long long done_ = 0;   // steps launched since the upload
+  StepGraph graphs_[2];  // by parity
   DevicePtr f_[2];
 };
 

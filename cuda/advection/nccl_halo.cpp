@@ -67,7 +67,7 @@ void NcclHalo::start(float* f, cudaStream_t compute) {
   check(cudaEventRecord(s.done.get(), s.stream.get()), "cudaEventRecord", "halo done");
 }
 
-void NcclHalo::finish(cudaStream_t compute) {
+void NcclHalo::finish(float*, cudaStream_t compute) {
   check(cudaStreamWaitEvent(compute, impl_->done.get(), 0), "cudaStreamWaitEvent", "halo done");
 }
 
@@ -83,7 +83,7 @@ NcclHalo::NcclHalo(const advection::HaloPart&, int, HaloLink&) {
 NcclHalo::~NcclHalo() = default;
 cudaStream_t NcclHalo::edge_stream(cudaStream_t compute) { return compute; }
 void NcclHalo::start(float*, cudaStream_t) {}
-void NcclHalo::finish(cudaStream_t) {}
+void NcclHalo::finish(float*, cudaStream_t) {}
 
 #endif
 

@@ -1,5 +1,6 @@
 // The halo link over MPI (harness/halo_link.h): non-blocking sends and
-// receives between the ranks of the parts, on a tag of their own.
+// receives between the ranks of the parts, on a tag of their own; the
+// collectives on the world communicator.
 #include <mpi.h>
 
 #include <climits>
@@ -27,6 +28,7 @@ class MpiHaloLink final : public HaloLink {
  public:
   int part() const override { return mpi::world_rank(); }
   int parts() const override { return mpi::world_size(); }
+  bool in_process() const override { return false; }
 
   void exchange(const std::vector<HaloMessage>& messages) override {
     std::vector<MPI_Request> requests(messages.size() * 2, MPI_REQUEST_NULL);
@@ -43,11 +45,18 @@ class MpiHaloLink final : public HaloLink {
   void broadcast(void* data, std::size_t bytes) override {
     MPI_Bcast(data, message_count(bytes), MPI_BYTE, 0, MPI_COMM_WORLD);
   }
+
+  void all_gather(const void* mine, void* all, std::size_t bytes) override {
+    const int count = message_count(bytes);
+    MPI_Allgather(mine, count, MPI_BYTE, all, count, MPI_BYTE, MPI_COMM_WORLD);
+  }
+
+  void barrier() override { MPI_Barrier(MPI_COMM_WORLD); }
 };
 
 }  // namespace
 
-HaloLink& halo_link() {
+HaloLink& mpi_halo_link() {
   if (!mpi::active())
     throw Unavailable(
         "the two-GPU rows run one MPI rank per GPU: mpirun -np 2 gpucmp-bench --split-over mpi");

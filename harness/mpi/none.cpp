@@ -28,7 +28,7 @@ void finish(int) {}
 }  // namespace gpucmp::mpi
 
 namespace gpucmp {
-HaloLink& halo_link() {
+HaloLink& mpi_halo_link() {
   throw Unavailable(
       "the two-GPU rows run one MPI rank per GPU, and this build has no MPI (scripts/setup.sh "
       "installs OpenMPI)");

@@ -44,7 +44,13 @@ class AdvectionRunner : public TimedRunner {
         plan_(advection::step_plan(part_, tile_.rows, v.exchange)),
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, kernel_name(v.name))) {
-    if (v.parts > 1) halo_ = std::make_unique<StagedHalo>(part_, p.nx, halo_link());
+    if (v.parts > 1) {
+      if (v.over == advection::Transport::p2p_copy)
+        throw Unavailable(
+            "OpenCL has no peer access: no OpenCL call copies between two devices' buffers "
+            "without the host, so its in-process halos are staged through it (over:host)");
+      halo_ = std::make_unique<StagedHalo>(part_, p.nx, halo_link());
+    }
   }
 
   void upload() override {
@@ -56,14 +62,15 @@ class AdvectionRunner : public TimedRunner {
                                  p_.initial.data() + offset, 0, nullptr, nullptr),
             "clEnqueueWriteBuffer", "advection f");
     }
-    p_.steps_done = 0;
+    done_ = 0;
+    if (part_.own.first == 0) p_.steps_done = 0;
   }
   void download() override {
     const std::size_t skip = std::size_t(part_.own.first - part_.resident.first) * p_.nx;
-    check(clEnqueueReadBuffer(
-              session().queue(), f_[p_.steps_done % 2], CL_TRUE, skip * sizeof(float),
-              std::size_t(part_.own.count) * p_.nx * sizeof(float),
-              p_.out.data() + std::size_t(part_.own.first) * p_.nx, 0, nullptr, nullptr),
+    check(clEnqueueReadBuffer(session().queue(), f_[done_ % 2], CL_TRUE, skip * sizeof(float),
+                              std::size_t(part_.own.count) * p_.nx * sizeof(float),
+                              p_.out.data() + std::size_t(part_.own.first) * p_.nx, 0, nullptr,
+                              nullptr),
           "clEnqueueReadBuffer", "advection f");
   }
   double build_ms() const override { return program_.build_ms; }
@@ -71,8 +78,8 @@ class AdvectionRunner : public TimedRunner {
  protected:
   void enqueue() override {
     const advection::Flow& flow = p_.flow;
-    const Buffer& from = f_[p_.steps_done % 2];
-    const Buffer& to = f_[(p_.steps_done + 1) % 2];
+    const Buffer& from = f_[done_ % 2];
+    const Buffer& to = f_[(done_ + 1) % 2];
     cl_command_queue q = session().queue();
     advection::halo_step(
         plan_,
@@ -86,7 +93,8 @@ class AdvectionRunner : public TimedRunner {
         [&] {
           if (halo_) halo_->finish(to.get(), q);
         });
-    ++p_.steps_done;
+    ++done_;
+    if (part_.own.first == 0) p_.steps_done = done_;  // the parts of one process share p_
   }
 
  private:
@@ -114,6 +122,7 @@ class AdvectionRunner : public TimedRunner {
   Kernel kernel_;
   std::unique_ptr<StagedHalo> halo_;  // two GPUs
   Buffer f_[2];
+  long long done_ = 0;  // steps launched since the upload
 };
 
 GPUCMP_PROGRAMS {

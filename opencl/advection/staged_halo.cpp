@@ -6,23 +6,19 @@
 namespace gpucmp::opencl {
 
 StagedHalo::StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link)
-    : part_(part), nx_(nx), link_(link), trades_(advection::halo_trades(part)) {
+    : link_(link), trades_(advection::staged_trades(part, nx)) {
   cl_int err = CL_SUCCESS;
   // Profiled, as the runner's own queue: the edge rows' launches are timed events too.
   const cl_queue_properties profiled[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
   transfer_ = Queue(
       clCreateCommandQueueWithProperties(session().context(), session().device(), profiled, &err));
   check(err, "clCreateCommandQueueWithProperties", "advection halo transfer queue");
-  for (const advection::HaloTrade& t : trades_) {
-    send_.emplace_back(std::size_t(t.send.count) * std::size_t(nx));
-    recv_.emplace_back(std::size_t(t.recv.count) * std::size_t(nx));
+  for (const advection::StagedTrade& t : trades_) {
+    send_.emplace_back(t.bytes / sizeof(float));
+    recv_.emplace_back(t.bytes / sizeof(float));
   }
   reads_.resize(trades_.size());
   writes_.resize(trades_.size());
-}
-
-std::size_t StagedHalo::offset_bytes(const advection::RowRange& rows) const {
-  return std::size_t(rows.first - part_.resident.first) * std::size_t(nx_) * sizeof(float);
 }
 
 cl_command_queue StagedHalo::edge_queue(cl_command_queue compute) {
@@ -40,9 +36,8 @@ void StagedHalo::start(cl_mem f, cl_command_queue compute) {
   edge_queue(compute);  // the reads follow the edge rows, wherever they ran
   for (std::size_t i = 0; i < trades_.size(); ++i) {
     reads_[i] = Event();
-    check(clEnqueueReadBuffer(transfer_.get(), f, CL_FALSE, offset_bytes(trades_[i].send),
-                              send_[i].size() * sizeof(float), send_[i].data(), 0, nullptr,
-                              reads_[i].out()),
+    check(clEnqueueReadBuffer(transfer_.get(), f, CL_FALSE, trades_[i].send_offset,
+                              trades_[i].bytes, send_[i].data(), 0, nullptr, reads_[i].out()),
           "clEnqueueReadBuffer", "advection halo rows");
   }
   check(clFlush(transfer_.get()), "clFlush", "advection halo reads");
@@ -57,15 +52,13 @@ void StagedHalo::finish(cl_mem f, cl_command_queue compute) {
           "advection halo reads");
   std::vector<HaloMessage> messages;
   for (std::size_t i = 0; i < trades_.size(); ++i)
-    messages.push_back(
-        {trades_[i].peer, send_[i].data(), recv_[i].data(), send_[i].size() * sizeof(float)});
+    messages.push_back(trades_[i].message(send_[i].data(), recv_[i].data()));
   link_.exchange(messages);
   events.clear();
   for (std::size_t i = 0; i < trades_.size(); ++i) {
     writes_[i] = Event();
-    check(clEnqueueWriteBuffer(transfer_.get(), f, CL_FALSE, offset_bytes(trades_[i].recv),
-                               recv_[i].size() * sizeof(float), recv_[i].data(), 0, nullptr,
-                               writes_[i].out()),
+    check(clEnqueueWriteBuffer(transfer_.get(), f, CL_FALSE, trades_[i].recv_offset,
+                               trades_[i].bytes, recv_[i].data(), 0, nullptr, writes_[i].out()),
           "clEnqueueWriteBuffer", "advection halo rows");
     events.push_back(writes_[i].get());
   }

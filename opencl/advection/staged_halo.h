@@ -1,10 +1,11 @@
 // The halo exchange of an OpenCL part of advection's row split over two
-// GPUs: the step's edge rows computed, and then read to
-// the host, on a transfer queue of its own, traded with the neighbour through the halo link
-// (harness/halo_link.h: MPI), and the neighbour's rows written back on the
-// transfer queue; the compute queue's next commands wait for the writes.
-// Whatever the compute queue runs between start() and finish() overlaps the
-// reads and the host's exchange.
+// GPUs, over:mpi and over:host alike: the step's edge rows computed, and
+// then read to the host, on a transfer queue of its own, traded with the
+// neighbour through the halo link (harness/halo_link.h: MPI, or in one
+// process the hub's memory copy), and the neighbour's rows written back on
+// the transfer queue; the compute queue's next commands wait for the
+// writes. Whatever the compute queue runs between start() and finish()
+// overlaps the reads and the host's exchange.
 #pragma once
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace gpucmp::opencl {
 
 class StagedHalo {
  public:
-  // On the session's device (session.h), one part per MPI rank.
+  // On the session's device (session.h).
   StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link);
 
   // The queue of the step's edge rows (StepPhase::edges): the transfer
@@ -30,12 +31,8 @@ class StagedHalo {
   void finish(cl_mem f, cl_command_queue compute);
 
  private:
-  std::size_t offset_bytes(const advection::RowRange& rows) const;
-
-  advection::HaloPart part_;
-  int nx_;
   HaloLink& link_;
-  std::vector<advection::HaloTrade> trades_;
+  std::vector<advection::StagedTrade> trades_;
   Queue transfer_;
   std::vector<std::vector<float>> send_, recv_;  // one per trade
   std::vector<Event> reads_, writes_;

@@ -54,7 +54,7 @@ gtest_discover_tests(gpucmp_split_tests
 
 # Split rows over MPI ranks: 2 ranks against 1 under
 # mpirun on OpenCL, bit for bit; bad input. Without MPI the runs skip.
-gpucmp_cli_test_executable(gpucmp_mpi_split_tests cli_mpi_split_test.cpp cli_mpi_halo_test.cpp)
+gpucmp_cli_test_executable(gpucmp_mpi_split_tests cli_mpi_split_test.cpp cli_halo_test.cpp)
 target_compile_definitions(gpucmp_mpi_split_tests PRIVATE GPUCMP_MPIEXEC="${GPUCMP_MPIEXEC}")
 gtest_discover_tests(gpucmp_mpi_split_tests
   PROPERTIES LABELS "cli;opencl;mpi" SKIP_REGULAR_EXPRESSION "  SKIPPED " TIMEOUT 600)

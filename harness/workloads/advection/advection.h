@@ -179,12 +179,14 @@ struct Variant {
   std::string name;  // "blocked", "branchy", "plain", "weights", "stream", "async",
                      // "ring"
   // The runner's part of the row split (halo_split.h): part `part` of
-  // `parts`, exchanging its halos as `exchange` says. One part: the grid.
+  // `parts`, exchanging its halos as `exchange` says over `over`. One part:
+  // the grid.
   int parts = 1, part = 0;
   Exchange exchange = Exchange::sync;
-  // CUDA, two parts: every step after the first two replayed from a CUDA
-  // graph of the step (both parities captured once), rather than enqueued
-  // call by call (--advection-graph).
+  Transport over = Transport::mpi;
+  // CUDA, two parts over NCCL: every step after the first two replayed from
+  // a CUDA graph of the step (both parities captured once), rather than
+  // enqueued call by call (--advection-graph).
   bool graph = true;
 };
 const std::vector<Variant>& variants();

@@ -1,9 +1,11 @@
 // The advection workload's rows (advection.h), one step per launch:
 //   advection/<api>/<variant>/nx:N/ny:N
 //     on one device;
-//   .../gpus:2/exchange:<sync|overlap>/over:mpi
-//     the rows split over two GPUs, one MPI rank each (halo_split.h), with
-//     --advection-gpus 2 under mpirun -np 2 ... --split-over mpi;
+//   .../gpus:2/exchange:<sync|overlap>/over:<transport>
+//     the rows split over two GPUs (halo_split.h) with --advection-gpus 2:
+//     over:mpi one MPI rank each (mpirun -np 2 ... --split-over mpi);
+//     over:host and over:p2p-copy in this process, one thread per GPU of
+//     the API's split group (--cuda-split-devices, --cl-split-devices);
 //   .../nx:N/ny:N/steps:S[/gpus:2/...]
 //     a judged problem's full-length run, with --advection-problems: one
 //     launch is all S steps.
@@ -92,8 +94,8 @@ class Advection : public Workload {
           for (const auto& text : items)
             gpus_.push_back(int(parse_int(text, "--advection-gpus", {1, 2})));
         },
-        "advection: 1 and/or 2 (default 1); 2: the rows split over two GPUs, one MPI rank each "
-        "(mpirun -np 2 ... --split-over mpi)")
+        "advection: 1 and/or 2 (default 1); 2: the rows split over two GPUs (--advection-over: "
+        "one MPI rank each under mpirun -np 2 ... --split-over mpi, else one thread each)")
         ->type_name("LIST");
     add_checked_list_option(
         app, "--advection-exchange",
@@ -105,6 +107,18 @@ class Advection : public Workload {
         },
         "advection, two GPUs: sync (after each step) and/or overlap (during the interior; "
         "default both)")
+        ->type_name("LIST");
+    add_checked_list_option(
+        app, "--advection-over",
+        [this](const std::vector<std::string>& items) {
+          over_given_ = true;
+          overs_.clear();
+          for (const auto& text : items)
+            overs_.push_back(parse_transport(text, "--advection-over"));
+        },
+        "advection, two GPUs: how the halos travel: mpi (one rank per GPU, under mpirun with "
+        "--split-over mpi; the default there), host and/or p2p-copy (one process, a thread per "
+        "GPU of the split group; the default without --split-over mpi)")
         ->type_name("LIST");
     app.add_option_function<std::string>(
            "--advection-graph",
@@ -130,9 +144,13 @@ class Advection : public Workload {
     ctx.emplace_back("advection.launch",
                      "one step (double-buffered f, FP32); a steps:S row, all S steps");
     ctx.emplace_back("advection.split",
-                     "gpus:2 rows: rows split at 64 floor(ny / 128), one MPI rank per GPU, 2 "
-                     "halo rows each way per step (CUDA: NCCL; OpenCL: staged through the "
-                     "host, MPI); timed on rank 0's clock between barriers; the edge rows "
+                     "gpus:2 rows: rows split at 64 floor(ny / 128), 2 halo rows each way per "
+                     "step; over:mpi one MPI rank per GPU (CUDA: NCCL; OpenCL: staged through "
+                     "the host, MPI), timed on rank 0's clock between barriers; over:host "
+                     "(staged through host memory) and over:p2p-copy (CUDA: "
+                     "cudaMemcpyPeerAsync into the neighbour's buffer, events, the host threads "
+                     "meeting once a step) one process, a thread per GPU, timed on the host's "
+                     "clock from before every part's batch to after the last; the edge rows "
                      "computed on the exchange's own stream (CUDA, highest priority) or queue "
                      "(OpenCL), beside the interior");
     ctx.emplace_back("advection.cuda_two_gpu_launch",
@@ -145,9 +163,24 @@ class Advection : public Workload {
     // Options of the two-GPU rows alone: without them, refused (they would
     // change nothing), as every option that has no effect in the run.
     const bool two = std::find(gpus_.begin(), gpus_.end(), 2) != gpus_.end();
-    if (!two && (exchange_given_ || graph_given_))
-      throw UsageError(std::string(exchange_given_ ? "--advection-exchange" : "--advection-graph") +
+    if (!two && (exchange_given_ || graph_given_ || over_given_))
+      throw UsageError(std::string(exchange_given_ ? "--advection-exchange"
+                                   : graph_given_  ? "--advection-graph"
+                                                   : "--advection-over") +
                        ": no effect without the two-GPU rows (--advection-gpus 2)");
+    const bool mpi = opts.split.over == SplitOver::mpi;
+    if (!over_given_)
+      overs_ = mpi ? std::vector<Transport>{Transport::mpi}
+                   : std::vector<Transport>{Transport::host, Transport::p2p_copy};
+    for (Transport t : overs_)
+      if (in_process(t) == mpi)
+        throw UsageError("--advection-over " + to_string(t) +
+                         (mpi ? ": runs in one process, not under --split-over mpi"
+                              : ": runs one MPI rank per GPU: mpirun -np 2 gpucmp-bench "
+                                "--split-over mpi"));
+    if (two && graph_given_ &&
+        std::find(overs_.begin(), overs_.end(), Transport::mpi) == overs_.end())
+      throw UsageError("--advection-graph: no effect without the rows over NCCL (over:mpi)");
     std::vector<Config> configs;
     for (const auto& [nx, ny] : grids_) configs.push_back({nx, ny, 1});
     for (int k : problems_) {
@@ -167,7 +200,8 @@ class Advection : public Workload {
             register_row(c, row, {}, opts, apis);
             continue;
           }
-          for (Exchange e : exchanges_) register_row(c, row, e, opts, apis);
+          for (Exchange e : exchanges_)
+            for (Transport t : overs_) register_row(c, row, Split{e, t}, opts, apis);
         }
   }
 
@@ -176,27 +210,34 @@ class Advection : public Workload {
   }
 
  private:
-  // A row on one device (`exchange` empty) or split over two GPUs.
-  void register_row(const Config& c, const Runners::Row& row, std::optional<Exchange> exchange,
+  // How a two-GPU row splits: its exchange order and transport.
+  struct Split {
+    Exchange exchange;
+    Transport over;
+  };
+
+  // A row on one device (`split` empty) or split over two GPUs.
+  void register_row(const Config& c, const Runners::Row& row, std::optional<Split> split,
                     const Options& opts, const ApiSet& apis) {
     BenchName name{"advection",
                    row.api,
                    row.variant.name,
                    {{"nx", std::to_string(c.nx)}, {"ny", std::to_string(c.ny)}}};
     if (c.steps > 1) name.params.push_back({"steps", std::to_string(c.steps)});
-    if (exchange) {
+    if (split) {
       name.params.push_back({"gpus", "2"});
-      name.params.push_back({"exchange", to_string(*exchange)});
-      name.params.push_back({"over", "mpi"});
-      add_split_row(name.str(), [this, c, row, e = *exchange, graph = graph_, id = name.str()] {
+      name.params.push_back({"exchange", to_string(split->exchange)});
+      name.params.push_back({"over", to_string(split->over)});
+      add_split_row(name.str(), [this, c, row, s = *split, graph = graph_, id = name.str()] {
         Problem& p = problem(c);
         SplitRow r;
         r.name = id;
-        r.make = [&p, row, e, graph](int, const Part& part) {
+        r.make = [&p, row, s, graph](int, const Part& part) {
           Variant v = row.variant;
           v.parts = 2;
           v.part = part.first == 0 ? 0 : 1;
-          v.exchange = e;
+          v.exchange = s.exchange;
+          v.over = s.over;
           v.graph = graph;
           return row.make(p, v);
         };
@@ -204,10 +245,10 @@ class Advection : public Workload {
         return r;
       });
     }
-    const auto prepare = [this, c, row, exchange, name, apis](const DeviceInfo& dev) {
+    const auto prepare = [this, c, row, split, name, apis](const DeviceInfo& dev) {
       Problem& p = problem(c);
       std::unique_ptr<Runner> runner =
-          exchange ? split_runner(apis, row.api, name.str(), p) : row.make(p, row.variant);
+          split ? split_runner(apis, row.api, name.str(), p, *split) : row.make(p, row.variant);
       if (c.steps > 1) runner = std::make_unique<GroupedRunner>(std::move(runner), c.steps);
       const double bytes = counted_bytes(c.nx, c.ny) * c.steps;
       MeasuredRow measured(name);
@@ -223,17 +264,19 @@ class Advection : public Workload {
           .counter("steps_per_launch", c.steps)
           // One kernel a step on one device; the split rows' steps launch on
           // several devices and exchange halos: not counted, no launch-bound mark.
-          .commands_per_launch(exchange ? 0 : c.steps);
-      if (exchange) measured.counter("gpus", 2);
+          .commands_per_launch(split ? 0 : c.steps);
+      if (split) measured.counter("gpus", 2);
       return measured.prepared();
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);
   }
 
-  // The two-GPU rows' runner: one MPI rank per part.
+  // The two-GPU rows' runner: one MPI rank per part, or in this process one
+  // thread per GPU of the API's split group.
   static std::unique_ptr<Runner> split_runner(const ApiSet& apis, const std::string& api,
-                                              const std::string& name, Problem& p) {
-    if (mpi_split_ranks() != 2)
+                                              const std::string& name, Problem& p,
+                                              const Split& split) {
+    if (split.over == Transport::mpi && mpi_split_ranks() != 2)
       throw Unavailable(
           "the two-GPU rows run one MPI rank per GPU: mpirun -np 2 gpucmp-bench --split-over "
           "mpi (this run has " +
@@ -252,7 +295,8 @@ class Advection : public Workload {
   std::vector<int> problems_;               // judged problems, 1-based
   std::vector<int> gpus_ = {1};
   std::vector<Exchange> exchanges_ = {Exchange::sync, Exchange::overlap};
-  bool exchange_given_ = false, graph_given_ = false;
+  std::vector<Transport> overs_;  // set at registration: given, or the run's default
+  bool exchange_given_ = false, graph_given_ = false, over_given_ = false;
   bool graph_ = true;
   // Every grid of the standard preset (1.7 GB of host memory at its largest):
   // the suite interleaves advection's rows, and a grid of 2^27 cells takes

@@ -49,6 +49,35 @@ std::vector<HaloTrade> halo_trades(const HaloPart& part) {
   return trades;
 }
 
+std::vector<StagedTrade> staged_trades(const HaloPart& part, int nx) {
+  const auto at = [&](const RowRange& r) {
+    return std::size_t(r.first - part.resident.first) * std::size_t(nx) * sizeof(float);
+  };
+  std::vector<StagedTrade> out;
+  for (const HaloTrade& t : halo_trades(part))
+    out.push_back({t.peer, at(t.send), at(t.recv),
+                   std::size_t(t.send.count) * std::size_t(nx) * sizeof(float)});
+  return out;
+}
+
+std::string to_string(Transport t) {
+  switch (t) {
+    case Transport::mpi:
+      return "mpi";
+    case Transport::host:
+      return "host";
+    case Transport::p2p_copy:
+      return "p2p-copy";
+  }
+  return "?";
+}
+
+Transport parse_transport(const std::string& text, const std::string& what) {
+  for (Transport t : {Transport::mpi, Transport::host, Transport::p2p_copy})
+    if (text == to_string(t)) return t;
+  throw UsageError(what + " " + text + ": not a transport (mpi, host, p2p-copy)");
+}
+
 std::string to_string(Exchange e) { return e == Exchange::sync ? "sync" : "overlap"; }
 
 Exchange parse_exchange(const std::string& text, const std::string& what) {

@@ -5,8 +5,11 @@
 // need no halo (the interior, computed while the halo is exchanged), are
 // stated here once for both APIs and every transport.
 #pragma once
+#include <cstddef>
 #include <string>
 #include <vector>
+
+#include "../../halo_link.h"
 
 namespace gpucmp::advection {
 
@@ -42,6 +45,30 @@ struct HaloTrade {
   RowRange send, recv;
 };
 std::vector<HaloTrade> halo_trades(const HaloPart& part);
+
+// A trade staged through host memory (both APIs, every transport that
+// passes the host): where its rows lie in the part's device buffer (which
+// holds the grid's rows from part.resident.first on), in bytes, and the
+// link's message of it between host buffers of `bytes` each.
+struct StagedTrade {
+  int peer = -1;
+  std::size_t send_offset = 0, recv_offset = 0, bytes = 0;
+  HaloMessage message(const void* send, void* recv) const { return {peer, send, recv, bytes}; }
+};
+std::vector<StagedTrade> staged_trades(const HaloPart& part, int nx);
+
+// How the parts' halos travel, the rows' over:<transport>:
+//   mpi       one MPI rank per GPU (CUDA: NCCL; OpenCL: staged through the
+//             host, MPI messages): the path that crosses nodes
+//   host      one process, one thread per GPU, staged through host memory
+//             (both APIs; the hub of thread_halo.h)
+//   p2p-copy  one process, one thread per GPU, CUDA: the edge rows copied
+//             into the neighbour's halo by cudaMemcpyPeerAsync (peer access)
+enum class Transport { mpi, host, p2p_copy };
+std::string to_string(Transport t);
+// Throws UsageError naming `what` unless `text` is one of the names above.
+Transport parse_transport(const std::string& text, const std::string& what);
+inline bool in_process(Transport t) { return t != Transport::mpi; }
 
 // When a part exchanges its halo rows: after its whole step (sync), or while
 // it computes the rows that need no halo (overlap).

@@ -1,0 +1,22 @@
+#include "halo.h"
+
+#include "host_halo.h"
+#include "nccl_halo.h"
+#include "peer_halo.h"
+
+namespace gpucmp::cuda {
+
+std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection::HaloPart& part,
+                                int nx, HaloLink& link) {
+  switch (transport) {
+    case advection::Transport::host:
+      return std::make_unique<HostHalo>(part, nx, link);
+    case advection::Transport::p2p_copy:
+      return std::make_unique<PeerHalo>(part, nx, link);
+    case advection::Transport::mpi:
+      break;
+  }
+  return std::make_unique<NcclHalo>(part, nx, link);
+}
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,97 @@
+#include "peer_halo.h"
+
+#include <string>
+
+#include "check.h"
+#include "errors.h"
+
+namespace gpucmp::cuda {
+
+namespace {
+
+// Lets `device` (current) read and write `peer`'s memory; once per pair.
+void enable_peer_access(int device, int peer) {
+  if (peer == device) return;
+  int can = 0;
+  check(cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer", "advection halo");
+  if (!can)
+    throw Unavailable("GPU " + std::to_string(device) + " cannot access GPU " +
+                      std::to_string(peer) +
+                      "'s memory (cudaDeviceCanAccessPeer 0): no peer-to-peer halos there");
+  const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
+  if (e == cudaErrorPeerAccessAlreadyEnabled) {
+    cudaGetLastError();  // enabled by an earlier row: fine
+    return;
+  }
+  check(e, "cudaDeviceEnablePeerAccess", "advection halo");
+}
+
+}  // namespace
+
+PeerHalo::PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link)
+    : part_(part), nx_(nx), link_(link), trades_(advection::halo_trades(part)) {
+  if (!link.in_process())
+    throw Unavailable(
+        "peer-to-peer halos need every part in one process (over:p2p-copy runs without mpirun)");
+  check(cudaGetDevice(&mine_.device), "cudaGetDevice", "advection halo");
+  mine_.resident_first = part.resident.first;
+  for (int q = 0; q < 2; ++q) {
+    mine_.pushed[q] = pushed_[q].get();
+    mine_.done[q] = done_[q].get();
+  }
+  all_.resize(std::size_t(link.parts()));
+  link.all_gather(&mine_, all_.data(), sizeof(Shared));
+  for (const advection::HaloTrade& t : trades_)
+    enable_peer_access(mine_.device, all_[std::size_t(t.peer)].device);
+}
+
+void PeerHalo::bind(float* f0, float* f1) {
+  mine_.f[0] = f0;
+  mine_.f[1] = f1;
+  link_.all_gather(&mine_, all_.data(), sizeof(Shared));
+}
+
+int PeerHalo::parity_of(const float* f) const {
+  if (f == mine_.f[0]) return 0;
+  if (f == mine_.f[1]) return 1;
+  throw std::logic_error("advection peer halo: a buffer it was not bound to");
+}
+
+cudaStream_t PeerHalo::edge_stream(cudaStream_t compute) {
+  check(cudaEventRecord(ready_.get(), compute), "cudaEventRecord", "halo ready");
+  check(cudaStreamWaitEvent(stream_.get(), ready_.get(), 0), "cudaStreamWaitEvent", "halo");
+  return stream_.get();
+}
+
+void PeerHalo::start(float* f, cudaStream_t compute) {
+  const int q = parity_of(f);
+  edge_stream(compute);  // the copies follow the edge rows, wherever they ran
+  const std::size_t row_bytes = std::size_t(nx_) * sizeof(float);
+  for (const advection::HaloTrade& t : trades_) {
+    const Shared& peer = all_[std::size_t(t.peer)];
+    // Its buffer q was last read by its step before this one.
+    check(cudaStreamWaitEvent(stream_.get(), peer.done[q], 0), "cudaStreamWaitEvent",
+          "neighbour's step done");
+    char* dst = reinterpret_cast<char*>(peer.f[q]) +
+                std::size_t(t.send.first - peer.resident_first) * row_bytes;
+    const char* src = reinterpret_cast<const char*>(f) +
+                      std::size_t(t.send.first - part_.resident.first) * row_bytes;
+    check(cudaMemcpyPeerAsync(dst, peer.device, src, mine_.device,
+                              std::size_t(t.send.count) * row_bytes, stream_.get()),
+          "cudaMemcpyPeerAsync", "advection halo rows");
+  }
+  check(cudaEventRecord(pushed_[q].get(), stream_.get()), "cudaEventRecord", "halo pushed");
+}
+
+void PeerHalo::finish(float* f, cudaStream_t compute) {
+  const int q = parity_of(f);
+  // The step has read its input (buffer 1 - q) once its edge rows are done too.
+  check(cudaStreamWaitEvent(compute, pushed_[q].get(), 0), "cudaStreamWaitEvent", "edge rows");
+  check(cudaEventRecord(done_[1 - q].get(), compute), "cudaEventRecord", "step done");
+  link_.barrier();  // every part's pushed and done of this step recorded
+  for (const advection::HaloTrade& t : trades_)
+    check(cudaStreamWaitEvent(compute, all_[std::size_t(t.peer)].pushed[q], 0),
+          "cudaStreamWaitEvent", "neighbour's rows pushed");
+}
+
+}  // namespace gpucmp::cuda

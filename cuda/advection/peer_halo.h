@@ -1,0 +1,58 @@
+// The halo exchange of a CUDA part whose neighbours run in this process on
+// other GPUs (halo.h, over:p2p-copy): peer access enabled both ways, the
+// edge rows copied by cudaMemcpyPeerAsync straight into the neighbour's
+// buffer of the same parity, on a stream of its own, with no host staging
+// and no collective. The two GPUs' streams are ordered by events, one per
+// buffer parity, and the host threads meet once a step (halo_link.h,
+// barrier), as in NVIDIA's multi_threaded_p2p:
+//   start(s)   the copy into neighbour j's buffer waits for j to have
+//              finished the step that last read it (done_j), then records
+//              pushed_i;
+//   finish(s)  records done_i once this part's step has read its input,
+//              meets the other parts, and waits for each neighbour's pushed_j.
+// The events of a parity are recorded again two steps later only, after a
+// meeting, so no wait can find a record of the wrong step.
+#pragma once
+#include <vector>
+
+#include "halo.h"
+#include "handles.h"
+
+namespace gpucmp::cuda {
+
+class PeerHalo final : public Halo {
+ public:
+  // Collective; throws Unavailable when the link's parts are not in this
+  // process or a neighbour's GPU cannot access this one's memory.
+  PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link);
+
+  cudaStream_t edge_stream(cudaStream_t compute) override;
+  void start(float* f, cudaStream_t compute) override;
+  void finish(float* f, cudaStream_t compute) override;
+  void bind(float* f0, float* f1) override;
+  bool graphable() const override { return false; }  // the host threads meet each step
+
+  // What each part tells the others (all_gather).
+  struct Shared {
+    int device = -1;
+    int resident_first = 0;
+    float* f[2] = {nullptr, nullptr};
+    cudaEvent_t pushed[2] = {nullptr, nullptr}, done[2] = {nullptr, nullptr};
+  };
+
+ private:
+  int parity_of(const float* f) const;
+
+  advection::HaloPart part_;
+  int nx_;
+  HaloLink& link_;
+  std::vector<advection::HaloTrade> trades_;
+  Stream stream_ = make_priority_stream();
+  Event ready_ = make_order_event();
+  Event pushed_[2] = {make_order_event(), make_order_event()};
+  Event done_[2] = {make_order_event(), make_order_event()};
+  Shared mine_;
+  std::vector<Shared> all_;  // by part
+};
+
+}  // namespace gpucmp::cuda

@@ -1,0 +1,59 @@
+// The halo link of a resident row whose parts all run in this process, one
+// device worker thread each (halo_link.h): a hub that the parts meet at.
+// exchange() copies each message straight from the sender's buffer into the
+// receiver's, between two meetings of every part (so no buffer is read
+// while its owner can change it); broadcast() and all_gather() go through
+// the hub's scratch the same way. A part that fails calls abort(): every
+// part waiting at the hub, or arriving later, then throws HaloAborted
+// rather than waiting for it forever; a part whose messages have no
+// partner (a bug) aborts it itself.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <vector>
+
+#include "halo_link.h"
+
+namespace gpucmp {
+
+struct HaloAborted : std::runtime_error {
+  HaloAborted() : std::runtime_error("another part of the row failed during its halo exchange") {}
+};
+
+class ThreadHaloHub {
+ public:
+  explicit ThreadHaloHub(int parts);
+  ~ThreadHaloHub();
+  ThreadHaloHub(const ThreadHaloHub&) = delete;
+  ThreadHaloHub& operator=(const ThreadHaloHub&) = delete;
+
+  int parts() const { return parts_; }
+  HaloLink& link(int part);  // part 0 .. parts() - 1
+  // Every part waiting at the hub, now or later, throws HaloAborted.
+  void abort();
+
+  // The parts' side (ThreadHaloLink): each returns once every part called it.
+  void exchange(int part, const std::vector<HaloMessage>& messages);
+  void broadcast(int part, void* data, std::size_t bytes);
+  void all_gather(int part, const void* mine, void* all, std::size_t bytes);
+  void meet();
+
+ private:
+  // Each of `part`'s messages received from the peer's posted one.
+  void copy_in(int part, const std::vector<HaloMessage>& messages);
+
+  int parts_;
+  std::mutex mutex_;
+  std::condition_variable met_;
+  int arrived_ = 0;
+  long long generation_ = 0;
+  bool aborted_ = false;
+  std::vector<const std::vector<HaloMessage>*> posted_;  // each part's, during an exchange
+  std::vector<unsigned char> scratch_;
+  std::vector<std::unique_ptr<HaloLink>> links_;
+};
+
+}  // namespace gpucmp

@@ -1,0 +1,143 @@
+// Advection split over two parts on OpenCL, as CI runs it, both ways: two
+// MPI ranks on the default device (PoCL without a GPU), and two threads of
+// one process on the default device named twice (--cl-split-devices
+// 0:0,0:0), each part computing its half of the rows and trading 2 halo rows
+// each way every step (through MPI; through the in-process hub). Every row
+// is validated by gpucmp-bench itself (a lost halo breaks the bounds and
+// moves the peak); here every two-GPU row's field must equal the one-GPU
+// field of the same variant bit for bit (output_digest), from the same run
+// and from a run without mpirun. --cache cold --samples 1 fixes the steps
+// each row runs (3).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "bench_process.h"
+#include "mpi_process.h"
+
+namespace gpucmp::test {
+namespace {
+
+using nlohmann::json;
+
+const std::string kRows =
+    " --benchmark_filter='^advection/opencl/' --size quick --cache cold --samples 1";
+
+struct HaloRun {
+  ProcessResult process;
+  std::map<std::string, json> rows;  // by name, without Google Benchmark's suffix
+};
+
+HaloRun run(const std::string& command, const std::string& args) {
+  const std::string out = temp_dir("mpi-halo") + "/out.json";
+  HaloRun r{run_command(command + kRows + " --benchmark_out=" + out + " " + args), {}};
+  std::ifstream in(out);
+  if (!in) return r;
+  const json report = json::parse(in, nullptr, false);
+  if (!report.is_object()) return r;
+  for (const json& row : report.value("benchmarks", json::array())) {
+    std::string name = row.value("name", "");
+    r.rows[name.substr(0, name.find("/iterations:"))] = row;
+  }
+  return r;
+}
+
+// The one-GPU row of a two-GPU row's variant and grid.
+std::string one_gpu_name(std::string name) {
+  name.erase(name.find("/gpus:2"), name.find("/cache:") - name.find("/gpus:2"));
+  return name;
+}
+
+TEST(MpiHalo, TwoRanksEqualOneGpuBitForBit) {
+  GPUCMP_SKIP_WITHOUT_MPI();
+  const HaloRun alone = run(std::string(GPUCMP_BENCH_PATH), "");
+  const HaloRun two = run(mpirun(2), "--split-over mpi --advection-gpus 1,2");
+  ASSERT_EQ(alone.process.exit_code, 0) << alone.process.output;
+  ASSERT_EQ(two.process.exit_code, 0) << two.process.output;
+  const std::size_t variants = alone.rows.size();
+  ASSERT_GE(variants, 6u) << alone.process.output;                 // blocked .. async
+  ASSERT_EQ(two.rows.size(), 3 * variants) << two.process.output;  // and 2 exchanges of each
+  int split = 0;
+  for (const auto& [name, row] : two.rows) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(row.contains("error_occurred") && row["error_occurred"].get<bool>());
+    EXPECT_EQ(row.value("output_digest", -1.0),
+              alone.rows.at(name.find("/gpus:2") == std::string::npos ? name : one_gpu_name(name))
+                  .value("output_digest", -2.0));
+    if (name.find("/gpus:2/") == std::string::npos) continue;
+    ++split;
+    EXPECT_NE(name.find("/over:mpi"), std::string::npos);
+    EXPECT_EQ(row.value("gpus", 0.0), 2.0);
+  }
+  EXPECT_EQ(split, int(2 * variants));
+}
+
+// One rank: the two-GPU rows are skipped, saying why; the rest run.
+TEST(MpiHalo, OneRankSkipsTheTwoGpuRows) {
+  GPUCMP_SKIP_WITHOUT_MPI();
+  const HaloRun one =
+      run(mpirun(1), "--split-over mpi --advection-gpus 2 --advection-exchange sync");
+  EXPECT_EQ(one.process.exit_code, 0) << one.process.output;
+  EXPECT_NE(one.process.output.find("run one MPI rank per GPU"), std::string::npos)
+      << one.process.output;
+}
+
+// In one process, a thread per part, the halos through host memory: the
+// same fields as one device, bit for bit, in both orders.
+TEST(ThreadHalo, TwoThreadsEqualOneGpuBitForBit) {
+  const HaloRun two = run(std::string(GPUCMP_BENCH_PATH),
+                          "--advection-gpus 1,2 --advection-over host --cl-split-devices 0:0,0:0");
+  ASSERT_EQ(two.process.exit_code, 0) << two.process.output;
+  int one = 0, split = 0;
+  for (const auto& [name, row] : two.rows) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(row.contains("error_occurred") && row["error_occurred"].get<bool>());
+    if (name.find("/gpus:2/") == std::string::npos) {
+      ++one;
+      continue;
+    }
+    ++split;
+    EXPECT_NE(name.find("/over:host"), std::string::npos);
+    EXPECT_EQ(row.value("gpus", 0.0), 2.0);
+    EXPECT_EQ(row.value("output_digest", -1.0),
+              two.rows.at(one_gpu_name(name)).value("output_digest", -2.0));
+  }
+  EXPECT_GE(one, 6) << two.process.output;  // blocked .. async
+  EXPECT_EQ(split, 2 * one) << two.process.output;
+}
+
+// OpenCL has no peer access: its p2p-copy rows are skipped, saying why.
+TEST(ThreadHalo, OpenClPeerCopyRowsAreSkippedSayingWhy) {
+  const HaloRun r = run(std::string(GPUCMP_BENCH_PATH),
+                        "--advection-gpus 2 --advection-over p2p-copy --advection-exchange sync "
+                        "--cl-split-devices 0:0,0:0");
+  EXPECT_EQ(r.process.exit_code, 0) << r.process.output;
+  EXPECT_NE(r.process.output.find("OpenCL has no peer access"), std::string::npos)
+      << r.process.output;
+  for (const auto& [name, row] : r.rows) EXPECT_EQ(name.find("/gpus:2/"), std::string::npos);
+}
+
+// Without mpirun and without a split group of two devices: the in-process
+// rows are skipped, saying why; never run on one device as if split.
+TEST(ThreadHalo, WithoutTwoDevicesSkipsTheTwoGpuRows) {
+  const HaloRun alone = run(std::string(GPUCMP_BENCH_PATH), "--advection-gpus 2");
+  EXPECT_EQ(alone.process.exit_code, 0) << alone.process.output;
+  EXPECT_NE(alone.process.output.find("split rows need 2 or more devices"), std::string::npos)
+      << alone.process.output;
+  for (const auto& [name, row] : alone.rows) EXPECT_EQ(name.find("/gpus:2/"), std::string::npos);
+}
+
+// A transport that cannot run in this kind of run is a usage error, not a skip.
+TEST(ThreadHalo, MpiTransportWithoutMpiSplitIsAUsageError) {
+  const HaloRun r = run(std::string(GPUCMP_BENCH_PATH), "--advection-gpus 2 --advection-over mpi");
+  EXPECT_EQ(r.process.exit_code, 2) << r.process.output;
+  EXPECT_NE(r.process.output.find("--advection-over mpi: runs one MPI rank per GPU"),
+            std::string::npos)
+      << r.process.output;
+}
+
+}  // namespace
+}  // namespace gpucmp::test

@@ -37,7 +37,10 @@ ResidentRunner::ResidentRunner(DeviceWorkers& workers, const PartFactory& make,
                                 std::to_string(workers.size()) + " devices");
   for (const Part& p : parts)
     if (p.count == 0) throw std::invalid_argument("a resident split's part is empty");
-  // Parts made collectively (NCCL's id, peer pointers) wait for no failed one.
+  // Every device entered first (a device that cannot be made current fails
+  // here, before any part waits for it in a collective), then the parts made
+  // collectively (NCCL's id, peer pointers): none waits for a failed one.
+  workers_.run_all([](int) {});
   try {
     on_parts([&](int i) {
       const ScopedHaloLink link(hub_.link(i));
@@ -53,6 +56,11 @@ ResidentRunner::~ResidentRunner() { release(); }
 
 void ResidentRunner::release() noexcept {
   try {
+    // Every part idle before any goes: one may still be writing into
+    // another's buffers (a peer copy of a batch that failed elsewhere).
+    workers_.run_all([this](int i) {
+      if (i < int(parts_.size()) && parts_[std::size_t(i)]) parts_[std::size_t(i)]->settle();
+    });
     workers_.run_all([this](int i) {
       if (i < int(parts_.size())) parts_[std::size_t(i)].reset();
     });
@@ -83,8 +91,7 @@ void ResidentRunner::upload() {
 BatchTiming ResidentRunner::time_batch(int launches) {
   const auto t0 = std::chrono::steady_clock::now();
   on_parts([this, launches](int i) { parts_[std::size_t(i)]->time_batch(launches); });
-  const double wall =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return {wall, wall, launches};
 }
 

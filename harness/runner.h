@@ -43,6 +43,11 @@ class Runner {
   // Evict the device's caches before a cold sample: write `bytes` through a
   // scratch buffer on the runner's stream/queue and wait (not timed).
   virtual void flush_l2(std::size_t bytes) = 0;
+  // Waits, ignoring errors, for everything the runner enqueued on any stream
+  // or queue: a resident split settles every part before it destroys any,
+  // since a part may still be writing into another's buffers (CUDA peer
+  // copies). Nothing to wait for by default.
+  virtual void settle() noexcept {}
   // Milliseconds the API spent building this runner's program (OpenCL JIT),
   // negative when the API builds nothing at run time.
   virtual double build_ms() const { return -1; }

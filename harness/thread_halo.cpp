@@ -1,5 +1,6 @@
 #include "thread_halo.h"
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 
@@ -31,7 +32,7 @@ thread_local HaloLink* t_link = nullptr;
 
 }  // namespace
 
-ThreadHaloHub::ThreadHaloHub(int parts) : parts_(parts), posted_(std::size_t(parts), nullptr) {
+ThreadHaloHub::ThreadHaloHub(int parts) : parts_(parts), posted_(std::size_t(std::max(parts, 0))) {
   if (parts < 1) throw std::invalid_argument("a halo hub of " + std::to_string(parts) + " parts");
   for (int i = 0; i < parts; ++i) links_.push_back(std::make_unique<ThreadHaloLink>(*this, i));
 }
@@ -63,7 +64,7 @@ void ThreadHaloHub::meet() {
 void ThreadHaloHub::exchange(int part, const std::vector<HaloMessage>& messages) {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
-    posted_[std::size_t(part)] = &messages;
+    posted_[std::size_t(part)] = messages;
   }
   meet();  // every part's messages posted, none of their buffers changing
   try {
@@ -81,7 +82,7 @@ void ThreadHaloHub::copy_in(int part, const std::vector<HaloMessage>& messages) 
       throw std::invalid_argument("halo message of part " + std::to_string(part) + " to part " +
                                   std::to_string(m.peer));
     const HaloMessage* from = nullptr;
-    for (const HaloMessage& theirs : *posted_[std::size_t(m.peer)])
+    for (const HaloMessage& theirs : posted_[std::size_t(m.peer)])
       if (theirs.peer == part) from = &theirs;
     if (!from || from->bytes != m.bytes)
       throw std::logic_error("part " + std::to_string(m.peer) + " sends part " +

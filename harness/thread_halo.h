@@ -51,7 +51,9 @@ class ThreadHaloHub {
   int arrived_ = 0;
   long long generation_ = 0;
   bool aborted_ = false;
-  std::vector<const std::vector<HaloMessage>*> posted_;  // each part's, during an exchange
+  // Each part's messages during an exchange (copies: a part released by an
+  // abort leaves its own vector while another may still read it).
+  std::vector<std::vector<HaloMessage>> posted_;
   std::vector<unsigned char> scratch_;
   std::vector<std::unique_ptr<HaloLink>> links_;
 };

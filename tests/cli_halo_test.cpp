@@ -109,11 +109,12 @@ TEST(ThreadHalo, TwoThreadsEqualOneGpuBitForBit) {
   EXPECT_EQ(split, 2 * one) << two.process.output;
 }
 
-// OpenCL has no peer access: its p2p-copy rows are skipped, saying why.
-TEST(ThreadHalo, OpenClPeerCopyRowsAreSkippedSayingWhy) {
-  const HaloRun r = run(std::string(GPUCMP_BENCH_PATH),
-                        "--advection-gpus 2 --advection-over p2p-copy --advection-exchange sync "
-                        "--cl-split-devices 0:0,0:0");
+// OpenCL has no peer access: its p2p and p2p-copy rows are skipped, saying why.
+TEST(ThreadHalo, OpenClPeerRowsAreSkippedSayingWhy) {
+  const HaloRun r =
+      run(std::string(GPUCMP_BENCH_PATH),
+          "--advection-gpus 2 --advection-over p2p,p2p-copy --advection-exchange sync "
+          "--cl-split-devices 0:0,0:0");
   EXPECT_EQ(r.process.exit_code, 0) << r.process.output;
   EXPECT_NE(r.process.output.find("OpenCL has no peer access"), std::string::npos)
       << r.process.output;

@@ -91,19 +91,49 @@ class Sass(unittest.TestCase):
     def test_a_kernel_in_another_cu_file_of_the_workload_is_found(self):
         def sass(kernels):
             return "// SASS: nvcc\n" + "".join(
-                f"\t\tFunction : _ZN6gpucmp4cuda{name}EvPKfPf\n"
+                f"\t\tFunction : _ZN6gpucmp4cuda{name}PKfPfiiiifff\n"
                 f"        /*0000*/                   {op} R0, [UR4] ;\n" for name, op in kernels)
         files = [report_sass.SassFile("x/advection.cuda.sass",
-                                      sass([("16advection_stream", "LDS"),
-                                            ("17advection_weights", "LDG")])),
+                                      sass([("16advection_streamE", "LDS"),
+                                            ("17advection_weightsE", "LDG")])),
                  report_sass.SassFile("x/advection_async.cuda.sass",
-                                      sass([("15advection_asyncILb1E", "LDGSTS")]))]
+                                      sass([("15advection_asyncILb1EEEv", "LDGSTS"),
+                                            ("15advection_asyncILb0EEEv", "LDG")]))]
         f, names, counts = report_sass.select(files, "advection", "async", lambda s: s == "cuda")
         self.assertEqual(os.path.basename(f.path), "advection_async.cuda.sass")
-        self.assertEqual(dict(counts), {"LDGSTS": 1})
+        self.assertEqual(dict(counts), {"LDGSTS": 1})  # not ring's instantiation too
+        f, names, counts = report_sass.select(files, "advection", "ring", lambda s: s == "cuda")
+        self.assertEqual(dict(counts), {"LDG": 1})
         f, names, counts = report_sass.select(files, "advection", "stream", lambda s: s == "cuda")
         self.assertEqual(os.path.basename(f.path), "advection.cuda.sass")
         self.assertEqual(dict(counts), {"LDS": 1})
+
+    def test_advection_one_gpu_kernels_not_their_two_gpu_instantiations(self):
+        # Each kernel's template flag Peer (true: rows also stored into a neighbour
+        # GPU's buffer, the two-GPU rows' over:p2p) doubles its functions; a
+        # one-GPU pair's SASS is the Peer = false one, never the sum.
+        def fn(name, op):
+            return (f"\t\tFunction : _ZN6gpucmp4cuda{name}PKfPfiiiifffNS0_10PeerStoresE\n"
+                    f"        /*0000*/                   {op} R0, [UR4] ;\n")
+        cu = report_sass.SassFile("x/advection.cuda.sass", "// SASS: nvcc\n" + "".join([
+            fn("17advection_blockedINS1_10BranchFreeELb0EEEv", "LDS"),
+            fn("17advection_blockedINS1_10BranchFreeELb1EEEv", "STG"),
+            fn("17advection_blockedINS1_9TwoBranchELb0EEEv", "FSEL"),
+            fn("17advection_blockedINS1_9TwoBranchELb1EEEv", "STG"),
+            fn("16advection_streamILb0EEEv", "BAR"),
+            fn("16advection_streamILb1EEEv", "STG")]))
+        ocl = report_sass.SassFile("x/advection-branchy.opencl-jit.sass",
+                                   "// SASS: driver JIT\n" + "".join(
+                                       f"\t\tFunction : {k}\n        /*0000*/  {op} R0 ;\n"
+                                       for k, op in (("advection_blocked", "FSEL"),
+                                                     ("advection_plain", "LDG"))))
+        for variant, op in (("blocked", "LDS"), ("branchy", "FSEL"), ("stream", "BAR")):
+            _, names, counts = report_sass.select([cu], "advection", variant,
+                                                  lambda s: s == "cuda")
+            self.assertEqual(dict(counts), {op: 1}, (variant, names))
+        _, names, counts = report_sass.select([ocl], "advection", "branchy",
+                                              report_sass.is_opencl_jit)
+        self.assertEqual(names, ["advection_blocked"])  # not every kernel of the program
 
     def test_sass_is_read_from_the_suites_archive_too(self):
         folder = os.path.join(self.tmp, "arch")

@@ -137,7 +137,8 @@ class TradingPart final : public Runner {
   void upload() override { launches_ = 0; }
   BatchTiming time_batch(int launches) override {
     for (int l = 0; l < launches; ++l) {
-      if (launches_ == fail_at_) throw std::runtime_error("part " + std::to_string(part_) + " broke");
+      if (launches_ == fail_at_)
+        throw std::runtime_error("part " + std::to_string(part_) + " broke");
       int send = launches_, recv = -1;
       link_.exchange({{1 - part_, &send, &recv, sizeof(int)}});
       if (recv != launches_) throw std::logic_error("out of step");
@@ -184,6 +185,39 @@ TEST(ResidentRunner, PartsTradeInStepAndAFailedPartStopsTheOtherWithItsOwnError)
     EXPECT_STREQ(e.what(), "part 1 broke");
   }
   EXPECT_EQ(made[0]->launches(), 5);
+}
+
+// A device that cannot be made current fails the row before any part is
+// made: no part waits in a collective for one that never comes.
+TEST(ResidentRunner, ADeviceThatCannotBeEnteredFailsBeforeAnyPartIsMade) {
+  class SecondFails final : public DeviceGroup {
+   public:
+    int size() const override { return 2; }
+    const DeviceInfo& info(int) const override { return info_; }
+    std::string id(int i) const override { return "fake:" + std::to_string(i); }
+    void enter(int i) const override {
+      if (i == 1) throw std::runtime_error("device 1 is busy");
+    }
+
+   private:
+    DeviceInfo info_;
+  };
+  const SecondFails group;
+  DeviceWorkers workers(group);
+  std::atomic<int> made{0};
+  const PartFactory collective = [&made](int device, const Part&) -> std::unique_ptr<Runner> {
+    ++made;
+    halo_link().barrier();  // as NCCL's id or the peer pointers are shared
+    return std::make_unique<TradingPart>(device, -1);
+  };
+  const std::vector<Part> parts = {{SplitAxis::y, 0, 64}, {SplitAxis::y, 64, 64}};
+  try {
+    const ResidentRunner runner(workers, collective, parts);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_STREQ(e.what(), "device 1 is busy");
+  }
+  EXPECT_EQ(made.load(), 0);
 }
 
 TEST(ResidentRunner, OutsideAResidentRowTheLinkIsMpisOrNone) {

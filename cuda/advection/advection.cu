@@ -55,6 +55,9 @@ struct TwoBranch {
 // Every kernel: grid rows y_first + blockIdx.y x (its tile's rows) on, of
 // the nx x ny grid; `from` and `to` hold the grid's rows from row0 on (a
 // part's resident rows, harness/workloads/advection/halo_split.h; 0: all).
+// Peer: the rows `peers` names are stored into the neighbours' buffers too
+// (over:p2p); the parameter is last, so the one-GPU instantiation's other
+// parameters sit where they always did.
 
 // Rows y0 - 2 .. y0 + rows + 1, columns x0 - 2 .. x0 + kTileX + 1 of f into
 // `tile` (rows of kTileX + 4), clamped at the grid's edge, where only border
@@ -74,9 +77,9 @@ __device__ void load_tile(float* tile, int rows, const float* from, int row0, in
 // halo of 2 in shared memory (load_tile); thread tx walks column
 // x0 + tx down the tile, keeping the x-coefficients of the five rows its
 // cell spans and computing one new row's per cell.
-template <class Cubic>
+template <class Cubic, bool Peer>
 __global__ void advection_blocked(const float* from, float* to, int row0, int y_first, int nx,
-                                  int ny, float xc, float yc, float omega) {
+                                  int ny, float xc, float yc, float omega, PeerStores peers) {
   __shared__ float tile[kTileY + 2 * kHalo][kTileX + 2 * kHalo];
   const int tx = threadIdx.x;
   const int x0 = blockIdx.x * kTileX, y0 = y_first + blockIdx.y * kTileY;
@@ -98,6 +101,7 @@ __global__ void advection_blocked(const float* from, float* to, int row0, int y_
     if (!on_border(x, y, nx, ny))
       out = Cubic::of(w0.at(xi_x), w1.at(xi_x), w2.at(xi_x), w3.at(xi_x), w4.at(xi_x)).at(xi_y);
     to[(size_t)(y - row0) * nx + x] = out;
+    if (Peer) store_peers(peers, nx, x, y, out);
     w0 = w1;
     w1 = w2;
     w2 = w3;
@@ -107,13 +111,15 @@ __global__ void advection_blocked(const float* from, float* to, int row0, int y_
 
 // plain: one thread per cell, its 5 x 5 neighbours from global memory; the
 // branch-free form.
+template <bool Peer>
 __global__ void advection_plain(const float* from, float* to, int row0, int y_first, int nx, int ny,
-                                float xc, float yc, float omega) {
+                                float xc, float yc, float omega, PeerStores peers) {
   const int x = blockIdx.x * kTileX + threadIdx.x;
   const int y = y_first + blockIdx.y * kPlainRows + threadIdx.y;
   const size_t i = (size_t)(y - row0) * nx + x;
   if (on_border(x, y, nx, ny)) {
     to[i] = from[i];
+    if (Peer) store_peers(peers, nx, x, y, from[i]);
     return;
   }
   const float xi_x = omega * ((float)y - yc), xi_y = -omega * ((float)x - xc);
@@ -124,14 +130,16 @@ __global__ void advection_plain(const float* from, float* to, int row0, int y_fi
     v[r] = BranchFree::of(f[0], f[1], f[2], f[3], f[4]).at(xi_x);
   }
   to[i] = BranchFree::of(v[0], v[1], v[2], v[3], v[4]).at(xi_y);
+  if (Peer) store_peers(peers, nx, x, y, to[i]);
 }
 // weights: a tile of kTileX x kWeightsRows cells (shorter than blocked's,
 // for more resident blocks); the 5 x 5 values around the cell in registers
 // (one new row of five from shared memory per cell), the x weights of the
 // tile's rows in shared memory (one row per thread), the y weights of the
 // column in registers.
+template <bool Peer>
 __global__ void advection_weights(const float* from, float* to, int row0, int y_first, int nx,
-                                  int ny, float xc, float yc, float omega) {
+                                  int ny, float xc, float yc, float omega, PeerStores peers) {
   __shared__ float tile[kWeightsRows + 2 * kHalo][kTileX + 2 * kHalo];
   __shared__ float wx[kWeightsRows][5];
   const int tx = threadIdx.x;
@@ -153,7 +161,9 @@ __global__ void advection_weights(const float* from, float* to, int row0, int y_
 #pragma unroll
     for (int c = 0; c < 5; ++c) a[4][c] = tile[t + 4][tx + c];
     const int y = y0 + t;
-    to[(size_t)(y - row0) * nx + x] = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
+    const float out = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
+    to[(size_t)(y - row0) * nx + x] = out;
+    if (Peer) store_peers(peers, nx, x, y, out);
 #pragma unroll
     for (int r = 0; r < 4; ++r)
 #pragma unroll
@@ -170,8 +180,9 @@ __global__ void advection_weights(const float* from, float* to, int row0, int y_
 // registers before the row in hand is computed, so that the loads overlap
 // the arithmetic; no tile waits in shared memory for all its loads.
 constexpr int kPrefetch = advection::kStreamPrefetch;
+template <bool Peer>
 __global__ void advection_stream(const float* from, float* to, int row0, int y_first, int nx,
-                                 int ny, float xc, float yc, float omega) {
+                                 int ny, float xc, float yc, float omega, PeerStores peers) {
   __shared__ float line[2][kTileX + 2 * kHalo];
   __shared__ float wx[kTileY][5];
   const int tx = threadIdx.x;
@@ -218,9 +229,35 @@ __global__ void advection_stream(const float* from, float* to, int row0, int y_f
     for (int c = 0; c < 5; ++c) a[4][c] = buf[tx + c];
     if (k < 2 * kHalo) continue;
     const int t = k - 2 * kHalo, y = y0 + t;
-    to[(size_t)(y - row0) * nx + x] = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
+    const float out = weighted_step(a, wx[t], wy, on_border(x, y, nx, ny));
+    to[(size_t)(y - row0) * nx + x] = out;
+    if (Peer) store_peers(peers, nx, x, y, out);
   }
 }
+}  // namespace
+
+namespace {
+
+template <bool Peer>
+void launch_blocks(const std::string& variant, const StepLaunch& s, dim3 blocks,
+                   cudaStream_t stream) {
+  if (variant == "plain")
+    advection_plain<Peer><<<blocks, dim3(kTileX, kPlainRows), 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega, s.peers);
+  else if (variant == "stream")
+    advection_stream<Peer><<<blocks, kTileX, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx,
+                                                          s.ny, s.xc, s.yc, s.omega, s.peers);
+  else if (variant == "weights")
+    advection_weights<Peer><<<blocks, kTileX, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx,
+                                                           s.ny, s.xc, s.yc, s.omega, s.peers);
+  else if (variant == "branchy")
+    advection_blocked<TwoBranch, Peer><<<blocks, kTileX, 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega, s.peers);
+  else
+    advection_blocked<BranchFree, Peer><<<blocks, kTileX, 0, stream>>>(
+        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega, s.peers);
+}
+
 }  // namespace
 
 void launch_advection_step(const std::string& variant, const StepLaunch& s, cudaStream_t stream) {
@@ -233,21 +270,10 @@ void launch_advection_step(const std::string& variant, const StepLaunch& s, cuda
                            variant == advection::kAsyncMaxL1 ? int(cudaSharedmemCarveoutMaxL1)
                                                              : int(cudaSharedmemCarveoutDefault),
                            s, dim3(blocks_x, blocks_y), stream);
-  else if (variant == "plain")
-    advection_plain<<<dim3(blocks_x, blocks_y), dim3(kTileX, kPlainRows), 0, stream>>>(
-        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
-  else if (variant == "stream")
-    advection_stream<<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
-        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
-  else if (variant == "weights")
-    advection_weights<<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
-        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
-  else if (variant == "branchy")
-    advection_blocked<TwoBranch><<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
-        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
+  else if (s.peers.any())
+    launch_blocks<true>(variant, s, dim3(blocks_x, blocks_y), stream);
   else
-    advection_blocked<BranchFree><<<dim3(blocks_x, blocks_y), kTileX, 0, stream>>>(
-        s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc, s.omega);
+    launch_blocks<false>(variant, s, dim3(blocks_x, blocks_y), stream);
 }
 
 }  // namespace gpucmp::cuda

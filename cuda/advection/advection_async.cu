@@ -6,7 +6,7 @@
 // opencl/advection/advection_async.cl (async_work_group_copy; -DRING_LOADS).
 #include <map>
 #include <mutex>
-#include <utility>
+#include <tuple>
 
 #include "advection_kernels.h"
 #include "advection_step.cuh"
@@ -55,6 +55,7 @@ struct Tile {
   const float* from;
   float* to;
   int row0, nx, ny, x0, y0;
+  PeerStores peers;  // stored only by the Peer instantiation (over:p2p)
 };
 
 // The tile's rows, summing the x weights C0 .. C0 + NC - 1 of each row: NC
@@ -63,7 +64,7 @@ struct Tile {
 // so the field equals weights'), NC 5 for the block astride yc.
 // Async: the ring filled by cp.async; else (the ring variant) by loads into
 // registers and stores to shared memory, which wait for the loads.
-template <bool Async, int C0, int NC>
+template <bool Async, bool Peer, int C0, int NC>
 __device__ __forceinline__ void async_rows(const Tile& g, float* ring, const float (*wx)[5],
                                            const float (&wy)[kCells][5]) {
   constexpr int kWin = kCells + NC - 1;  // window columns: x - 2 + C0 on
@@ -129,19 +130,22 @@ __device__ __forceinline__ void async_rows(const Tile& g, float* ring, const flo
       }
       out[q] = on_border(x + q, y, g.nx, g.ny) ? a[2][q + kStepHalo - C0] : sum;
     }
-    if (x < g.nx)
-      *reinterpret_cast<float4*>(g.to + (y - g.row0) * g.nx + x) =
-          make_float4(out[0], out[1], out[2], out[3]);
+    if (x < g.nx) {
+      const float4 v = make_float4(out[0], out[1], out[2], out[3]);
+      *reinterpret_cast<float4*>(g.to + (y - g.row0) * g.nx + x) = v;
+      if (Peer) store_peers(g.peers, g.nx, x, y, v);
+    }
   }
 }
 
-template <bool Async>
+template <bool Async, bool Peer>
 __global__ void __launch_bounds__(kThreads)
     advection_async(const float* from, float* to, int row0, int y_first, int nx, int ny, float xc,
-                    float yc, float omega) {
+                    float yc, float omega, PeerStores peers) {
   __shared__ __align__(16) float ring[kRing * kStride];
   __shared__ float wx[kRows][5];
-  const Tile g{from, to, row0, nx, ny, int(blockIdx.x) * kCols, y_first + int(blockIdx.y) * kRows};
+  const Tile g{from, to, row0, nx, ny, int(blockIdx.x) * kCols, y_first + int(blockIdx.y) * kRows,
+               peers};
   for (int t = threadIdx.x; t < kRows; t += kThreads)
     upwind_weights(omega * ((float)(g.y0 + t) - yc), wx[t]);
   float wy[kCells][5];  // the y weights of the thread's columns
@@ -153,28 +157,31 @@ __global__ void __launch_bounds__(kThreads)
   const bool first = omega * ((float)g.y0 - yc) > 0.0F;
   const bool last = omega * ((float)(g.y0 + kRows - 1) - yc) > 0.0F;
   if (first != last)
-    async_rows<Async, 0, 5>(g, ring, wx, wy);
+    async_rows<Async, Peer, 0, 5>(g, ring, wx, wy);
   else if (first)
-    async_rows<Async, 1, 4>(g, ring, wx, wy);  // w[0] = 0
+    async_rows<Async, Peer, 1, 4>(g, ring, wx, wy);  // w[0] = 0
   else
-    async_rows<Async, 0, 4>(g, ring, wx, wy);  // w[4] = 0
+    async_rows<Async, Peer, 0, 4>(g, ring, wx, wy);  // w[4] = 0
 }
 }  // namespace
 
 void launch_advection_async(bool async_copy, int carveout, const StepLaunch& s, dim3 blocks,
                             cudaStream_t stream) {
-  const auto kernel = async_copy ? advection_async<true> : advection_async<false>;
+  const bool peer = s.peers.any();
+  const auto kernel = async_copy
+                          ? (peer ? advection_async<true, true> : advection_async<true, false>)
+                          : (peer ? advection_async<false, true> : advection_async<false, false>);
   // The attribute stays with the kernel on its device: set it where it
   // changes, so that a control row leaves no carveout behind for the rows
   // after it. One record per device and kernel, shared by every host thread.
   static std::mutex guard;
-  static std::map<std::pair<int, bool>, int> set_carveout;
+  static std::map<std::tuple<int, bool, bool>, int> set_carveout;
   int device = 0;
   check(cudaGetDevice(&device), "cudaGetDevice", "advection async carveout");
   {
     const std::lock_guard<std::mutex> lock(guard);
     const auto [it, fresh] =
-        set_carveout.try_emplace({device, async_copy}, int(cudaSharedmemCarveoutDefault));
+        set_carveout.try_emplace({device, async_copy, peer}, int(cudaSharedmemCarveoutDefault));
     (void)fresh;
     if (it->second != carveout) {
       check(cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout, carveout),
@@ -183,7 +190,7 @@ void launch_advection_async(bool async_copy, int carveout, const StepLaunch& s, 
     }
   }
   kernel<<<blocks, kThreads, 0, stream>>>(s.from, s.to, s.row0, s.y_first, s.nx, s.ny, s.xc, s.yc,
-                                          s.omega);
+                                          s.omega, s.peers);
 }
 
 }  // namespace gpucmp::cuda

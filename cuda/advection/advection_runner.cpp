@@ -78,16 +78,15 @@ class AdvectionRunner : public TimedRunner {
     const advection::Flow& flow = p_.flow;
     const auto* from = static_cast<const float*>(f_[done_ % 2].get());
     auto* to = static_cast<float*>(f_[(done_ + 1) % 2].get());
+    if (halo_) halo_->begin(to, stream());
     advection::halo_step(
         plan_,
         [&](const advection::RowRange& rows, advection::StepPhase phase) {
-          const cudaStream_t on = halo_ && phase == advection::StepPhase::edges
-                                      ? halo_->edge_stream(stream())
-                                      : stream();
-          launch_advection_step(variant_,
-                                {from, to, part_.resident.first, rows.first, rows.count, p_.nx,
-                                 p_.ny, float(flow.xc), float(flow.yc), float(flow.omega)},
-                                on);
+          const bool edges = halo_ && phase == advection::StepPhase::edges;
+          StepLaunch step{from,  to,    part_.resident.first, rows.first,     rows.count,
+                          p_.nx, p_.ny, float(flow.xc),       float(flow.yc), float(flow.omega)};
+          if (edges) step.peers = halo_->peer_stores(to);
+          launch_advection_step(variant_, step, edges ? halo_->edge_stream(stream()) : stream());
           check(cudaGetLastError(), "advection<<<>>>", "advection/" + variant_);
         },
         [&] {

@@ -4,6 +4,8 @@
 // opencl/advection/advection_step.clh.
 #pragma once
 
+#include "advection_kernels.h"
+
 namespace gpucmp::cuda {
 
 constexpr int kStepHalo = 2;
@@ -50,6 +52,16 @@ __device__ __forceinline__ float weighted_step(const float (&a)[5][5], const flo
     out = fmaf(wy[r], v, out);
   }
   return out;
+}
+
+// Cell (x, y)'s new value `v` (Vec: float, or float4 for four cells from
+// x on) into the neighbours' buffers where row y is one they receive.
+template <class Vec>
+__device__ __forceinline__ void store_peers(const PeerStores& p, int nx, int x, int y, Vec v) {
+  if (unsigned(y - p.up.first) < unsigned(p.up.count))
+    *reinterpret_cast<Vec*>(p.up.to + (size_t)(y - p.up.row0) * nx + x) = v;
+  if (unsigned(y - p.down.first) < unsigned(p.down.count))
+    *reinterpret_cast<Vec*>(p.down.to + (size_t)(y - p.down.row0) * nx + x) = v;
 }
 
 }  // namespace gpucmp::cuda

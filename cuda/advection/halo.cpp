@@ -11,8 +11,10 @@ std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection:
   switch (transport) {
     case advection::Transport::host:
       return std::make_unique<HostHalo>(part, nx, link);
+    case advection::Transport::p2p:
+      return std::make_unique<PeerHalo>(part, nx, link, PeerHalo::Mode::store);
     case advection::Transport::p2p_copy:
-      return std::make_unique<PeerHalo>(part, nx, link);
+      return std::make_unique<PeerHalo>(part, nx, link, PeerHalo::Mode::copy);
     case advection::Transport::mpi:
       break;
   }

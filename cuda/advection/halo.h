@@ -6,13 +6,15 @@
 //   mpi       NcclHalo (nccl_halo.h): ncclSend / ncclRecv, one rank per GPU
 //   host      HostHalo (host_halo.h): copied to pinned host memory, traded
 //             through the halo link, copied back
-//   p2p-copy  PeerHalo (peer_halo.h): cudaMemcpyPeerAsync into the
-//             neighbour's buffer, ordered by the two GPUs' events
+//   p2p       PeerHalo (peer_halo.h): the edge rows' kernels store them
+//             into the neighbour's buffer too, ordered by the two GPUs' events
+//   p2p-copy  PeerHalo: cudaMemcpyPeerAsync into the neighbour's buffer
 #pragma once
 #include <cuda_runtime.h>
 
 #include <memory>
 
+#include "advection_kernels.h"
 #include "halo_link.h"
 #include "workloads/advection/halo_split.h"
 
@@ -21,6 +23,17 @@ namespace gpucmp::cuda {
 class Halo {
  public:
   virtual ~Halo() = default;
+  // Before the step whose output buffer is `f` (nothing enqueued for it yet).
+  virtual void begin(float* f, cudaStream_t compute) {
+    (void)f;
+    (void)compute;
+  }
+  // The rows the step's edge launches also store into the neighbours'
+  // buffers (over:p2p); none elsewhere.
+  virtual PeerStores peer_stores(const float* f) const {
+    (void)f;
+    return {};
+  }
   // The stream of the step's edge rows (StepPhase::edges), after the work
   // enqueued on `compute`.
   virtual cudaStream_t edge_stream(cudaStream_t compute) = 0;

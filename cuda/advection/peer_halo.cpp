@@ -1,5 +1,6 @@
 #include "peer_halo.h"
 
+#include <stdexcept>
 #include <string>
 
 #include "check.h"
@@ -28,11 +29,12 @@ void enable_peer_access(int device, int peer) {
 
 }  // namespace
 
-PeerHalo::PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link)
-    : part_(part), nx_(nx), link_(link), trades_(advection::halo_trades(part)) {
+PeerHalo::PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link, Mode mode)
+    : part_(part), mode_(mode), nx_(nx), link_(link), trades_(advection::halo_trades(part)) {
   if (!link.in_process())
     throw Unavailable(
-        "peer-to-peer halos need every part in one process (over:p2p-copy runs without mpirun)");
+        "peer-to-peer halos need every part in one process (over:p2p and over:p2p-copy run "
+        "without mpirun)");
   check(cudaGetDevice(&mine_.device), "cudaGetDevice", "advection halo");
   mine_.resident_first = part.resident.first;
   for (int q = 0; q < 2; ++q) {
@@ -57,6 +59,30 @@ int PeerHalo::parity_of(const float* f) const {
   throw std::logic_error("advection peer halo: a buffer it was not bound to");
 }
 
+void PeerHalo::wait_neighbours_done(int q) {
+  for (const advection::HaloTrade& t : trades_)
+    check(cudaStreamWaitEvent(stream_.get(), all_[std::size_t(t.peer)].done[q], 0),
+          "cudaStreamWaitEvent", "neighbour's step done");
+}
+
+void PeerHalo::begin(float* f, cudaStream_t compute) {
+  if (mode_ != Mode::store) return;
+  edge_stream(compute);
+  wait_neighbours_done(parity_of(f));  // before any edge launch stores into them
+}
+
+PeerStores PeerHalo::peer_stores(const float* f) const {
+  PeerStores out;
+  if (mode_ != Mode::store) return out;
+  const int q = parity_of(f);
+  for (const advection::HaloTrade& t : trades_) {
+    const Shared& peer = all_[std::size_t(t.peer)];
+    (t.peer == part_.up ? out.up : out.down) = {peer.f[q], peer.resident_first, t.send.first,
+                                                t.send.count};
+  }
+  return out;
+}
+
 cudaStream_t PeerHalo::edge_stream(cudaStream_t compute) {
   check(cudaEventRecord(ready_.get(), compute), "cudaEventRecord", "halo ready");
   check(cudaStreamWaitEvent(stream_.get(), ready_.get(), 0), "cudaStreamWaitEvent", "halo");
@@ -65,13 +91,15 @@ cudaStream_t PeerHalo::edge_stream(cudaStream_t compute) {
 
 void PeerHalo::start(float* f, cudaStream_t compute) {
   const int q = parity_of(f);
-  edge_stream(compute);  // the copies follow the edge rows, wherever they ran
+  edge_stream(compute);        // after the edge rows, wherever they ran
+  if (mode_ == Mode::store) {  // the edge launches stored the rows there
+    check(cudaEventRecord(pushed_[q].get(), stream_.get()), "cudaEventRecord", "halo pushed");
+    return;
+  }
+  wait_neighbours_done(q);  // its buffer q was last read by its step before this one
   const std::size_t row_bytes = std::size_t(nx_) * sizeof(float);
   for (const advection::HaloTrade& t : trades_) {
     const Shared& peer = all_[std::size_t(t.peer)];
-    // Its buffer q was last read by its step before this one.
-    check(cudaStreamWaitEvent(stream_.get(), peer.done[q], 0), "cudaStreamWaitEvent",
-          "neighbour's step done");
     char* dst = reinterpret_cast<char*>(peer.f[q]) +
                 std::size_t(t.send.first - peer.resident_first) * row_bytes;
     const char* src = reinterpret_cast<const char*>(f) +

@@ -1,13 +1,17 @@
 // The halo exchange of a CUDA part whose neighbours run in this process on
-// other GPUs (halo.h, over:p2p-copy): peer access enabled both ways, the
-// edge rows copied by cudaMemcpyPeerAsync straight into the neighbour's
-// buffer of the same parity, on a stream of its own, with no host staging
-// and no collective. The two GPUs' streams are ordered by events, one per
-// buffer parity, and the host threads meet once a step (halo_link.h,
-// barrier), as in NVIDIA's multi_threaded_p2p:
-//   start(s)   the copy into neighbour j's buffer waits for j to have
-//              finished the step that last read it (done_j), then records
-//              pushed_i;
+// other GPUs (halo.h): peer access enabled both ways, the edge rows written
+// straight into the neighbour's buffer of the same parity, with no host
+// staging and no collective: by the edge launches' own stores (over:p2p,
+// Mode::store: peer_stores() names the rows and the buffers), or copied by
+// cudaMemcpyPeerAsync after them (over:p2p-copy, Mode::copy), on the
+// exchange's stream either way. The two GPUs' streams are ordered by
+// events, one per buffer parity, and the host threads meet once a step
+// (halo_link.h, barrier), as in NVIDIA's multi_threaded_p2p:
+//   begin(s)   store: the edge stream waits for each neighbour j to have
+//              finished the step that last read the buffer this step
+//              writes into (done_j);
+//   start(s)   copy: the copy waits for done_j likewise; both record pushed_i
+//              after the edge rows are in the neighbour's buffer;
 //   finish(s)  records done_i once this part's step has read its input,
 //              meets the other parts, and waits for each neighbour's pushed_j.
 // The events of a parity are recorded again two steps later only, after a
@@ -22,10 +26,13 @@ namespace gpucmp::cuda {
 
 class PeerHalo final : public Halo {
  public:
+  enum class Mode { store, copy };
   // Collective; throws Unavailable when the link's parts are not in this
   // process or a neighbour's GPU cannot access this one's memory.
-  PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link);
+  PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link, Mode mode);
 
+  void begin(float* f, cudaStream_t compute) override;
+  PeerStores peer_stores(const float* f) const override;
   cudaStream_t edge_stream(cudaStream_t compute) override;
   void start(float* f, cudaStream_t compute) override;
   void finish(float* f, cudaStream_t compute) override;
@@ -42,8 +49,11 @@ class PeerHalo final : public Halo {
 
  private:
   int parity_of(const float* f) const;
+  // The edge stream waits for each neighbour to have read its buffer q.
+  void wait_neighbours_done(int q);
 
   advection::HaloPart part_;
+  Mode mode_;
   int nx_;
   HaloLink& link_;
   std::vector<advection::HaloTrade> trades_;

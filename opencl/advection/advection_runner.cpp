@@ -45,7 +45,7 @@ class AdvectionRunner : public TimedRunner {
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, kernel_name(v.name))) {
     if (v.parts > 1) {
-      if (v.over == advection::Transport::p2p_copy)
+      if (v.over == advection::Transport::p2p || v.over == advection::Transport::p2p_copy)
         throw Unavailable(
             "OpenCL has no peer access: no OpenCL call copies between two devices' buffers "
             "without the host, so its in-process halos are staged through it (over:host)");

@@ -123,6 +123,25 @@ def tokens(variant):
 # in the CUDA and the OpenCL cubin.
 
 
+# advection's kernel per variant: CUDA's one-GPU instantiation (where the
+# kernel's template has the flag that stores rows into a neighbour GPU's
+# buffer as well, over:p2p, that flag false: Lb0E), OpenCL's kernel of the
+# variant's program (each program holds every kernel of its .cl file).
+_ADV_PLAIN = r"(ILb0EEEv|E)PKf"  # a kernel without template arguments but the flag
+_ADV_ASYNC = r"advection_asyncILb{}E(Lb0E)?EEv"
+ADVECTION_KERNELS = {
+    "blocked": (r"advection_blockedI\w*_10BranchFreeE(Lb0E)?EEv", r"^advection_blocked$"),
+    "branchy": (r"advection_blockedI\w*_9TwoBranchE(Lb0E)?EEv", r"^advection_blocked$"),
+    "plain": (r"advection_plain" + _ADV_PLAIN, r"^advection_plain$"),
+    "weights": (r"advection_weights" + _ADV_PLAIN, r"^advection_weights$"),
+    "stream": (r"advection_stream" + _ADV_PLAIN, r"^advection_stream$"),
+    "async": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-maxl1": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "ring": (_ADV_ASYNC.format(0), r"^advection_async$"),
+}
+
+
 def kernel_patterns(workload, variant):
     """(CUDA regex, OpenCL regex) naming the variant's main kernel, or None."""
     v = variant.lower()
@@ -140,6 +159,8 @@ def kernel_patterns(workload, variant):
         kernel = "ComputeQ" if workload == "mriq" else "ComputeFH"
         loop = 1 if v.startswith("uniform-tile") else 0  # mri::KLoop
         return rf"{kernel}ILNS_3mri5KLoopE{loop}E", rf"^{kernel}$"
+    if workload == "advection":
+        return ADVECTION_KERNELS.get(v)
     if workload == "lavamd" and v in ("base", "aligned"):
         # lavamd_kernel<LAYOUT, TILE, LOCAL_ALIGN>: the AoS kernel (layout 0) of the
         # variant; its OpenCL program <workload>-<variant> is the AoS build.
@@ -183,6 +204,12 @@ def select(files, workload, variant, accept):
         stem = f.stem.lower()
         return wanted.index(stem) if stem in wanted else len(wanted)
 
+    if patterns is not None and len(candidates) > 1:
+        # The files that hold the pattern's kernel (a workload's kernels may
+        # sit in several .cu files).
+        pattern = re.compile(patterns[0 if cuda_side else 1])
+        holding = [f for f in candidates if any(pattern.search(n) for n in f.functions)]
+        candidates = holding or candidates
     if patterns is None and len(candidates) > 1:
         # The file whose kernel names hold most of the variant's name parts
         # (ties: the exact stems first).

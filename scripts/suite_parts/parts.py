@@ -116,12 +116,12 @@ PARTS = [
          min_gpus=2),
     # Only when --part names them.
     # Two GPUs in one process, a thread each: the judged problems at full
-    # length over the host (both APIs) and CUDA's peer copies, beside the
-    # one-GPU rows of the same run (multigpu-judged's rows over MPI ranks).
+    # length over the host (both APIs), CUDA's peer stores and peer copies,
+    # beside the one-GPU rows of the same run (multigpu-judged: over MPI ranks).
     Part("multigpu-inprocess", "advection's judged problems on one and two GPUs in one "
-         "process: halos through the host and CUDA's peer copies",
-         280, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "1,2",
-                    "--advection-over", "host,p2p-copy", "--cuda-split-devices", "0,1",
+         "process: halos through the host, CUDA's peer stores and peer copies",
+         330, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "1,2",
+                    "--advection-over", "host,p2p,p2p-copy", "--cuda-split-devices", "0,1",
                     "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1", "--advection-exchange", "overlap",
                     "--advection-problems", "1,2,4,5", "--benchmark_filter="
                     "^advection/(cuda|opencl)/(blocked|stream|async)/.*/steps:"],

@@ -4,8 +4,8 @@
 //   .../gpus:2/exchange:<sync|overlap>/over:<transport>
 //     the rows split over two GPUs (halo_split.h) with --advection-gpus 2:
 //     over:mpi one MPI rank each (mpirun -np 2 ... --split-over mpi);
-//     over:host and over:p2p-copy in this process, one thread per GPU of
-//     the API's split group (--cuda-split-devices, --cl-split-devices);
+//     over:host, over:p2p and over:p2p-copy in this process, one thread per
+//     GPU of the API's split group (--cuda-split-devices, --cl-split-devices);
 //   .../nx:N/ny:N/steps:S[/gpus:2/...]
 //     a judged problem's full-length run, with --advection-problems: one
 //     launch is all S steps.
@@ -117,7 +117,8 @@ class Advection : public Workload {
             overs_.push_back(parse_transport(text, "--advection-over"));
         },
         "advection, two GPUs: how the halos travel: mpi (one rank per GPU, under mpirun with "
-        "--split-over mpi; the default there), host and/or p2p-copy (one process, a thread per "
+        "--split-over mpi; the default there), host, p2p and/or p2p-copy (one process, a thread "
+        "per "
         "GPU of the split group; the default without --split-over mpi)")
         ->type_name("LIST");
     app.add_option_function<std::string>(
@@ -147,9 +148,11 @@ class Advection : public Workload {
                      "gpus:2 rows: rows split at 64 floor(ny / 128), 2 halo rows each way per "
                      "step; over:mpi one MPI rank per GPU (CUDA: NCCL; OpenCL: staged through "
                      "the host, MPI), timed on rank 0's clock between barriers; over:host "
-                     "(staged through host memory) and over:p2p-copy (CUDA: "
-                     "cudaMemcpyPeerAsync into the neighbour's buffer, events, the host threads "
-                     "meeting once a step) one process, a thread per GPU, timed on the host's "
+                     "(staged through host memory), over:p2p (CUDA: the kernels store the edge "
+                     "rows into the neighbour's buffer too) and over:p2p-copy (CUDA: "
+                     "cudaMemcpyPeerAsync into it) one process, a thread per GPU, the CUDA "
+                     "peers' streams ordered by events, the host threads meeting once a step; "
+                     "timed on the host's "
                      "clock from before every part's batch to after the last; the edge rows "
                      "computed on the exchange's own stream (CUDA, highest priority) or queue "
                      "(OpenCL), beside the interior");
@@ -171,7 +174,7 @@ class Advection : public Workload {
     const bool mpi = opts.split.over == SplitOver::mpi;
     if (!over_given_)
       overs_ = mpi ? std::vector<Transport>{Transport::mpi}
-                   : std::vector<Transport>{Transport::host, Transport::p2p_copy};
+                   : std::vector<Transport>{Transport::host, Transport::p2p, Transport::p2p_copy};
     for (Transport t : overs_)
       if (in_process(t) == mpi)
         throw UsageError("--advection-over " + to_string(t) +

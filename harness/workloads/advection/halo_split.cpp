@@ -66,6 +66,8 @@ std::string to_string(Transport t) {
       return "mpi";
     case Transport::host:
       return "host";
+    case Transport::p2p:
+      return "p2p";
     case Transport::p2p_copy:
       return "p2p-copy";
   }
@@ -73,9 +75,9 @@ std::string to_string(Transport t) {
 }
 
 Transport parse_transport(const std::string& text, const std::string& what) {
-  for (Transport t : {Transport::mpi, Transport::host, Transport::p2p_copy})
+  for (Transport t : {Transport::mpi, Transport::host, Transport::p2p, Transport::p2p_copy})
     if (text == to_string(t)) return t;
-  throw UsageError(what + " " + text + ": not a transport (mpi, host, p2p-copy)");
+  throw UsageError(what + " " + text + ": not a transport (mpi, host, p2p, p2p-copy)");
 }
 
 std::string to_string(Exchange e) { return e == Exchange::sync ? "sync" : "overlap"; }

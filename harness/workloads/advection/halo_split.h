@@ -62,9 +62,12 @@ std::vector<StagedTrade> staged_trades(const HaloPart& part, int nx);
 //             host, MPI messages): the path that crosses nodes
 //   host      one process, one thread per GPU, staged through host memory
 //             (both APIs; the hub of thread_halo.h)
-//   p2p-copy  one process, one thread per GPU, CUDA: the edge rows copied
-//             into the neighbour's halo by cudaMemcpyPeerAsync (peer access)
-enum class Transport { mpi, host, p2p_copy };
+//   p2p       one process, one thread per GPU, CUDA: the step's kernels
+//             store the edge rows straight into the neighbour's halo too
+//             (peer access), as NVIDIA's multi_threaded_p2p does
+//   p2p-copy  the same, the edge rows copied into the neighbour's halo by
+//             cudaMemcpyPeerAsync after the kernels (the control)
+enum class Transport { mpi, host, p2p, p2p_copy };
 std::string to_string(Transport t);
 // Throws UsageError naming `what` unless `text` is one of the names above.
 Transport parse_transport(const std::string& text, const std::string& what);

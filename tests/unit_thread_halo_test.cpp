@@ -56,8 +56,12 @@ TEST(ThreadHaloHub, EachPartReceivesWhatItsNeighboursSentIt) {
       if (i > 0) m.push_back({i - 1, &up_send, &up_recv, sizeof(int)});
       if (i + 1 < kParts) m.push_back({i + 1, &down_send, &down_recv, sizeof(int)});
       link.exchange(m);
-      if (i > 0) EXPECT_EQ(up_recv, 10 * (i - 1) + 2 + 100 * round);
-      if (i + 1 < kParts) EXPECT_EQ(down_recv, 10 * (i + 1) + 1 + 100 * round);
+      if (i > 0) {
+        EXPECT_EQ(up_recv, 10 * (i - 1) + 2 + 100 * round);
+      }
+      if (i + 1 < kParts) {
+        EXPECT_EQ(down_recv, 10 * (i + 1) + 1 + 100 * round);
+      }
       if (round == 49) got[std::size_t(i)] = {up_recv, down_recv};
     }
   });

@@ -84,7 +84,8 @@ class AdvectionRunner : public TimedRunner {
         [&](const advection::RowRange& rows, advection::StepPhase phase) {
           const bool edges = halo_ && phase == advection::StepPhase::edges;
           StepLaunch step{from,  to,    part_.resident.first, rows.first,     rows.count,
-                          p_.nx, p_.ny, float(flow.xc),       float(flow.yc), float(flow.omega), {}};
+                          p_.nx, p_.ny, float(flow.xc),       float(flow.yc), float(flow.omega),
+                          {}};
           if (edges) step.peers = halo_->peer_stores(to);
           launch_advection_step(variant_, step, edges ? halo_->edge_stream(stream()) : stream());
           check(cudaGetLastError(), "advection<<<>>>", "advection/" + variant_);

@@ -39,17 +39,18 @@ TEST(AdvectionBadInput, ThreeSidesOrASign) {
             ": not a grid NXxNY of multiples of 64, each at most 32768");
 }
 
-// Options of the two-GPU rows alone have no effect on one GPU: refused.
+// Options of the rows over several GPUs alone have no effect on one GPU: refused.
 TEST(AdvectionBadInput, TwoGpuOptionsWithOneGpu) {
   expect_quick_usage_error("--advection-exchange overlap --benchmark_filter=^advection/",
-                           "--advection-exchange: no effect without the two-GPU rows "
-                           "(--advection-gpus 2)");
+                           "--advection-exchange: no effect without the rows over "
+                           "several GPUs (--advection-gpus G, G > 1)");
   expect_quick_usage_error(
       "--advection-gpus 1 --advection-graph off --benchmark_filter=^advection/",
-      "--advection-graph: no effect without the two-GPU rows (--advection-gpus 2)");
+      "--advection-graph: no effect without the rows over several GPUs (--advection-gpus G, G "
+      "> 1)");
   expect_quick_usage_error("--advection-over host --benchmark_filter=^advection/",
-                           "--advection-over: no effect without the two-GPU rows "
-                           "(--advection-gpus 2)");
+                           "--advection-over: no effect without the rows over "
+                           "several GPUs (--advection-gpus G, G > 1)");
 }
 
 // A transport is named, and runs where the run can carry it.
@@ -63,9 +64,11 @@ TEST(AdvectionBadInput, TransportUnknownOrOutOfPlace) {
       "--advection-graph: no effect without the rows over NCCL (over:mpi)");
 }
 
-TEST(AdvectionBadInput, GpusOtherThanOneOrTwo) {
-  expect_quick_usage_error("--advection-gpus 3 --benchmark_filter=^advection/",
-                           "--advection-gpus 3: must be in 1..2");
+TEST(AdvectionBadInput, GpusOutOfRange) {
+  expect_quick_usage_error("--advection-gpus 0 --benchmark_filter=^advection/",
+                           "--advection-gpus 0: must be in 1..16");
+  expect_quick_usage_error("--advection-gpus 17 --benchmark_filter=^advection/",
+                           "--advection-gpus 17: must be in 1..16");
 }
 
 TEST(AdvectionBadInput, UnknownExchange) {

@@ -1,8 +1,9 @@
-// Advection split over two parts on OpenCL, as CI runs it, both ways: two
-// MPI ranks on the default device (PoCL without a GPU), and two threads of
-// one process on the default device named twice (--cl-split-devices
-// 0:0,0:0), each part computing its half of the rows and trading 2 halo rows
-// each way every step (through MPI; through the in-process hub). Every row
+// Advection split over two and four parts on OpenCL, as CI runs it, both
+// ways: MPI ranks on the default device (PoCL without a GPU), and threads of
+// one process on the default device named once per part (--cl-split-devices
+// 0:0,0:0), each part computing its band of the rows and trading 2 halo rows
+// each way with each neighbour every step (through MPI; through the
+// in-process hub). Every row
 // is validated by gpucmp-bench itself (a lost halo breaks the bounds and
 // moves the peak); here every two-GPU row's field must equal the one-GPU
 // field of the same variant bit for bit (output_digest), from the same run
@@ -45,10 +46,33 @@ HaloRun run(const std::string& command, const std::string& args) {
   return r;
 }
 
-// The one-GPU row of a two-GPU row's variant and grid.
+// The one-GPU row of a split row's variant and grid.
 std::string one_gpu_name(std::string name) {
-  name.erase(name.find("/gpus:2"), name.find("/cache:") - name.find("/gpus:2"));
+  name.erase(name.find("/gpus:"), name.find("/cache:") - name.find("/gpus:"));
   return name;
+}
+
+// Every gpus:`gpus` row of `r` ran without error, over `over`, and left the
+// field of its variant's one-GPU row bit for bit; returns how many there are.
+int expect_split_rows_equal_one_gpu(const HaloRun& r, const HaloRun& alone, int gpus,
+                                    const std::string& over) {
+  const std::string tag = "/gpus:" + std::to_string(gpus) + "/";
+  int split = 0;
+  for (const auto& [name, row] : r.rows) {
+    SCOPED_TRACE(name);
+    EXPECT_FALSE(row.contains("error_occurred") && row["error_occurred"].get<bool>());
+    if (name.find(tag) == std::string::npos) continue;
+    ++split;
+    EXPECT_NE(name.find("/over:" + over), std::string::npos);
+    EXPECT_EQ(row.value("gpus", 0.0), double(gpus));
+    const auto one = alone.rows.find(one_gpu_name(name));
+    if (one == alone.rows.end()) {
+      ADD_FAILURE() << "no one-GPU row";
+      continue;
+    }
+    EXPECT_EQ(row.value("output_digest", -1.0), one->second.value("output_digest", -2.0));
+  }
+  return split;
 }
 
 TEST(MpiHalo, TwoRanksEqualOneGpuBitForBit) {
@@ -73,6 +97,20 @@ TEST(MpiHalo, TwoRanksEqualOneGpuBitForBit) {
     EXPECT_EQ(row.value("gpus", 0.0), 2.0);
   }
   EXPECT_EQ(split, int(2 * variants));
+}
+
+// Four ranks, a band of 64 rows each (the middle two trade both ways): the
+// same field as one device, bit for bit. One variant and order keep it short.
+TEST(MpiHalo, FourRanksEqualOneGpuBitForBit) {
+  GPUCMP_SKIP_WITHOUT_MPI();
+  const std::string one_variant = " --benchmark_filter='^advection/opencl/stream/'";
+  const HaloRun alone = run(std::string(GPUCMP_BENCH_PATH), one_variant);
+  const HaloRun four = run(mpirun(4), one_variant +
+                                          " --split-over mpi --advection-gpus 4 "
+                                          "--advection-exchange overlap");
+  ASSERT_EQ(alone.process.exit_code, 0) << alone.process.output;
+  ASSERT_EQ(four.process.exit_code, 0) << four.process.output;
+  EXPECT_EQ(expect_split_rows_equal_one_gpu(four, alone, 4, "mpi"), 1) << four.process.output;
 }
 
 // One rank: the two-GPU rows are skipped, saying why; the rest run.
@@ -107,6 +145,30 @@ TEST(ThreadHalo, TwoThreadsEqualOneGpuBitForBit) {
   }
   EXPECT_GE(one, 6) << two.process.output;  // blocked .. async
   EXPECT_EQ(split, 2 * one) << two.process.output;
+}
+
+// Four threads, one per band, the middle two trading both ways, in both
+// orders: the same fields as one device, bit for bit.
+TEST(ThreadHalo, FourThreadsEqualOneGpuBitForBit) {
+  const HaloRun four =
+      run(std::string(GPUCMP_BENCH_PATH),
+          "--advection-gpus 1,4 --advection-over host --cl-split-devices 0:0,0:0,0:0,0:0");
+  ASSERT_EQ(four.process.exit_code, 0) << four.process.output;
+  const int one = int(four.rows.size()) - expect_split_rows_equal_one_gpu(four, four, 4, "host");
+  EXPECT_GE(one, 6) << four.process.output;  // blocked .. async
+  EXPECT_EQ(int(four.rows.size()), 3 * one) << four.process.output;
+}
+
+// More GPUs than the split group has: those rows are skipped, saying why.
+TEST(ThreadHalo, MoreGpusThanTheGroupAreSkippedSayingWhy) {
+  const HaloRun r = run(std::string(GPUCMP_BENCH_PATH),
+                        "--advection-gpus 4 --advection-over host --advection-exchange sync "
+                        "--cl-split-devices 0:0,0:0");
+  EXPECT_EQ(r.process.exit_code, 0) << r.process.output;
+  EXPECT_NE(r.process.output.find("the gpus:4 rows need 4 devices in opencl's split group"),
+            std::string::npos)
+      << r.process.output;
+  for (const auto& [name, row] : r.rows) EXPECT_EQ(name.find("/gpus:4/"), std::string::npos);
 }
 
 // OpenCL has no peer access: its p2p and p2p-copy rows are skipped, saying why.

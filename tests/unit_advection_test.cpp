@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -177,7 +178,39 @@ TEST(AdvectionHalo, SplitAtTheChallengesMid) {
   EXPECT_EQ(split_rows(192, 2), (std::vector<RowRange>{{0, 64}, {64, 128}}));  // floor(192/128) = 1
   EXPECT_EQ(split_rows(16384, 2), (std::vector<RowRange>{{0, 8192}, {8192, 8192}}));
   EXPECT_THROW(split_rows(64, 2), Unavailable);  // mid 0
-  EXPECT_THROW(split_rows(4096, 3), Unavailable);
+  EXPECT_THROW(split_rows(4096, 0), std::invalid_argument);
+}
+
+// N parts: bands of whole 64-row blocks, at 64 floor(i ny / (64 N)).
+TEST(AdvectionHalo, SplitInBandsOfWholeBlocks) {
+  EXPECT_EQ(split_rows(4096, 4),
+            (std::vector<RowRange>{{0, 1024}, {1024, 1024}, {2048, 1024}, {3072, 1024}}));
+  EXPECT_EQ(split_rows(4096, 3), (std::vector<RowRange>{{0, 1344}, {1344, 1344}, {2688, 1408}}));
+  EXPECT_EQ(split_rows(320, 4),  // floor(i 320 / 256): 0, 1, 2, 3 blocks of 64
+            (std::vector<RowRange>{{0, 64}, {64, 64}, {128, 64}, {192, 128}}));
+  EXPECT_THROW(split_rows(192, 4), Unavailable);  // part 0 would be empty
+}
+
+// A middle part trades with both neighbours; each trade is the neighbour's
+// mirror image.
+TEST(AdvectionHalo, MiddlePartsTradeBothWays) {
+  const std::vector<RowRange> parts = split_rows(1024, 4);
+  for (int i = 0; i < 4; ++i) {
+    SCOPED_TRACE(i);
+    const HaloPart h = halo_part(parts, i, 1024);
+    EXPECT_EQ(h.up, i == 0 ? -1 : i - 1);
+    EXPECT_EQ(h.down, i == 3 ? -1 : i + 1);
+    EXPECT_EQ(halo_trades(h).size(), std::size_t(i == 0 || i == 3 ? 1 : 2));
+    if (h.up >= 0) {
+      EXPECT_EQ(h.send_up, halo_part(parts, h.up, 1024).recv_down);
+    }
+    if (h.down >= 0) {
+      EXPECT_EQ(h.send_down, halo_part(parts, h.down, 1024).recv_up);
+    }
+  }
+  const HaloPart middle = halo_part(parts, 1, 1024);
+  EXPECT_EQ(middle.resident, (RowRange{254, 260}));
+  EXPECT_EQ(middle.interior, (RowRange{258, 252}));
 }
 
 TEST(AdvectionHalo, PartsExchangeTheTwoRowsNextToTheSplit) {

@@ -1,10 +1,17 @@
 #include "halo.h"
 
+#include "check.h"
 #include "host_halo.h"
 #include "nccl_halo.h"
 #include "peer_halo.h"
 
 namespace gpucmp::cuda {
+
+cudaStream_t follow(cudaStream_t edge, cudaEvent_t ready, cudaStream_t compute) {
+  check(cudaEventRecord(ready, compute), "cudaEventRecord", "halo ready");
+  check(cudaStreamWaitEvent(edge, ready, 0), "cudaStreamWaitEvent", "halo");
+  return edge;
+}
 
 std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection::HaloPart& part,
                                 int nx, HaloLink& link) {

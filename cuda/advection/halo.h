@@ -54,6 +54,10 @@ class Halo {
   virtual bool graphable() const = 0;
 };
 
+// Makes `edge` wait for the work enqueued on `compute` (through `ready`) and
+// returns it: every transport's edge_stream().
+cudaStream_t follow(cudaStream_t edge, cudaEvent_t ready, cudaStream_t compute);
+
 // The halo of `part` over `transport`, through `link` (collective).
 std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection::HaloPart& part,
                                 int nx, HaloLink& link);

@@ -17,9 +17,7 @@ HostHalo::HostHalo(const advection::HaloPart& part, int nx, HaloLink& link)
 }
 
 cudaStream_t HostHalo::edge_stream(cudaStream_t compute) {
-  check(cudaEventRecord(ready_.get(), compute), "cudaEventRecord", "halo ready");
-  check(cudaStreamWaitEvent(stream_.get(), ready_.get(), 0), "cudaStreamWaitEvent", "halo");
-  return stream_.get();
+  return follow(stream_.get(), ready_.get(), compute);
 }
 
 void HostHalo::start(float* f, cudaStream_t compute) {

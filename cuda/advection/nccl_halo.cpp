@@ -43,10 +43,7 @@ NcclHalo::NcclHalo(const advection::HaloPart& part, int nx, HaloLink& link)
 NcclHalo::~NcclHalo() = default;
 
 cudaStream_t NcclHalo::edge_stream(cudaStream_t compute) {
-  Impl& s = *impl_;
-  check(cudaEventRecord(s.ready.get(), compute), "cudaEventRecord", "halo ready");
-  check(cudaStreamWaitEvent(s.stream.get(), s.ready.get(), 0), "cudaStreamWaitEvent", "halo");
-  return s.stream.get();
+  return follow(impl_->stream.get(), impl_->ready.get(), compute);
 }
 
 void NcclHalo::start(float* f, cudaStream_t compute) {

@@ -84,9 +84,7 @@ PeerStores PeerHalo::peer_stores(const float* f) const {
 }
 
 cudaStream_t PeerHalo::edge_stream(cudaStream_t compute) {
-  check(cudaEventRecord(ready_.get(), compute), "cudaEventRecord", "halo ready");
-  check(cudaStreamWaitEvent(stream_.get(), ready_.get(), 0), "cudaStreamWaitEvent", "halo");
-  return stream_.get();
+  return follow(stream_.get(), ready_.get(), compute);
 }
 
 void PeerHalo::start(float* f, cudaStream_t compute) {

@@ -1,23 +1,26 @@
 // The advection workload's rows (advection.h), one step per launch:
 //   advection/<api>/<variant>/nx:N/ny:N
 //     on one device;
-//   .../gpus:2/exchange:<sync|overlap>/over:<transport>
-//     the rows split over two GPUs (halo_split.h) with --advection-gpus 2:
-//     over:mpi one MPI rank each (mpirun -np 2 ... --split-over mpi);
+//   .../gpus:G/exchange:<sync|overlap>/over:<transport>
+//     the rows split in bands over G GPUs (halo_split.h) with
+//     --advection-gpus G: over:mpi one MPI rank each (mpirun -np G ...
+//     --split-over mpi);
 //     over:host, over:p2p and over:p2p-copy in this process, one thread per
 //     GPU of the API's split group (--cuda-split-devices, --cl-split-devices);
-//   .../nx:N/ny:N/steps:S[/gpus:2/...]
+//   .../nx:N/ny:N/steps:S[/gpus:G/...]
 //     a judged problem's full-length run, with --advection-problems: one
 //     launch is all S steps.
 // Every row reports output_digest (split_io.h), so that one and two GPUs
-// are compared bit for bit.
+// or more GPUs are compared bit for bit.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
+#include "../../device_group.h"
 #include "../../errors.h"
 #include "../../grouped_runner.h"
 #include "../../measured_row.h"
@@ -92,10 +95,11 @@ class Advection : public Workload {
         [this](const std::vector<std::string>& items) {
           gpus_.clear();
           for (const auto& text : items)
-            gpus_.push_back(int(parse_int(text, "--advection-gpus", {1, 2})));
+            gpus_.push_back(int(parse_int(text, "--advection-gpus", {1, kMaxGpus})));
         },
-        "advection: 1 and/or 2 (default 1); 2: the rows split over two GPUs (--advection-over: "
-        "one MPI rank each under mpirun -np 2 ... --split-over mpi, else one thread each)")
+        "advection: GPU counts 1.." + std::to_string(kMaxGpus) +
+            " (default 1); G > 1: the rows split in bands over G GPUs (--advection-over: one "
+            "MPI rank each under mpirun -np G ... --split-over mpi, else one thread each)")
         ->type_name("LIST");
     add_checked_list_option(
         app, "--advection-exchange",
@@ -105,7 +109,7 @@ class Advection : public Workload {
           for (const auto& text : items)
             exchanges_.push_back(parse_exchange(text, "--advection-exchange"));
         },
-        "advection, two GPUs: sync (after each step) and/or overlap (during the interior; "
+        "advection, several GPUs: sync (after each step) and/or overlap (during the interior; "
         "default both)")
         ->type_name("LIST");
     add_checked_list_option(
@@ -116,7 +120,7 @@ class Advection : public Workload {
           for (const auto& text : items)
             overs_.push_back(parse_transport(text, "--advection-over"));
         },
-        "advection, two GPUs: how the halos travel: mpi (one rank per GPU, under mpirun with "
+        "advection, several GPUs: how the halos travel: mpi (one rank per GPU, under mpirun with "
         "--split-over mpi; the default there), host, p2p and/or p2p-copy (one process, a thread "
         "per "
         "GPU of the split group; the default without --split-over mpi)")
@@ -127,7 +131,7 @@ class Advection : public Workload {
              graph_given_ = true;
              graph_ = v == "on";
            },
-           "advection, two GPUs, CUDA: replay each step from a CUDA graph captured once "
+           "advection, several GPUs, CUDA: replay each step from a CUDA graph captured once "
            "(on, default) or enqueue it call by call (off)")
         ->check(CLI::IsMember({"on", "off"}))
         ->type_name("on|off");
@@ -145,8 +149,9 @@ class Advection : public Workload {
     ctx.emplace_back("advection.launch",
                      "one step (double-buffered f, FP32); a steps:S row, all S steps");
     ctx.emplace_back("advection.split",
-                     "gpus:2 rows: rows split at 64 floor(ny / 128), 2 halo rows each way per "
-                     "step; over:mpi one MPI rank per GPU (CUDA: NCCL; OpenCL: staged through "
+                     "gpus:G rows: rows split in G bands at 64 floor(i ny / (64 G)) (two: "
+                     "64 floor(ny / 128)), 2 halo rows each way per step; over:mpi one MPI rank "
+                     "per GPU (CUDA: NCCL; OpenCL: staged through "
                      "the host, MPI), timed on rank 0's clock between barriers; over:host "
                      "(staged through host memory), over:p2p (CUDA: the kernels store the edge "
                      "rows into the neighbour's buffer too) and over:p2p-copy (CUDA: "
@@ -165,12 +170,13 @@ class Advection : public Workload {
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
     // Options of the two-GPU rows alone: without them, refused (they would
     // change nothing), as every option that has no effect in the run.
-    const bool two = std::find(gpus_.begin(), gpus_.end(), 2) != gpus_.end();
+    const bool two = has_split_rows();
     if (!two && (exchange_given_ || graph_given_ || over_given_))
       throw UsageError(std::string(exchange_given_ ? "--advection-exchange"
                                    : graph_given_  ? "--advection-graph"
                                                    : "--advection-over") +
-                       ": no effect without the two-GPU rows (--advection-gpus 2)");
+                       ": no effect without the rows over several GPUs (--advection-gpus G, "
+                       "G > 1)");
     const bool mpi = opts.split.over == SplitOver::mpi;
     if (!over_given_)
       overs_ = mpi ? std::vector<Transport>{Transport::mpi}
@@ -179,7 +185,7 @@ class Advection : public Workload {
       if (in_process(t) == mpi)
         throw UsageError("--advection-over " + to_string(t) +
                          (mpi ? ": runs in one process, not under --split-over mpi"
-                              : ": runs one MPI rank per GPU: mpirun -np 2 gpucmp-bench "
+                              : ": runs one MPI rank per GPU: mpirun -np G gpucmp-bench "
                                 "--split-over mpi"));
     if (two && graph_given_ &&
         std::find(overs_.begin(), overs_.end(), Transport::mpi) == overs_.end())
@@ -204,22 +210,26 @@ class Advection : public Workload {
             continue;
           }
           for (Exchange e : exchanges_)
-            for (Transport t : overs_) register_row(c, row, Split{e, t}, opts, apis);
+            for (Transport t : overs_) register_row(c, row, Split{gpus, e, t}, opts, apis);
         }
   }
 
   bool has_split_rows() const override {
-    return std::find(gpus_.begin(), gpus_.end(), 2) != gpus_.end();
+    return std::any_of(gpus_.begin(), gpus_.end(), [](int g) { return g > 1; });
   }
 
  private:
-  // How a two-GPU row splits: its exchange order and transport.
+  static constexpr int kMaxGpus = 16;
+
+  // How a row over several GPUs splits: its GPU count, exchange order and
+  // transport.
   struct Split {
+    int gpus;
     Exchange exchange;
     Transport over;
   };
 
-  // A row on one device (`split` empty) or split over two GPUs.
+  // A row on one device (`split` empty) or split over several GPUs.
   void register_row(const Config& c, const Runners::Row& row, std::optional<Split> split,
                     const Options& opts, const ApiSet& apis) {
     BenchName name{"advection",
@@ -228,7 +238,7 @@ class Advection : public Workload {
                    {{"nx", std::to_string(c.nx)}, {"ny", std::to_string(c.ny)}}};
     if (c.steps > 1) name.params.push_back({"steps", std::to_string(c.steps)});
     if (split) {
-      name.params.push_back({"gpus", "2"});
+      name.params.push_back({"gpus", std::to_string(split->gpus)});
       name.params.push_back({"exchange", to_string(split->exchange)});
       name.params.push_back({"over", to_string(split->over)});
       add_split_row(name.str(), [this, c, row, s = *split, graph = graph_, id = name.str()] {
@@ -237,8 +247,8 @@ class Advection : public Workload {
         r.name = id;
         r.make = [&p, row, s, graph](int, const Part& part) {
           Variant v = row.variant;
-          v.parts = 2;
-          v.part = part.first == 0 ? 0 : 1;
+          v.parts = s.gpus;
+          v.part = part_index(split_rows(p.ny, s.gpus), part);
           v.exchange = s.exchange;
           v.over = s.over;
           v.graph = graph;
@@ -268,25 +278,39 @@ class Advection : public Workload {
           // One kernel a step on one device; the split rows' steps launch on
           // several devices and exchange halos: not counted, no launch-bound mark.
           .commands_per_launch(split ? 0 : c.steps);
-      if (split) measured.counter("gpus", 2);
+      if (split) measured.counter("gpus", split->gpus);
       return measured.prepared();
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);
   }
 
-  // The two-GPU rows' runner: one MPI rank per part, or in this process one
-  // thread per GPU of the API's split group.
+  // The index of `part` (a band of rows) among the row split's parts.
+  static int part_index(const std::vector<RowRange>& bands, const Part& part) {
+    for (std::size_t i = 0; i < bands.size(); ++i)
+      if (bands[i].first == part.first && bands[i].count == part.count) return int(i);
+    throw std::logic_error("advection: rows " + std::to_string(part.first) + " + " +
+                           std::to_string(part.count) + " are not a part of the split");
+  }
+
+  // The runner of the rows over several GPUs: one MPI rank per part, or in
+  // this process one thread per GPU of the API's split group.
   static std::unique_ptr<Runner> split_runner(const ApiSet& apis, const std::string& api,
                                               const std::string& name, Problem& p,
                                               const Split& split) {
-    if (split.over == Transport::mpi && mpi_split_ranks() != 2)
-      throw Unavailable(
-          "the two-GPU rows run one MPI rank per GPU: mpirun -np 2 gpucmp-bench --split-over "
-          "mpi (this run has " +
-          std::to_string(mpi_split_ranks()) + " ranks)");
+    const std::string g = std::to_string(split.gpus);
+    if (split.over == Transport::mpi && mpi_split_ranks() != split.gpus)
+      throw Unavailable("the gpus:" + g + " rows run one MPI rank per GPU: mpirun -np " + g +
+                        " gpucmp-bench --split-over mpi (this run has " +
+                        std::to_string(mpi_split_ranks()) + " ranks)");
     SplitExecutor& executor = split_executor(apis, api);
+    if (const int devices = apis.at(api)->split_group() ? apis.at(api)->split_group()->size() : 0;
+        in_process(split.over) && devices < split.gpus)
+      throw Unavailable("the gpus:" + g + " rows need " + g + " devices in " + api +
+                        "'s split group (--" + (api == "cuda" ? "cuda" : "cl") +
+                        "-split-devices); it has " + std::to_string(devices));
     std::vector<Part> parts;
-    for (const RowRange& r : split_rows(p.ny, 2)) parts.push_back({SplitAxis::y, r.first, r.count});
+    for (const RowRange& r : split_rows(p.ny, split.gpus))
+      parts.push_back({SplitAxis::y, r.first, r.count});
     return executor.resident_runner(make_split_row(name), parts);
   }
 

@@ -9,15 +9,23 @@
 namespace gpucmp::advection {
 
 std::vector<RowRange> split_rows(int ny, int parts) {
-  if (parts == 1) return {{0, ny}};
-  if (parts != 2)
-    throw Unavailable("advection splits its rows over 1 or 2 devices, not " +
-                      std::to_string(parts));
-  const int mid = 64 * (ny / 128);
-  if (mid <= 0 || mid >= ny)
-    throw Unavailable("ny " + std::to_string(ny) +
-                      ": the split at 64 x floor(ny / 128) leaves a part empty");
-  return {{0, mid}, {mid, ny - mid}};
+  if (parts < 1)
+    throw std::invalid_argument("advection: a split into " + std::to_string(parts) + " parts");
+  // Part i starts at row 64 floor(i ny / (64 parts)): bands of whole 64-row
+  // blocks, the remainder in the later parts (two parts: 64 floor(ny / 128)).
+  std::vector<RowRange> out;
+  for (int i = 0; i < parts; ++i) {
+    const auto at = [&](int k) {
+      return k == parts ? ny : int(64 * ((long long)k * ny / (64LL * parts)));
+    };
+    const RowRange r{at(i), at(i + 1) - at(i)};
+    if (r.count < kHaloRows)
+      throw Unavailable("ny " + std::to_string(ny) + " over " + std::to_string(parts) +
+                        " parts: the split at 64 x floor(i ny / (64 x " + std::to_string(parts) +
+                        ")) leaves part " + std::to_string(i) + " empty");
+    out.push_back(r);
+  }
+  return out;
 }
 
 HaloPart halo_part(const std::vector<RowRange>& parts, int i, int ny) {

@@ -1,9 +1,9 @@
-// The row split of advection over one or two devices, as
-// the challenge states it: rows split at mid = 64 x floor(ny / 128); each
-// part computes its own rows and needs the other's 2 rows next to the split
-// every step. What a part holds, sends and receives, and which of its rows
-// need no halo (the interior, computed while the halo is exchanged), are
-// stated here once for both APIs and every transport.
+// The row split of advection over one or more devices, in row bands: two
+// parts split at mid = 64 x floor(ny / 128), as the challenge states it, N
+// parts at 64 x floor(i ny / (64 N)); each part computes its own rows and
+// needs its neighbours' 2 rows next to each split every step. What a part holds, sends and
+// receives, and which of its rows need no halo (the interior, computed while the halo is
+// exchanged), are stated here once for both APIs and every transport.
 #pragma once
 #include <cstddef>
 #include <string>
@@ -19,12 +19,13 @@ struct RowRange {
   bool operator==(const RowRange& o) const { return first == o.first && count == o.count; }
 };
 
-// The parts' own rows: one part, every row; two, [0, mid) and [mid, ny).
-// Throws Unavailable for more than two parts, or where mid leaves a part
-// empty (ny = 64).
-std::vector<RowRange> split_rows(int ny, int parts);
-
 constexpr int kHaloRows = 2;
+
+// The parts' own rows: one part, every row; two, [0, mid) and [mid, ny);
+// N, part i from 64 floor(i ny / (64 N)) to the next part's first row.
+// Throws Unavailable where a part would be left empty (two parts of ny = 64),
+// std::invalid_argument for fewer than one part.
+std::vector<RowRange> split_rows(int ny, int parts);
 
 struct HaloPart {
   RowRange own;                   // the rows this part computes

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <thread>
 
 namespace gpucmp {
 
@@ -42,23 +43,35 @@ ThreadHaloHub::~ThreadHaloHub() = default;
 HaloLink& ThreadHaloHub::link(int part) { return *links_.at(std::size_t(part)); }
 
 void ThreadHaloHub::abort() {
-  const std::lock_guard<std::mutex> lock(mutex_);
-  aborted_ = true;
+  {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    aborted_.store(true);
+  }
   met_.notify_all();
 }
 
 void ThreadHaloHub::meet() {
-  std::unique_lock<std::mutex> lock(mutex_);
-  if (aborted_) throw HaloAborted();
-  const long long mine = generation_;
-  if (++arrived_ == parts_) {
-    arrived_ = 0;
-    ++generation_;
+  if (aborted_.load()) throw HaloAborted();
+  // The generation cannot move before this part arrives.
+  const long long mine = generation_.load();
+  if (arrived_.fetch_add(1) + 1 == parts_) {
+    arrived_.store(0);  // before the next meeting can start (it needs the new generation)
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      generation_.store(mine + 1);
+    }
     met_.notify_all();
     return;
   }
-  met_.wait(lock, [&] { return generation_ != mine || aborted_; });
-  if (generation_ == mine) throw HaloAborted();
+  const auto met = [&] { return generation_.load() != mine; };
+  constexpr int kSpins = 20000, kYields = 2000;
+  for (int i = 0; i < kSpins + kYields && !aborted_.load(); ++i) {
+    if (met()) return;
+    if (i >= kSpins) std::this_thread::yield();
+  }
+  std::unique_lock<std::mutex> lock(mutex_);
+  met_.wait(lock, [&] { return met() || aborted_.load(); });
+  if (!met()) throw HaloAborted();
 }
 
 void ThreadHaloHub::exchange(int part, const std::vector<HaloMessage>& messages) {

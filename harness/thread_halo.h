@@ -6,8 +6,12 @@
 // the hub's scratch the same way. A part that fails calls abort(): every
 // part waiting at the hub, or arriving later, then throws HaloAborted
 // rather than waiting for it forever; a part whose messages have no
-// partner (a bug) aborts it itself.
+// partner (a bug) aborts it itself. A part waiting at a meeting spins
+// first (the parts meet once a step, a few microseconds apart: a sleeping
+// thread's wake-up would cost more than the step), then yields, then
+// sleeps.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <memory>
@@ -46,11 +50,11 @@ class ThreadHaloHub {
   void copy_in(int part, const std::vector<HaloMessage>& messages);
 
   int parts_;
-  std::mutex mutex_;
+  std::mutex mutex_;  // posted_ and scratch_; the sleepers' side of a meeting
   std::condition_variable met_;
-  int arrived_ = 0;
-  long long generation_ = 0;
-  bool aborted_ = false;
+  std::atomic<int> arrived_{0};
+  std::atomic<long long> generation_{0};  // meetings completed
+  std::atomic<bool> aborted_{false};
   // Each part's messages during an exchange (copies: a part released by an
   // abort leaves its own vector while another may still read it).
   std::vector<std::vector<HaloMessage>> posted_;

@@ -87,7 +87,7 @@ class AdvectionRunner : public TimedRunner {
                           p_.nx, p_.ny, float(flow.xc),       float(flow.yc), float(flow.omega),
                           {}};
           if (edges) step.peers = halo_->peer_stores(to);
-          launch_advection_step(variant_, step, edges ? halo_->edge_stream(stream()) : stream());
+          launch_advection_step(variant_, step, edges ? halo_->edge_stream() : stream());
           check(cudaGetLastError(), "advection<<<>>>", "advection/" + variant_);
         },
         [&] {

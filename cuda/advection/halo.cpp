@@ -7,10 +7,9 @@
 
 namespace gpucmp::cuda {
 
-cudaStream_t follow(cudaStream_t edge, cudaEvent_t ready, cudaStream_t compute) {
-  check(cudaEventRecord(ready, compute), "cudaEventRecord", "halo ready");
-  check(cudaStreamWaitEvent(edge, ready, 0), "cudaStreamWaitEvent", "halo");
-  return edge;
+void Halo::follow(cudaStream_t compute) {
+  check(cudaEventRecord(ready_.get(), compute), "cudaEventRecord", "halo ready");
+  check(cudaStreamWaitEvent(edge_.get(), ready_.get(), 0), "cudaStreamWaitEvent", "halo");
 }
 
 std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection::HaloPart& part,

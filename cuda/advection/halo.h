@@ -16,6 +16,7 @@
 
 #include "advection_kernels.h"
 #include "halo_link.h"
+#include "handles.h"
 #include "workloads/advection/halo_split.h"
 
 namespace gpucmp::cuda {
@@ -23,10 +24,12 @@ namespace gpucmp::cuda {
 class Halo {
  public:
   virtual ~Halo() = default;
-  // Before the step whose output buffer is `f` (nothing enqueued for it yet).
+  // Before the step whose output buffer is `f` (nothing enqueued for it
+  // yet): the edge stream waits for the work enqueued on `compute` (the
+  // last step's interior), once a step.
   virtual void begin(float* f, cudaStream_t compute) {
     (void)f;
-    (void)compute;
+    follow(compute);
   }
   // The rows the step's edge launches also store into the neighbours'
   // buffers (over:p2p); none elsewhere.
@@ -34,10 +37,10 @@ class Halo {
     (void)f;
     return {};
   }
-  // The stream of the step's edge rows (StepPhase::edges), after the work
-  // enqueued on `compute`.
-  virtual cudaStream_t edge_stream(cudaStream_t compute) = 0;
-  // After the work enqueued on `compute` and on the edge stream: sends the
+  // The stream of the step's edge rows (StepPhase::edges), of the highest
+  // priority; the exchange runs on it after them.
+  cudaStream_t edge_stream() const { return edge_.get(); }
+  // After the edge rows enqueued on the edge stream: sends the
   // part's edge rows of `f` (the step's output buffer, which holds the
   // grid's rows from part.resident.first on) and receives its halo rows
   // into `f`.
@@ -52,11 +55,15 @@ class Halo {
   }
   // Whether a step may be captured into a CUDA graph (no host work in it).
   virtual bool graphable() const = 0;
-};
 
-// Makes `edge` wait for the work enqueued on `compute` (through `ready`) and
-// returns it: every transport's edge_stream().
-cudaStream_t follow(cudaStream_t edge, cudaEvent_t ready, cudaStream_t compute);
+ protected:
+  // The edge stream waits for the work enqueued on `compute`.
+  void follow(cudaStream_t compute);
+
+ private:
+  Stream edge_ = make_priority_stream();
+  Event ready_ = make_order_event();
+};
 
 // The halo of `part` over `transport`, through `link` (collective).
 std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection::HaloPart& part,

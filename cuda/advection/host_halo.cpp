@@ -16,17 +16,12 @@ HostHalo::HostHalo(const advection::HaloPart& part, int nx, HaloLink& link)
   }
 }
 
-cudaStream_t HostHalo::edge_stream(cudaStream_t compute) {
-  return follow(stream_.get(), ready_.get(), compute);
-}
-
-void HostHalo::start(float* f, cudaStream_t compute) {
-  edge_stream(compute);  // the copies follow the edge rows, wherever they ran
+void HostHalo::start(float* f, cudaStream_t) {
   for (std::size_t i = 0; i < trades_.size(); ++i)
     check(cudaMemcpyAsync(send_[i].get(), bytes_of(f) + trades_[i].send_offset, trades_[i].bytes,
-                          cudaMemcpyDeviceToHost, stream_.get()),
+                          cudaMemcpyDeviceToHost, edge_stream()),
           "cudaMemcpyAsync", "advection halo rows to the host");
-  check(cudaEventRecord(read_.get(), stream_.get()), "cudaEventRecord", "halo read");
+  check(cudaEventRecord(read_.get(), edge_stream()), "cudaEventRecord", "halo read");
 }
 
 void HostHalo::finish(float* f, cudaStream_t compute) {
@@ -37,9 +32,9 @@ void HostHalo::finish(float* f, cudaStream_t compute) {
   link_.exchange(messages);
   for (std::size_t i = 0; i < trades_.size(); ++i)
     check(cudaMemcpyAsync(bytes_of(f) + trades_[i].recv_offset, recv_[i].get(), trades_[i].bytes,
-                          cudaMemcpyHostToDevice, stream_.get()),
+                          cudaMemcpyHostToDevice, edge_stream()),
           "cudaMemcpyAsync", "advection halo rows from the host");
-  check(cudaEventRecord(written_.get(), stream_.get()), "cudaEventRecord", "halo written");
+  check(cudaEventRecord(written_.get(), edge_stream()), "cudaEventRecord", "halo written");
   check(cudaStreamWaitEvent(compute, written_.get(), 0), "cudaStreamWaitEvent", "halo written");
 }
 

@@ -17,7 +17,6 @@ class HostHalo final : public Halo {
  public:
   HostHalo(const advection::HaloPart& part, int nx, HaloLink& link);
 
-  cudaStream_t edge_stream(cudaStream_t compute) override;
   void start(float* f, cudaStream_t compute) override;
   void finish(float* f, cudaStream_t compute) override;
   bool graphable() const override { return false; }  // the host trades the rows
@@ -26,8 +25,7 @@ class HostHalo final : public Halo {
   HaloLink& link_;
   std::vector<advection::StagedTrade> trades_;
   std::vector<PinnedPtr> send_, recv_;  // one per trade
-  Stream stream_ = make_priority_stream();
-  Event ready_ = make_order_event(), read_ = make_order_event(), written_ = make_order_event();
+  Event read_ = make_order_event(), written_ = make_order_event();
 };
 
 }  // namespace gpucmp::cuda

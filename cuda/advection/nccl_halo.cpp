@@ -23,8 +23,7 @@ struct NcclHalo::Impl {
   advection::HaloPart part;
   int nx = 0;
   ncclComm_t comm = nullptr;
-  Stream stream = make_priority_stream();
-  Event ready = make_order_event(), done = make_order_event();
+  Event done = make_order_event();
   ~Impl() {
     if (comm) ncclCommDestroy(comm);
   }
@@ -42,26 +41,19 @@ NcclHalo::NcclHalo(const advection::HaloPart& part, int nx, HaloLink& link)
 
 NcclHalo::~NcclHalo() = default;
 
-cudaStream_t NcclHalo::edge_stream(cudaStream_t compute) {
-  return follow(impl_->stream.get(), impl_->ready.get(), compute);
-}
-
-void NcclHalo::start(float* f, cudaStream_t compute) {
+void NcclHalo::start(float* f, cudaStream_t) {
   Impl& s = *impl_;
-  edge_stream(compute);
   const auto rows = [&](const advection::RowRange& r) {
     return f + std::size_t(r.first - s.part.resident.first) * std::size_t(s.nx);
   };
   check_nccl(ncclGroupStart(), "ncclGroupStart");
   for (const advection::HaloTrade& t : advection::halo_trades(s.part)) {
     const std::size_t count = std::size_t(t.send.count) * std::size_t(s.nx);
-    check_nccl(ncclSend(rows(t.send), count, ncclFloat, t.peer, s.comm, s.stream.get()),
-               "ncclSend");
-    check_nccl(ncclRecv(rows(t.recv), count, ncclFloat, t.peer, s.comm, s.stream.get()),
-               "ncclRecv");
+    check_nccl(ncclSend(rows(t.send), count, ncclFloat, t.peer, s.comm, edge_stream()), "ncclSend");
+    check_nccl(ncclRecv(rows(t.recv), count, ncclFloat, t.peer, s.comm, edge_stream()), "ncclRecv");
   }
   check_nccl(ncclGroupEnd(), "ncclGroupEnd");
-  check(cudaEventRecord(s.done.get(), s.stream.get()), "cudaEventRecord", "halo done");
+  check(cudaEventRecord(s.done.get(), edge_stream()), "cudaEventRecord", "halo done");
 }
 
 void NcclHalo::finish(float*, cudaStream_t compute) {
@@ -78,7 +70,6 @@ NcclHalo::NcclHalo(const advection::HaloPart&, int, HaloLink&) {
       "the CUDA toolkit and NCCL_HOME)");
 }
 NcclHalo::~NcclHalo() = default;
-cudaStream_t NcclHalo::edge_stream(cudaStream_t compute) { return compute; }
 void NcclHalo::start(float*, cudaStream_t) {}
 void NcclHalo::finish(float*, cudaStream_t) {}
 

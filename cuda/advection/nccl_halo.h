@@ -22,7 +22,6 @@ class NcclHalo final : public Halo {
   NcclHalo(const NcclHalo&) = delete;
   NcclHalo& operator=(const NcclHalo&) = delete;
 
-  cudaStream_t edge_stream(cudaStream_t compute) override;
   void start(float* f, cudaStream_t compute) override;
   void finish(float* f, cudaStream_t compute) override;
   bool graphable() const override { return true; }

@@ -8,27 +8,6 @@
 
 namespace gpucmp::cuda {
 
-namespace {
-
-// Lets `device` (current) read and write `peer`'s memory; once per pair.
-void enable_peer_access(int device, int peer) {
-  if (peer == device) return;
-  int can = 0;
-  check(cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer", "advection halo");
-  if (!can)
-    throw Unavailable("GPU " + std::to_string(device) + " cannot access GPU " +
-                      std::to_string(peer) +
-                      "'s memory (cudaDeviceCanAccessPeer 0): no peer-to-peer halos there");
-  const cudaError_t e = cudaDeviceEnablePeerAccess(peer, 0);
-  if (e == cudaErrorPeerAccessAlreadyEnabled) {
-    cudaGetLastError();  // enabled by an earlier row: fine
-    return;
-  }
-  check(e, "cudaDeviceEnablePeerAccess", "advection halo");
-}
-
-}  // namespace
-
 PeerHalo::PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link, Mode mode)
     : part_(part), mode_(mode), nx_(nx), link_(link), trades_(advection::halo_trades(part)) {
   if (!link.in_process())
@@ -44,7 +23,7 @@ PeerHalo::PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link, Mode
   all_.resize(std::size_t(link.parts()));
   link.all_gather(&mine_, all_.data(), sizeof(Shared));
   for (const advection::HaloTrade& t : trades_)
-    enable_peer_access(mine_.device, all_[std::size_t(t.peer)].device);
+    access_.emplace_back(mine_.device, all_[std::size_t(t.peer)].device);
 }
 
 void PeerHalo::bind(float* f0, float* f1) {
@@ -61,14 +40,13 @@ int PeerHalo::parity_of(const float* f) const {
 
 void PeerHalo::wait_neighbours_done(int q) {
   for (const advection::HaloTrade& t : trades_)
-    check(cudaStreamWaitEvent(stream_.get(), all_[std::size_t(t.peer)].done[q], 0),
+    check(cudaStreamWaitEvent(edge_stream(), all_[std::size_t(t.peer)].done[q], 0),
           "cudaStreamWaitEvent", "neighbour's step done");
 }
 
 void PeerHalo::begin(float* f, cudaStream_t compute) {
-  if (mode_ != Mode::store) return;
-  edge_stream(compute);
-  wait_neighbours_done(parity_of(f));  // before any edge launch stores into them
+  Halo::begin(f, compute);
+  if (mode_ == Mode::store) wait_neighbours_done(parity_of(f));  // before an edge launch stores
 }
 
 PeerStores PeerHalo::peer_stores(const float* f) const {
@@ -83,15 +61,10 @@ PeerStores PeerHalo::peer_stores(const float* f) const {
   return out;
 }
 
-cudaStream_t PeerHalo::edge_stream(cudaStream_t compute) {
-  return follow(stream_.get(), ready_.get(), compute);
-}
-
-void PeerHalo::start(float* f, cudaStream_t compute) {
+void PeerHalo::start(float* f, cudaStream_t) {
   const int q = parity_of(f);
-  edge_stream(compute);        // after the edge rows, wherever they ran
   if (mode_ == Mode::store) {  // the edge launches stored the rows there
-    check(cudaEventRecord(pushed_[q].get(), stream_.get()), "cudaEventRecord", "halo pushed");
+    check(cudaEventRecord(pushed_[q].get(), edge_stream()), "cudaEventRecord", "halo pushed");
     return;
   }
   wait_neighbours_done(q);  // its buffer q was last read by its step before this one
@@ -103,10 +76,10 @@ void PeerHalo::start(float* f, cudaStream_t compute) {
     const char* src = reinterpret_cast<const char*>(f) +
                       std::size_t(t.send.first - part_.resident.first) * row_bytes;
     check(cudaMemcpyPeerAsync(dst, peer.device, src, mine_.device,
-                              std::size_t(t.send.count) * row_bytes, stream_.get()),
+                              std::size_t(t.send.count) * row_bytes, edge_stream()),
           "cudaMemcpyPeerAsync", "advection halo rows");
   }
-  check(cudaEventRecord(pushed_[q].get(), stream_.get()), "cudaEventRecord", "halo pushed");
+  check(cudaEventRecord(pushed_[q].get(), edge_stream()), "cudaEventRecord", "halo pushed");
 }
 
 void PeerHalo::finish(float* f, cudaStream_t compute) {

@@ -1,5 +1,5 @@
 // The halo exchange of a CUDA part whose neighbours run in this process on
-// other GPUs (halo.h): peer access enabled both ways, the edge rows written
+// other GPUs (halo.h): peer access enabled both ways while it lives, the edge rows written
 // straight into the neighbour's buffer of the same parity, with no host
 // staging and no collective: by the edge launches' own stores (over:p2p,
 // Mode::store: peer_stores() names the rows and the buffers), or copied by
@@ -21,6 +21,7 @@
 
 #include "halo.h"
 #include "handles.h"
+#include "peer_access.h"
 
 namespace gpucmp::cuda {
 
@@ -33,7 +34,6 @@ class PeerHalo final : public Halo {
 
   void begin(float* f, cudaStream_t compute) override;
   PeerStores peer_stores(const float* f) const override;
-  cudaStream_t edge_stream(cudaStream_t compute) override;
   void start(float* f, cudaStream_t compute) override;
   void finish(float* f, cudaStream_t compute) override;
   void bind(float* f0, float* f1) override;
@@ -57,12 +57,11 @@ class PeerHalo final : public Halo {
   int nx_;
   HaloLink& link_;
   std::vector<advection::HaloTrade> trades_;
-  Stream stream_ = make_priority_stream();
-  Event ready_ = make_order_event();
   Event pushed_[2] = {make_order_event(), make_order_event()};
   Event done_[2] = {make_order_event(), make_order_event()};
   Shared mine_;
-  std::vector<Shared> all_;  // by part
+  std::vector<Shared> all_;         // by part
+  std::vector<PeerAccess> access_;  // to each neighbour's memory, while this halo lives
 };
 
 }  // namespace gpucmp::cuda

@@ -64,6 +64,19 @@ TEST(AdvectionBadInput, TransportUnknownOrOutOfPlace) {
       "--advection-graph: no effect without the rows over NCCL (over:mpi)");
 }
 
+TEST(AdvectionBadInput, HaloStepsOutOfRangeOrAlone) {
+  expect_quick_usage_error(
+      "--advection-gpus 2 --advection-halo-steps 0 "
+      "--benchmark_filter=^advection/",
+      "--advection-halo-steps 0: must be in 1..16");
+  expect_quick_usage_error(
+      "--advection-gpus 2 --advection-halo-steps 4x "
+      "--benchmark_filter=^advection/",
+      "--advection-halo-steps 4x");
+  expect_quick_usage_error("--advection-halo-steps 4 --benchmark_filter=^advection/",
+                           "--advection-halo-steps: no effect without the rows over several GPUs");
+}
+
 TEST(AdvectionBadInput, GpusOutOfRange) {
   expect_quick_usage_error("--advection-gpus 0 --benchmark_filter=^advection/",
                            "--advection-gpus 0: must be in 1..16");

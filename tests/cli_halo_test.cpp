@@ -113,6 +113,24 @@ TEST(MpiHalo, FourRanksEqualOneGpuBitForBit) {
   EXPECT_EQ(expect_split_rows_equal_one_gpu(four, alone, 4, "mpi"), 1) << four.process.output;
 }
 
+// Exchanges every K steps, 2K rows each way, the rows next to the split
+// recomputed in between: two ranks, the same field as one device.
+TEST(MpiHalo, WideHalosEqualOneGpuBitForBit) {
+  GPUCMP_SKIP_WITHOUT_MPI();
+  const std::string two_variants = " --benchmark_filter='^advection/opencl/(stream|async)/'";
+  const HaloRun alone = run(std::string(GPUCMP_BENCH_PATH), two_variants);
+  const HaloRun two = run(mpirun(2), two_variants +
+                                         " --split-over mpi --advection-gpus 2 "
+                                         "--advection-halo-steps 2,3 --advection-exchange overlap");
+  ASSERT_EQ(alone.process.exit_code, 0) << alone.process.output;
+  ASSERT_EQ(two.process.exit_code, 0) << two.process.output;
+  EXPECT_EQ(expect_split_rows_equal_one_gpu(two, alone, 2, "mpi"), 4) << two.process.output;
+  for (const auto& [name, row] : two.rows)
+    if (name.find("/gpus:2/") != std::string::npos) {
+      EXPECT_NE(name.find("/halo_steps:"), std::string::npos) << name;
+    }
+}
+
 // One rank: the two-GPU rows are skipped, saying why; the rest run.
 TEST(MpiHalo, OneRankSkipsTheTwoGpuRows) {
   GPUCMP_SKIP_WITHOUT_MPI();
@@ -157,6 +175,26 @@ TEST(ThreadHalo, FourThreadsEqualOneGpuBitForBit) {
   const int one = int(four.rows.size()) - expect_split_rows_equal_one_gpu(four, four, 4, "host");
   EXPECT_GE(one, 6) << four.process.output;  // blocked .. async
   EXPECT_EQ(int(four.rows.size()), 3 * one) << four.process.output;
+}
+
+// Wide halos in one process, two and four parts, both orders: K = 1 (no
+// halo_steps in the name), 2 and 3, each the one-GPU field bit for bit.
+TEST(ThreadHalo, WideHalosEqualOneGpuBitForBit) {
+  const HaloRun r = run(std::string(GPUCMP_BENCH_PATH),
+                        "--benchmark_filter='^advection/opencl/(plain|stream|async)/' "
+                        "--advection-gpus 1,2,4 --advection-over host --advection-halo-steps 1,2,3 "
+                        "--cl-split-devices 0:0,0:0,0:0,0:0");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.output;
+  // 3 variants x 3 K x 2 exchanges, on 2 and on 4 GPUs.
+  EXPECT_EQ(expect_split_rows_equal_one_gpu(r, r, 2, "host"), 18) << r.process.output;
+  EXPECT_EQ(expect_split_rows_equal_one_gpu(r, r, 4, "host"), 18) << r.process.output;
+  int wide = 0;
+  for (const auto& [name, row] : r.rows) {
+    if (name.find("/halo_steps:") == std::string::npos) continue;
+    ++wide;
+    EXPECT_GT(row.value("halo_steps", 0.0), 1.0) << name;
+  }
+  EXPECT_EQ(wide, 24);
 }
 
 // More GPUs than the split group has: those rows are skipped, saying why.

@@ -7,6 +7,7 @@
 // step_graph.h, unless --advection-graph off); the part's own rows of the
 // last step downloaded.
 #include <memory>
+#include <vector>
 
 #include "advection_kernels.h"
 #include "check.h"
@@ -25,9 +26,11 @@ class AdvectionRunner : public TimedRunner {
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
         variant_(v.name),
-        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
-        plan_(advection::step_plan(part_, advection::tile_rows(v.name), v.exchange)),
-        graph_(v.graph) {
+        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny, v.halo_steps,
+                                   advection::tile_rows(v.name))),
+        plans_(advection::cycle_plans(part_, advection::tile_rows(v.name), v.exchange)),
+        graph_(v.graph),
+        graphs_(2 * plans_.size()) {
     if (v.parts > 1) halo_ = make_halo(v.over, part_, p.nx, halo_link());
   }
 
@@ -53,15 +56,15 @@ class AdvectionRunner : public TimedRunner {
   }
 
  protected:
-  // Two GPUs over NCCL: steps 0 and 1 call by call (NCCL connects its
-  // peers on its first send and receive, outside any capture), each later
-  // step from the graph of its parity (which buffer it reads), captured on
-  // first use. The problem's step count is part 0's (the parts of one
-  // process share the problem).
+  // Over NCCL: the first two exchange cycles call by call (NCCL connects
+  // its peers on its first send and receive, outside any capture), each
+  // later step from the graph of its parity (which buffer it reads) and
+  // place in the cycle, captured on first use. The problem's step count is
+  // part 0's (the parts of one process share the problem).
   void enqueue() override {
-    const auto parity = std::size_t(done_ % 2);
-    if (halo_ && halo_->graphable() && graph_ && done_ >= 2) {
-      StepGraph& g = graphs_[parity];
+    const auto cycle = static_cast<long long>(plans_.size());
+    if (halo_ && halo_->graphable() && graph_ && done_ >= 2 * cycle) {
+      StepGraph& g = graphs_[std::size_t(done_ % (2 * cycle))];
       if (!g.captured())
         g.capture(
             stream(), [&] { enqueue_step(); }, "advection/" + variant_);
@@ -78,9 +81,10 @@ class AdvectionRunner : public TimedRunner {
     const advection::Flow& flow = p_.flow;
     const auto* from = static_cast<const float*>(f_[done_ % 2].get());
     auto* to = static_cast<float*>(f_[(done_ + 1) % 2].get());
-    if (halo_) halo_->begin(to, stream());
+    const advection::StepPlan& plan = plans_[std::size_t(done_) % plans_.size()];
+    if (halo_ && plan.exchange) halo_->begin(to, stream());
     advection::halo_step(
-        plan_,
+        plan,
         [&](const advection::RowRange& rows, advection::StepPhase phase) {
           const bool edges = halo_ && phase == advection::StepPhase::edges;
           StepLaunch step{from,  to,    part_.resident.first, rows.first,     rows.count,
@@ -101,11 +105,11 @@ class AdvectionRunner : public TimedRunner {
   advection::Problem& p_;
   std::string variant_;
   advection::HaloPart part_;
-  advection::StepPlan plan_;
-  std::unique_ptr<Halo> halo_;  // two GPUs
+  std::vector<advection::StepPlan> plans_;  // one exchange cycle: step done_ mod its size
+  std::unique_ptr<Halo> halo_;              // several GPUs
   bool graph_;
-  long long done_ = 0;   // steps launched since the upload
-  StepGraph graphs_[2];  // by parity
+  long long done_ = 0;             // steps launched since the upload
+  std::vector<StepGraph> graphs_;  // by parity and place in the cycle: done_ mod 2 x cycle
   DevicePtr f_[2];
 };
 

@@ -32,8 +32,7 @@ PeerAccess::PeerAccess(int device, int peer) {
   int& n = h.count[{device, peer}];
   if (n == 0) {
     int can = 0;
-    check(cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer",
-          "advection halo");
+    check(cudaDeviceCanAccessPeer(&can, device, peer), "cudaDeviceCanAccessPeer", "advection halo");
     if (!can)
       throw Unavailable("GPU " + std::to_string(device) + " cannot access GPU " +
                         std::to_string(peer) +

@@ -16,10 +16,8 @@ PeerHalo::PeerHalo(const advection::HaloPart& part, int nx, HaloLink& link, Mode
         "without mpirun)");
   check(cudaGetDevice(&mine_.device), "cudaGetDevice", "advection halo");
   mine_.resident_first = part.resident.first;
-  for (int q = 0; q < 2; ++q) {
-    mine_.pushed[q] = pushed_[q].get();
-    mine_.done[q] = done_[q].get();
-  }
+  mine_.open = open_.get();
+  mine_.pushed = pushed_.get();
   all_.resize(std::size_t(link.parts()));
   link.all_gather(&mine_, all_.data(), sizeof(Shared));
   for (const advection::HaloTrade& t : trades_)
@@ -38,15 +36,17 @@ int PeerHalo::parity_of(const float* f) const {
   throw std::logic_error("advection peer halo: a buffer it was not bound to");
 }
 
-void PeerHalo::wait_neighbours_done(int q) {
+void PeerHalo::wait_neighbours_open() {
   for (const advection::HaloTrade& t : trades_)
-    check(cudaStreamWaitEvent(edge_stream(), all_[std::size_t(t.peer)].done[q], 0),
-          "cudaStreamWaitEvent", "neighbour's step done");
+    check(cudaStreamWaitEvent(edge_stream(), all_[std::size_t(t.peer)].open, 0),
+          "cudaStreamWaitEvent", "neighbour's last step done");
 }
 
 void PeerHalo::begin(float* f, cudaStream_t compute) {
   Halo::begin(f, compute);
-  if (mode_ == Mode::store) wait_neighbours_done(parity_of(f));  // before an edge launch stores
+  check(cudaEventRecord(open_.get(), compute), "cudaEventRecord", "halo open");
+  link_.barrier();                                   // every part's open recorded
+  if (mode_ == Mode::store) wait_neighbours_open();  // before an edge launch stores
 }
 
 PeerStores PeerHalo::peer_stores(const float* f) const {
@@ -64,10 +64,10 @@ PeerStores PeerHalo::peer_stores(const float* f) const {
 void PeerHalo::start(float* f, cudaStream_t) {
   const int q = parity_of(f);
   if (mode_ == Mode::store) {  // the edge launches stored the rows there
-    check(cudaEventRecord(pushed_[q].get(), edge_stream()), "cudaEventRecord", "halo pushed");
+    check(cudaEventRecord(pushed_.get(), edge_stream()), "cudaEventRecord", "halo pushed");
     return;
   }
-  wait_neighbours_done(q);  // its buffer q was last read by its step before this one
+  wait_neighbours_open();
   const std::size_t row_bytes = std::size_t(nx_) * sizeof(float);
   for (const advection::HaloTrade& t : trades_) {
     const Shared& peer = all_[std::size_t(t.peer)];
@@ -79,18 +79,15 @@ void PeerHalo::start(float* f, cudaStream_t) {
                               std::size_t(t.send.count) * row_bytes, edge_stream()),
           "cudaMemcpyPeerAsync", "advection halo rows");
   }
-  check(cudaEventRecord(pushed_[q].get(), edge_stream()), "cudaEventRecord", "halo pushed");
+  check(cudaEventRecord(pushed_.get(), edge_stream()), "cudaEventRecord", "halo pushed");
 }
 
-void PeerHalo::finish(float* f, cudaStream_t compute) {
-  const int q = parity_of(f);
-  // The step has read its input (buffer 1 - q) once its edge rows are done too.
-  check(cudaStreamWaitEvent(compute, pushed_[q].get(), 0), "cudaStreamWaitEvent", "edge rows");
-  check(cudaEventRecord(done_[1 - q].get(), compute), "cudaEventRecord", "step done");
-  link_.barrier();  // every part's pushed and done of this step recorded
+void PeerHalo::finish(float*, cudaStream_t compute) {
+  check(cudaStreamWaitEvent(compute, pushed_.get(), 0), "cudaStreamWaitEvent", "edge rows");
+  link_.barrier();  // every part's pushed recorded
   for (const advection::HaloTrade& t : trades_)
-    check(cudaStreamWaitEvent(compute, all_[std::size_t(t.peer)].pushed[q], 0),
-          "cudaStreamWaitEvent", "neighbour's rows pushed");
+    check(cudaStreamWaitEvent(compute, all_[std::size_t(t.peer)].pushed, 0), "cudaStreamWaitEvent",
+          "neighbour's rows pushed");
 }
 
 }  // namespace gpucmp::cuda

@@ -5,6 +5,7 @@
 // runs the edge rows, beside the interior).
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "check.h"
 #include "errors.h"
@@ -40,8 +41,9 @@ class AdvectionRunner : public TimedRunner {
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
         tile_(advection::tile_shape(v.name)),
-        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny)),
-        plan_(advection::step_plan(part_, tile_.rows, v.exchange)),
+        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny, v.halo_steps,
+                                   tile_.rows)),
+        plans_(advection::cycle_plans(part_, tile_.rows, v.exchange)),
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, kernel_name(v.name))) {
     if (v.parts > 1) {
@@ -81,11 +83,13 @@ class AdvectionRunner : public TimedRunner {
     const Buffer& from = f_[done_ % 2];
     const Buffer& to = f_[(done_ + 1) % 2];
     cl_command_queue q = session().queue();
+    const advection::StepPlan& plan = plans_[std::size_t(done_) % plans_.size()];
+    if (halo_ && plan.exchange) halo_->begin(q);
     advection::halo_step(
-        plan_,
+        plan,
         [&](const advection::RowRange& rows, advection::StepPhase phase) {
           launch(from, to, rows, flow,
-                 halo_ && phase == advection::StepPhase::edges ? halo_->edge_queue(q) : q);
+                 halo_ && phase == advection::StepPhase::edges ? halo_->edge_queue() : q);
         },
         [&] {
           if (halo_) halo_->start(to.get(), q);
@@ -117,7 +121,7 @@ class AdvectionRunner : public TimedRunner {
   advection::Problem& p_;
   advection::TileShape tile_;
   advection::HaloPart part_;
-  advection::StepPlan plan_;
+  std::vector<advection::StepPlan> plans_;  // one exchange cycle: step done_ mod its size
   const BuiltProgram& program_;
   Kernel kernel_;
   std::unique_ptr<StagedHalo> halo_;  // two GPUs

@@ -21,7 +21,7 @@ StagedHalo::StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link)
   writes_.resize(trades_.size());
 }
 
-cl_command_queue StagedHalo::edge_queue(cl_command_queue compute) {
+void StagedHalo::begin(cl_command_queue compute) {
   Event before;  // what `compute` has been given so far
   check(clEnqueueMarkerWithWaitList(compute, 0, nullptr, before.out()), "clEnqueueMarker",
         "advection halo");
@@ -29,11 +29,9 @@ cl_command_queue StagedHalo::edge_queue(cl_command_queue compute) {
   cl_event wait = before.get();
   check(clEnqueueBarrierWithWaitList(transfer_.get(), 1, &wait, nullptr),
         "clEnqueueBarrierWithWaitList", "advection edge rows");
-  return transfer_.get();
 }
 
-void StagedHalo::start(cl_mem f, cl_command_queue compute) {
-  edge_queue(compute);  // the reads follow the edge rows, wherever they ran
+void StagedHalo::start(cl_mem f, cl_command_queue) {
   for (std::size_t i = 0; i < trades_.size(); ++i) {
     reads_[i] = Event();
     check(clEnqueueReadBuffer(transfer_.get(), f, CL_FALSE, trades_[i].send_offset,

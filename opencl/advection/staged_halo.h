@@ -1,5 +1,5 @@
-// The halo exchange of an OpenCL part of advection's row split over two
-// GPUs, over:mpi and over:host alike: the step's edge rows computed, and
+// The halo exchange of an OpenCL part of advection's row split over
+// several GPUs, over:mpi and over:host alike: the step's edge rows computed, and
 // then read to the host, on a transfer queue of its own, traded with the
 // neighbour through the halo link (harness/halo_link.h: MPI, or in one
 // process the hub's memory copy), and the neighbour's rows written back on
@@ -20,11 +20,13 @@ class StagedHalo {
   // On the session's device (session.h).
   StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link);
 
-  // The queue of the step's edge rows (StepPhase::edges): the transfer
-  // queue, after the commands enqueued on `compute`.
-  cl_command_queue edge_queue(cl_command_queue compute);
-  // After the commands enqueued on `compute` and on the edge queue: reads the part's edge rows of
-  // `f` (which holds the grid's rows from part.resident.first on).
+  // Before a step that exchanges: the transfer queue waits for the commands
+  // enqueued on `compute` (the last step), once a step.
+  void begin(cl_command_queue compute);
+  // The queue of the step's edge rows (StepPhase::edges): the transfer queue.
+  cl_command_queue edge_queue() const { return transfer_.get(); }
+  // After the edge rows enqueued on the edge queue: reads the part's edge
+  // rows of `f` (which holds the grid's rows from part.resident.first on).
   void start(cl_mem f, cl_command_queue compute);
   // Waits for the reads, trades the rows, writes the neighbours' rows into
   // `f`; the commands enqueued on `compute` next wait for the writes.

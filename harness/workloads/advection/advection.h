@@ -182,6 +182,7 @@ struct Variant {
   // `parts`, exchanging its halos as `exchange` says over `over`. One part:
   // the grid.
   int parts = 1, part = 0;
+  int halo_steps = 1;  // steps from one halo exchange to the next (2 x halo_steps rows each way)
   Exchange exchange = Exchange::sync;
   Transport over = Transport::mpi;
   // CUDA, two parts over NCCL: every step after the first two replayed from

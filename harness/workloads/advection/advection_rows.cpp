@@ -1,10 +1,12 @@
 // The advection workload's rows (advection.h), one step per launch:
 //   advection/<api>/<variant>/nx:N/ny:N
 //     on one device;
-//   .../gpus:G/exchange:<sync|overlap>/over:<transport>
+//   .../gpus:G[/halo_steps:K]/exchange:<sync|overlap>/over:<transport>
 //     the rows split in bands over G GPUs (halo_split.h) with
 //     --advection-gpus G: over:mpi one MPI rank each (mpirun -np G ...
-//     --split-over mpi);
+//     --split-over mpi); halo_steps:K (--advection-halo-steps K, K > 1):
+//     2K halo rows traded every K steps, the rows next to the split
+//     recomputed in between (absent: K = 1);
 //     over:host, over:p2p and over:p2p-copy in this process, one thread per
 //     GPU of the API's split group (--cuda-split-devices, --cl-split-devices);
 //   .../nx:N/ny:N/steps:S[/gpus:G/...]
@@ -102,6 +104,20 @@ class Advection : public Workload {
             "MPI rank each under mpirun -np G ... --split-over mpi, else one thread each)")
         ->type_name("LIST");
     add_checked_list_option(
+        app, "--advection-halo-steps",
+        [this](const std::vector<std::string>& items) {
+          halo_steps_given_ = true;
+          halo_steps_.clear();
+          for (const auto& text : items)
+            halo_steps_.push_back(
+                int(parse_int(text, "--advection-halo-steps", {1, kMaxHaloSteps})));
+        },
+        "advection, several GPUs: steps from one halo exchange to the next, 1.." +
+            std::to_string(kMaxHaloSteps) +
+            " (default 1); K: 2K halo rows each way every K steps, the rows next to the split "
+            "recomputed in between (rows halo_steps:K)")
+        ->type_name("LIST");
+    add_checked_list_option(
         app, "--advection-exchange",
         [this](const std::vector<std::string>& items) {
           exchange_given_ = true;
@@ -148,19 +164,21 @@ class Advection : public Workload {
                      "ny) / 4, yc); the outer 2 cells on every side keep their initial values");
     ctx.emplace_back("advection.launch",
                      "one step (double-buffered f, FP32); a steps:S row, all S steps");
-    ctx.emplace_back("advection.split",
-                     "gpus:G rows: rows split in G bands at 64 floor(i ny / (64 G)) (two: "
-                     "64 floor(ny / 128)), 2 halo rows each way per step; over:mpi one MPI rank "
-                     "per GPU (CUDA: NCCL; OpenCL: staged through "
-                     "the host, MPI), timed on rank 0's clock between barriers; over:host "
-                     "(staged through host memory), over:p2p (CUDA: the kernels store the edge "
-                     "rows into the neighbour's buffer too) and over:p2p-copy (CUDA: "
-                     "cudaMemcpyPeerAsync into it) one process, a thread per GPU, the CUDA "
-                     "peers' streams ordered by events, the host threads meeting once a step; "
-                     "timed on the host's "
-                     "clock from before every part's batch to after the last; the edge rows "
-                     "computed on the exchange's own stream (CUDA, highest priority) or queue "
-                     "(OpenCL), beside the interior");
+    ctx.emplace_back(
+        "advection.split",
+        "gpus:G rows: rows split in G bands at 64 floor(i ny / (64 G)) (two: "
+        "64 floor(ny / 128)), 2 halo rows each way per step (halo_steps:K: 2K every K "
+        "steps, the rows next to the split recomputed in between); over:mpi one MPI rank "
+        "per GPU (CUDA: NCCL; OpenCL: staged through "
+        "the host, MPI), timed on rank 0's clock between barriers; over:host "
+        "(staged through host memory), over:p2p (CUDA: the kernels store the edge "
+        "rows into the neighbour's buffer too) and over:p2p-copy (CUDA: "
+        "cudaMemcpyPeerAsync into it) one process, a thread per GPU, the CUDA "
+        "peers' streams ordered by events, the host threads meeting once a step; "
+        "timed on the host's "
+        "clock from before every part's batch to after the last; the edge rows "
+        "computed on the exchange's own stream (CUDA, highest priority) or queue "
+        "(OpenCL), beside the interior");
     ctx.emplace_back("advection.cuda_two_gpu_launch",
                      graph_ ? "graph: every step after the first two replayed from a CUDA graph "
                               "of the step (kernels, NCCL send/receive, stream order)"
@@ -171,10 +189,11 @@ class Advection : public Workload {
     // Options of the two-GPU rows alone: without them, refused (they would
     // change nothing), as every option that has no effect in the run.
     const bool two = has_split_rows();
-    if (!two && (exchange_given_ || graph_given_ || over_given_))
-      throw UsageError(std::string(exchange_given_ ? "--advection-exchange"
-                                   : graph_given_  ? "--advection-graph"
-                                                   : "--advection-over") +
+    if (!two && (exchange_given_ || graph_given_ || over_given_ || halo_steps_given_))
+      throw UsageError(std::string(exchange_given_     ? "--advection-exchange"
+                                   : graph_given_      ? "--advection-graph"
+                                   : halo_steps_given_ ? "--advection-halo-steps"
+                                                       : "--advection-over") +
                        ": no effect without the rows over several GPUs (--advection-gpus G, "
                        "G > 1)");
     const bool mpi = opts.split.over == SplitOver::mpi;
@@ -209,8 +228,9 @@ class Advection : public Workload {
             register_row(c, row, {}, opts, apis);
             continue;
           }
-          for (Exchange e : exchanges_)
-            for (Transport t : overs_) register_row(c, row, Split{gpus, e, t}, opts, apis);
+          for (int k : halo_steps_)
+            for (Exchange e : exchanges_)
+              for (Transport t : overs_) register_row(c, row, Split{gpus, k, e, t}, opts, apis);
         }
   }
 
@@ -220,11 +240,13 @@ class Advection : public Workload {
 
  private:
   static constexpr int kMaxGpus = 16;
+  static constexpr int kMaxHaloSteps = 16;
 
   // How a row over several GPUs splits: its GPU count, exchange order and
   // transport.
   struct Split {
     int gpus;
+    int halo_steps;
     Exchange exchange;
     Transport over;
   };
@@ -239,6 +261,8 @@ class Advection : public Workload {
     if (c.steps > 1) name.params.push_back({"steps", std::to_string(c.steps)});
     if (split) {
       name.params.push_back({"gpus", std::to_string(split->gpus)});
+      if (split->halo_steps > 1)
+        name.params.push_back({"halo_steps", std::to_string(split->halo_steps)});
       name.params.push_back({"exchange", to_string(split->exchange)});
       name.params.push_back({"over", to_string(split->over)});
       add_split_row(name.str(), [this, c, row, s = *split, graph = graph_, id = name.str()] {
@@ -248,6 +272,7 @@ class Advection : public Workload {
         r.make = [&p, row, s, graph](int, const Part& part) {
           Variant v = row.variant;
           v.parts = s.gpus;
+          v.halo_steps = s.halo_steps;
           v.part = part_index(split_rows(p.ny, s.gpus), part);
           v.exchange = s.exchange;
           v.over = s.over;
@@ -278,7 +303,7 @@ class Advection : public Workload {
           // One kernel a step on one device; the split rows' steps launch on
           // several devices and exchange halos: not counted, no launch-bound mark.
           .commands_per_launch(split ? 0 : c.steps);
-      if (split) measured.counter("gpus", split->gpus);
+      if (split) measured.counter("gpus", split->gpus).counter("halo_steps", split->halo_steps);
       return measured.prepared();
     };
     register_measured(name, apis, opts, prepare, /*startup=*/false);
@@ -321,9 +346,11 @@ class Advection : public Workload {
   std::vector<std::pair<int, int>> grids_;  // empty, and no problems_: the preset's
   std::vector<int> problems_;               // judged problems, 1-based
   std::vector<int> gpus_ = {1};
+  std::vector<int> halo_steps_ = {1};
   std::vector<Exchange> exchanges_ = {Exchange::sync, Exchange::overlap};
   std::vector<Transport> overs_;  // set at registration: given, or the run's default
-  bool exchange_given_ = false, graph_given_ = false, over_given_ = false;
+  bool exchange_given_ = false, graph_given_ = false, over_given_ = false,
+       halo_steps_given_ = false;
   bool graph_ = true;
   // Every grid of the standard preset (1.7 GB of host memory at its largest):
   // the suite interleaves advection's rows, and a grid of 2^27 cells takes

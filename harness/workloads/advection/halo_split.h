@@ -34,10 +34,19 @@ struct HaloPart {
   int up = -1, down = -1;         // the neighbouring parts (rows above / below), -1: none
   RowRange send_up, recv_up;      // rows sent to and received from `up`
   RowRange send_down, recv_down;  // rows sent to and received from `down`
+  int steps = 1;                  // steps from one exchange to the next
 };
 
-// Part i of `parts` (split_rows) over ny rows.
-HaloPart halo_part(const std::vector<RowRange>& parts, int i, int ny);
+// Part i of `parts` (split_rows) over ny rows, trading halos every `steps`
+// steps (--advection-halo-steps K): 2K rows each way, enough for the next K
+// steps, the part recomputing its neighbours' rows next to it in between
+// (K = 1: 2 rows every step). The rows recomputed are whole tiles of
+// `tile_rows` (cycle_plans), so the resident rows reach as far as those
+// read: own plus max(2K, 2 + tile_rows ceil(2(K - 1) / tile_rows)) rows
+// each side, within the grid. Throws Unavailable where the halo would be
+// wider than a part's own rows.
+HaloPart halo_part(const std::vector<RowRange>& parts, int i, int ny, int steps = 1,
+                   int tile_rows = 1);
 
 // A part's trade with one neighbour: `send` of its own rows out, `recv` of
 // the neighbour's rows in (up first, then down: the order of the messages).
@@ -82,16 +91,27 @@ std::string to_string(Exchange e);
 Exchange parse_exchange(const std::string& text, const std::string& what);
 
 // What one step of a part launches, each range a whole number of the
-// kernel's tile rows: `first` before its halo exchange starts, `during`
-// while it runs. sync: every own row first. overlap: first the tiles next to
-// each neighbour (whose rows are sent), during the rest, whose source rows
-// are all own (so the halo being received is not read). A part without
-// neighbours: every own row first.
+// kernel's tile rows. A step that exchanges: `first` before its halo
+// exchange starts, `during` while it runs; sync: every own row first;
+// overlap: first the tiles holding the rows sent to each neighbour, during
+// the rest, whose source rows are all own (so the halo being received is
+// not read). A part without neighbours: every own row first. A step between
+// exchanges (exchange false): `first` only, the own rows and those of the
+// neighbours' rows next to them still to be recomputed.
 struct StepPlan {
   std::vector<RowRange> first, during;
+  bool exchange = true;
 };
-// Throws std::invalid_argument unless the part's own rows are whole tiles.
+// The step that exchanges. Throws std::invalid_argument unless the part's
+// own rows are whole tiles.
 StepPlan step_plan(const HaloPart& part, int tile_rows, Exchange exchange);
+// The part.steps steps from one exchange to the next, in order: step k
+// (k = steps done modulo part.steps) extends the own rows by tile_rows
+// ceil(2(part.steps - 1 - k) / tile_rows) rows towards each neighbour (the
+// rows valid after it: 2 fewer than before it), the last exchanges
+// (step_plan). Throws std::logic_error where the part's resident rows (made
+// for another tile height) do not hold what the steps read.
+std::vector<StepPlan> cycle_plans(const HaloPart& part, int tile_rows, Exchange exchange);
 
 // Where a launch of halo_step runs: `edges` (the plan's `first`) on the
 // exchange's own stream or queue where there is one, so that they run
@@ -103,9 +123,14 @@ enum class StepPhase { edges, interior };
 // launch(range, edges) for each of `first`, start(), launch(range, interior)
 // for each of `during`, finish(). start() begins the exchange of the rows
 // `first` wrote (a stream- or queue-ordered one returns at once); finish()
-// makes the next step's launches wait for it.
+// makes the next step's launches wait for it. A step between exchanges:
+// launch(range, interior) for each of `first`, nothing else.
 template <class Launch, class Start, class Finish>
 void halo_step(const StepPlan& plan, Launch launch, Start start, Finish finish) {
+  if (!plan.exchange) {
+    for (const RowRange& r : plan.first) launch(r, StepPhase::interior);
+    return;
+  }
   for (const RowRange& r : plan.first) launch(r, StepPhase::edges);
   start();
   for (const RowRange& r : plan.during) launch(r, StepPhase::interior);

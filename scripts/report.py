@@ -17,7 +17,10 @@ PTX module load and context, first-launch overhead) from the startup/ rows;
 (8) measurement quality (noise target, cv, clock and host/device flags).
 With cross-run rows, ncu profiles, SASS or explanations beside the results:
 (9) profiler counters, the compiler/runtime split per pair and why each gap
-(sections/gaps.py; explanations.json and *-ncu.json are not results).
+(sections/gaps.py; explanations.json and *-ncu.json are not results). With
+a jacobi.json of scripts/jacobi_reference.py among them or beside the results
+(not results either): (10) NVIDIA's multi-GPU Jacobi beside advection's
+scaling over GPUs (sections/scaling.py).
 
 Rows are matched by name with Google Benchmark's /iterations:N removed; when
 several files hold the same benchmark, the later file wins, except that the

@@ -16,10 +16,11 @@ journal.jsonl (part, exit code, seconds), so that nothing finished is lost and
 finish runs again whole, the files of its earlier attempt kept beside as
 <part>.attempt-N.*, suite_parts/attempts.py; the revision must be the
 manifest's). A part this machine cannot run (no ncu, no mpirun, no NVIDIA
-OpenCL for a part that needs it) is said, journaled as skipped with its
-reason and not run. A part stopped at its limit gets SIGTERM (gpucmp-bench then writes
-the rows it finished); a part killed or crashed leaves gpucmp-bench's journal,
-from which the suite makes <part>.json, marked partial (journal_report.py).
+OpenCL for a part that needs it, no GPUCMP_JACOBI_SRC for the jacobi part) is
+said, journaled as skipped with its reason and not run. A part stopped at its
+limit gets SIGTERM (gpucmp-bench then writes the rows it finished); a part
+killed or crashed leaves gpucmp-bench's journal, from which the suite makes
+<part>.json, marked partial (journal_report.py).
 Then REPORT.md and its figures from that folder alone (scripts/report.py). A
 progress line on stderr before each part names it and the time left by the
 parts' estimates, scaled by how the finished parts did.
@@ -328,8 +329,10 @@ def main(argv=None):
             gpus_needed = f"  ({part.min_gpus} GPUs or more)" if part.min_gpus > 1 else ""
             print(f"{part.name:18} ~{part.estimate_s:4d} s  {part.what}{gpus_needed}{where}")
         chosen = args.parts
-        print(f"{'standard set':18} ~{sum(p.estimate_s for p in chosen if p.min_gpus == 1):4d} s "
-              f"on one GPU, ~{sum(p.estimate_s for p in chosen):4d} s on two"
+        counts = sorted({1, 2} | {p.min_gpus for p in chosen})
+        print(f"{'standard set':18} " + ", ".join(
+            f"~{sum(p.estimate_s for p in chosen if p.min_gpus <= n):4d} s on {n} GPU"
+            + ("s" if n > 1 else "") for n in counts)
               if args.part is None else
               f"{'total':18} ~{sum(p.estimate_s for p in chosen):4d} s")
         return 0

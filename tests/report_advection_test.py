@@ -3,10 +3,12 @@
 (sections/advection.py) on synthetic gpucmp-bench JSON: the time per step, cells/s, GB/s
 (8 bytes a cell) against each API's measured device copy and OpenCL/CUDA per grid; per
 judged problem the totals projected from the per-step rows (`blocked` and the fastest
-variant), the measured full-length time of a steps:N row, the two-GPU rows
-(gpus:2/exchange:<e>/over:mpi, parameters read by key) and their speedup, "not run" where
-an API has no two-GPU row; the nominal-peak fallback without a copy row; no section
-without advection rows; and fig-advection.png (matplotlib only for the figure test)."""
+variant), the measured full-length time of a steps:N row, the multi-GPU rows
+(gpus:<G>/exchange:<e>/over:<transport>, parameters read by key) and their speedup, a
+pair of columns per GPU count (2 and 4), the rows of one variant and exchange over mpi,
+host, p2p and p2p-copy kept apart and the fastest named, "not run" where an API has no
+multi-GPU row; the nominal-peak fallback without a copy row; no section without
+advection rows; and fig-advection.png (matplotlib only for the figure test)."""
 import importlib.util
 import json
 import os
@@ -69,8 +71,25 @@ def full_suite():
                    400000.0)}
 
 
+def transport_suite():
+    """P1 at full length: `async` on one GPU (CUDA 0.6 s, OpenCL 1.2 s) and, overlap, CUDA
+    on 2 GPUs over mpi 0.5 s, host 0.45, p2p 0.3, p2p-copy 0.35, on 4 over p2p 0.2, mpi 0.25;
+    OpenCL on 2 over mpi 1.0 s and host 0.9 s."""
+    p1 = f"{G2}/steps:20480"
+    many = [("cuda", 2, "mpi", 0.5), ("cuda", 2, "host", 0.45), ("cuda", 2, "p2p", 0.3),
+            ("cuda", 2, "p2p-copy", 0.35), ("cuda", 4, "p2p", 0.2), ("cuda", 4, "mpi", 0.25),
+            ("opencl", 2, "mpi", 1.0), ("opencl", 2, "host", 0.9)]
+    return {"context": DEVICE, "benchmarks": per_step_rows() + copy_rows()
+            + rows(f"advection/cuda/async/{p1}", 600000.0)
+            + rows(f"advection/opencl/async/{p1}", 1200000.0)
+            + [r for api, gpus, over, s in many for r in rows(
+                f"advection/{api}/async/{p1}/gpus:{gpus}/exchange:overlap/over:{over}", s * 1e6)]}
+
+
 def problem_row(md, problem, api):
-    lines = [line for line in md.split("\n") if line.startswith(f"| {problem} |")
+    """The cells of a problem's line in "The judged problems against 2010"."""
+    table = md.split("### The judged problems against 2010", 1)[1].split("\n## ", 1)[0]
+    lines = [line for line in table.split("\n") if line.startswith(f"| {problem} |")
              and f"| {api} |" in line]
     assert len(lines) == 1, (problem, api, lines)
     return [c.strip() for c in lines[0].strip("|").split("|")]
@@ -114,12 +133,12 @@ class Section(unittest.TestCase):
         # full-length run 0.6 s; two GPUs: the measured sync run, 0.4 s, speedup 0.6 / 0.4.
         self.assertEqual(problem_row(md, "P1", "CUDA"), [
             "P1", "2048 x 2048, 20480", "CUDA", "24.41 s", "1.342 s", "0.6711 s (`weights`)",
-            "0.6 s (`weights`)", "12.03 s", "0.4 s (`weights`, sync, measured)", "1.50"])
+            "0.6 s (`weights`)", "12.03 s", "0.4 s (`weights`, sync over mpi, measured)", "1.50"])
         # P2, CUDA: two GPUs per step, overlap (65.536 us) faster than sync: projected
         # 0.6711 s against one GPU's projected 1.342 s.
         self.assertEqual(problem_row(md, "P2", "CUDA")[4:], [
             "2.684 s", "1.342 s (`weights`)", "not run", "22.58 s",
-            "0.6711 s (`weights`, overlap, projected)", "2.00"])
+            "0.6711 s (`weights`, overlap over mpi, projected)", "2.00"])
         self.assertEqual(problem_row(md, "P3", "CUDA")[3], "48.78 s")
         # OpenCL ran no two-GPU row, no full-length row.
         self.assertEqual(problem_row(md, "P1", "OpenCL")[4:], [
@@ -127,14 +146,16 @@ class Section(unittest.TestCase):
         # No row at 16384 x 4096: nothing of ours, the 2010 times stay.
         self.assertEqual(problem_row(md, "P4", "CUDA")[3:], [
             "73.33 s", "not run", "not run", "not run", "34.56 s", "not run", "–"])
-        self.assertNotIn("No two-GPU rows", md)
+        self.assertNotIn("No multi-GPU rows", md)
+        self.assertIn("| 2010, 2 GPUs | 2 GPUs | 2-GPU speedup |\n", md)
         self.assertNotIn("No full-length rows", md)
         self.assertNotIn("fig-advection.png", md)  # --no-plots
 
     def test_without_two_gpu_or_full_length_rows_says_not_run(self):
         md = self.report({"context": DEVICE, "benchmarks": per_step_rows() + copy_rows()})
-        self.assertIn("No two-GPU rows (`gpus:2`) are in the input: the two-GPU columns say "
+        self.assertIn("No multi-GPU rows (`gpus:<G>`) are in the input: the 2-GPU columns say "
                       "\"not run\".", md)
+        self.assertNotIn("## Scaling over GPUs", md)
         self.assertIn("No full-length rows (`steps:<N>`) are in the input", md)
         row = problem_row(md, "P1", "CUDA")
         self.assertEqual(row[6], "not run")
@@ -145,6 +166,35 @@ class Section(unittest.TestCase):
         self.assertIn("no device copy row is loaded", md)
         self.assertIn("| `weights` | CUDA | 32.77 us ±1% | 128 G | 1024 | 21.0% (peak) | – |", md)
         self.assertIn("| `weights` | CUDA | 131.1 us ±1% | 128 G | 1024 | – | – |", md)
+
+    def test_transports_and_four_gpus_are_kept_apart(self):
+        # P1 at full length, `async` overlap: CUDA over mpi, host, p2p and p2p-copy on 2
+        # GPUs, p2p and mpi on 4; OpenCL over mpi and host on 2 only.
+        md = self.report(transport_suite())
+        self.assertIn("| 2010, 2 GPUs | 2 GPUs | 2-GPU speedup | 4 GPUs | 4-GPU speedup |\n",
+                      md)
+        self.assertEqual(problem_row(md, "P1", "CUDA")[6:], [
+            "0.6 s (`async`)", "12.03 s", "0.3 s (`async`, overlap over p2p, measured)", "2.00",
+            "0.2 s (`async`, overlap over p2p, measured)", "3.00"])
+        self.assertEqual(problem_row(md, "P1", "OpenCL")[8:], [
+            "0.9 s (`async`, overlap over host, measured)", "1.33", "not run", "–"])
+        # Every transport's row is a row of its own (none lost to another of the same key).
+        runs = {(r.gpus, r.over): r.seconds for r in self.runs(transport_suite())
+                if r.api == "cuda" and r.gpus > 1}
+        self.assertEqual(runs, {(2, "mpi"): 0.5, (2, "host"): 0.45, (2, "p2p"): 0.3,
+                                (2, "p2p-copy"): 0.35, (4, "p2p"): 0.2, (4, "mpi"): 0.25})
+
+    def runs(self, content):
+        """The section's Runs of a document, loaded as report.py loads it."""
+        from gpucmp_report import load
+        from gpucmp_report.analysis import Data
+        from gpucmp_report.sections import advection
+        path = os.path.join(self.tmp, "runs.json")
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(content, f)
+        _, benches, _ = load.load_all([path])
+        rep = type("Rep", (), {"data": Data(benches)})()
+        return advection.advection_runs(rep)
 
     @unittest.skipUnless(HAS_MPL, "matplotlib missing: no figures")
     def test_figure(self):

@@ -293,11 +293,14 @@ class PartSets(unittest.TestCase):
         r = run_suite("--list")
         self.assertEqual(r.returncode, 0, r.stderr)
         lines = {line.split()[0]: line for line in r.stdout.splitlines()}
-        for name in ("triad", "sass", "counters", "multigpu-advection"):
+        for name in ("triad", "sass", "counters", "multigpu-advection", "multigpu-inprocess",
+                     "multigpu-judged-4", "jacobi"):
             self.assertNotIn("only with --part", lines[name])
         for name in ("sanitizer", "judged", "gputests"):
             self.assertIn("only with --part", lines[name])
         self.assertIn("2 GPUs or more", lines["multigpu-split"])
+        self.assertIn("4 GPUs or more", lines["multigpu-judged-4"])
+        self.assertRegex(lines["standard"], r"s on 1 GPU, ~ *\d+ s on 2 GPUs, ~ *\d+ s on 4 GPUs$")
 
     def test_a_part_this_machine_cannot_run_is_a_said_skip(self):
         # A gpucmp-bench outside a build folder: no tests for the gputests part.

@@ -247,6 +247,11 @@ class Plotter:
         from .advection_figures import advection_figure
         return advection_figure(self, problems)
 
+    def fig_scaling(self, problems):
+        """Speedup against GPU count per judged problem: [path] (scaling_figures)."""
+        from .scaling_figures import scaling_figure
+        return scaling_figure(self, problems)
+
     def fig_peak(self, entries):
         """entries: [(label, {api: pct})]"""
         n = len(entries)

@@ -139,7 +139,7 @@ FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-be
 # (worksize_figures, split_figures, layout_figures, roofline.py's figure).
 FIGURE_PATTERNS = {"worksize": "fig-worksize-*.png", "split": "fig-split-*.png",
                    "layout": "fig-layout-*.png", "roofline": "fig-roofline.png",
-                   "advection": "fig-advection.png"}
+                   "advection": "fig-advection.png", "scaling": "fig-scaling.png"}
 
 
 reset_workload_order()

@@ -10,13 +10,18 @@ meet the target, so that each would take the whole limit); with --size
 quick (the suite's own test) the parts' size options are left out and the
 preset's quick sizes run. A part's tool is
 gpucmp-bench unless it names another (suite_parts/tools.py: sass, crosssass,
-ncu, sanitizer, ctest).
+ncu, sanitizer, ctest, jacobi: NVIDIA's multi-GPU Jacobi from the checkout in
+GPUCMP_JACOBI_SRC, scripts/jacobi_reference.py, into jacobi.json).
 
 The standard set is every part with standard=True whose min_gpus the machine
-has: with two GPUs or more the multi-GPU parts join it. The other parts run
-only when --part names them (longer studies, checks and profiles). "{nv_cl}"
-in a part's arguments is NVIDIA's OpenCL platform index (gpucmp-bench
---list-devices); launcher "mpi" runs the part under mpirun, one rank a GPU."""
+has: with two GPUs or more the multi-GPU parts join it, with four the
+four-rank one too. Placeholders in a part's arguments (suite_parts/tools.py's
+fill): "{nv_cl}" is NVIDIA's OpenCL platform index (gpucmp-bench
+--list-devices); for the n GPUs of the machine, "{gpu_counts}" is 1 and the
+powers of two up to n ("1,2,4" on four), "{split_counts}" the same without
+the 1, "{cuda_devices}" "0,..,n-1" and
+"{cl_devices}" "{nv_cl}:0,..,{nv_cl}:n-1". Launcher "mpi" runs the part
+under mpirun, one rank a GPU, min_gpus ranks."""
 from dataclasses import dataclass, field
 
 REPS3 = ["--benchmark_repetitions=3"]
@@ -102,30 +107,69 @@ PARTS = [
              "--benchmark_filter=^advection/(cuda|opencl)/(blocked|weights|stream|async)/"],
          min_gpus=2, launcher="mpi"),
     Part("multigpu-judged", "advection's judged problems at full length on one and two GPUs",
-         200, 500, ["--samples", "1", "--startup", "off", "--split-over", "mpi",
+         250, 500, ["--samples", "1", "--startup", "off", "--split-over", "mpi",
                     "--advection-gpus", "1,2", "--cuda-split-devices", "0,1",
                     "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1", "--advection-exchange", "overlap",
+                    "--advection-halo-steps", "1,8",
                     "--advection-problems", "1,2,4,5", "--benchmark_filter="
-                    "^advection/(cuda|opencl)/(blocked|stream|async)/.*/steps:"],
+                    "^advection/(cuda|opencl)/(stream|async)/.*/steps:"],
          min_gpus=2, launcher="mpi", common=False),
-    Part("multigpu-split", "one kernel split over GPUs 0 and 1 in one process, both APIs",
+    # Four MPI ranks, one a GPU: the judged problems over GPUs 0-3 (the one- and
+    # two-GPU rows are multigpu-judged's and multigpu-inprocess's).
+    Part("multigpu-judged-4", "advection's judged problems at full length on four GPUs, "
+         "one MPI rank each", 200, 500,
+         ["--samples", "1", "--startup", "off", "--split-over", "mpi", "--advection-gpus", "4",
+          "--cuda-split-devices", "0,1,2,3",
+          "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1,{nv_cl}:2,{nv_cl}:3",
+          "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
+          "--benchmark_filter=^advection/(cuda|opencl)/(stream|async)/.*/steps:"],
+         min_gpus=4, launcher="mpi", common=False),
+    Part("multigpu-split", "one kernel split over every GPU in one process, both APIs",
          120, 400, REPS3 + [
              "--benchmark_filter=^(mmnaive|bilinear|trapezoid)/.*/split",
              "--split", "share:0,share:0.5,equal,pe,calibrated", "--split-axis", "y",
-             "--cuda-split-devices", "0,1", "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1"],
+             "--cuda-split-devices", "{cuda_devices}", "--cl-split-devices", "{cl_devices}"],
          min_gpus=2),
-    # Only when --part names them.
-    # Two GPUs in one process, a thread each: the judged problems at full
-    # length over the host (both APIs), CUDA's peer stores and peer copies,
-    # beside the one-GPU rows of the same run (multigpu-judged: over MPI ranks).
-    Part("multigpu-inprocess", "advection's judged problems on one and two GPUs in one "
+    # Every GPU in one process, a thread each: the judged problems at full length
+    # on 1, 2, 4, .. GPUs over the host (both APIs), CUDA's peer stores and peer
+    # copies, beside the one-GPU rows of the same run (multigpu-judged: over MPI
+    # ranks). estimate_s: on two GPUs.
+    Part("multigpu-inprocess", "advection's judged problems on 1, 2, 4, .. GPUs in one "
          "process: halos through the host, CUDA's peer stores and peer copies",
-         330, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "1,2",
-                    "--advection-over", "host,p2p,p2p-copy", "--cuda-split-devices", "0,1",
-                    "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1", "--advection-exchange", "overlap",
-                    "--advection-problems", "1,2,4,5", "--benchmark_filter="
-                    "^advection/(cuda|opencl)/(blocked|stream|async)/.*/steps:"],
-         min_gpus=2, common=False, standard=False),
+         300, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "{gpu_counts}",
+                    "--advection-over", "host,p2p,p2p-copy", "--cuda-split-devices",
+                    "{cuda_devices}", "--cl-split-devices", "{cl_devices}",
+                    "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
+                    "--benchmark_filter="
+                    "^advection/(cuda|opencl)/(stream|async)/.*/steps:"],
+         min_gpus=2, common=False),
+    # The same in one process with halos 8 steps wide (16 rows each way every 8
+    # steps): the fixed cost of an exchange spread over 8 steps.
+    Part("multigpu-wide", "advection's judged problems on 2, 4, .. GPUs in one process, "
+         "halos traded every 8 steps", 250, 600,
+         ["--samples", "1", "--startup", "off", "--advection-gpus", "{split_counts}",
+          "--advection-halo-steps", "8", "--advection-over", "host,p2p,p2p-copy",
+          "--cuda-split-devices", "{cuda_devices}", "--cl-split-devices", "{cl_devices}",
+          "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
+          "--benchmark_filter=^advection/(cuda|opencl)/(stream|async)/.*/steps:"],
+         min_gpus=2, common=False),
+    # NVIDIA's multi-GPU Jacobi (multi_threaded_p2p, nccl_overlap, nccl_graphs) at the
+    # judged problems' grids and steps on 2, 4, .. GPUs: the report's yardstick for
+    # advection's scaling. Skipped, said, without GPUCMP_JACOBI_SRC.
+    Part("jacobi", "NVIDIA's multi-GPU Jacobi at the judged problems' grids (the scaling "
+         "reference; GPUCMP_JACOBI_SRC)", 250, 600,
+         ["--variants", "multi_threaded_p2p,nccl_overlap", "--repetitions", "2"],
+         tool="jacobi", min_gpus=2),
+    # compute-sanitizer over the rows split over GPUs at quick size: NCCL is not
+    # in it (its own kernels); every in-process transport, halos every step and
+    # every 3 steps.
+    Part("sanitizer-multigpu", "compute-sanitizer's four tools over the CUDA rows split over "
+         "every GPU in one process", 200, 500,
+         ["^advection/cuda/(stream|async)/", "--advection-gpus", "{gpu_counts}",
+          "--advection-over", "host,p2p,p2p-copy", "--advection-halo-steps", "1,3",
+          "--cuda-split-devices", "{cuda_devices}"],
+         tool="sanitizer", min_gpus=2, standard=False),
+    # Only when --part names them.
     Part("sanitizer", "compute-sanitizer's four tools over every CUDA row at quick size",
          300, 600, tool="sanitizer", standard=False),
     Part("crosssass", "the SASS CUDA's JIT made of the cross-run rows (OpenCL's and nvcc's PTX)",

@@ -2,17 +2,24 @@
 part needs of the machine.
 
 requirement(part, bench) says why a part cannot run here (no ncu, no
-compute-sanitizer, no mpirun, no NVIDIA OpenCL platform for "{nv_cl}"), or
-None; the suite then records the part as skipped with that reason. run()
-runs a tool part (sass, crosssass, ncu, sanitizer, ctest) with its output
-in the part's log and returns its exit code; made(part) names the file it
-leaves in the run's folder. launch_prefix() and launch_env() put a part with
-launcher "mpi" under OpenMPI's mpirun, one rank a GPU."""
+compute-sanitizer, no mpirun, no NVIDIA OpenCL platform for "{nv_cl}", no
+checkout of NVIDIA's Jacobi in GPUCMP_JACOBI_SRC), or None; the suite then
+records the part as skipped with that reason. fill() gives a part's arguments
+for this machine: "{nv_cl}" is NVIDIA's OpenCL platform index, and from the
+number n of GPUs nvidia-smi lists, "{gpu_counts}" is 1 and the powers of two up
+to n ("1,2" on two GPUs, "1,2,4" on four), "{split_counts}" the same without
+the 1, "{cuda_devices}" "0,..,n-1" and
+"{cl_devices}" "{nv_cl}:0,..,{nv_cl}:n-1". run() runs a tool part (sass,
+crosssass, ncu, sanitizer, ctest, jacobi) with its output in the part's log
+and returns its exit code; made(part) names the file it leaves in the run's
+folder. launch_prefix() and launch_env() put a part with launcher "mpi" under
+OpenMPI's mpirun, one rank a GPU."""
 import glob
 import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 
@@ -21,8 +28,10 @@ from . import sass_part
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # scripts/
 CROSS_SASS_ARCHIVE = "cross-sass.tar.xz"
 NCU_FILE = "counters-ncu.json"  # *-ncu.json: the report's "Profiler counters" read it
-SANITIZER_FILE = "sanitizer-summary.txt"
 CTEST_FILE = "ctest-gpu.log"
+JACOBI_FILE = "jacobi.json"  # the report reads it beside the results (Scaling over GPUs)
+JACOBI_SRC = "GPUCMP_JACOBI_SRC"  # a checkout of NVIDIA/multi-gpu-programming-models
+JACOBI_MARKER = os.path.join("multi_threaded_p2p", "jacobi.cu")
 GPU_TESTS = "gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|" \
             "BadInput|RunnerCatalog|AgpuOrder"
 
@@ -45,8 +54,37 @@ def nvidia_cl_platform(bench):
     return m.group(1) if m else None
 
 
+def gpu_count():
+    """The NVIDIA GPUs nvidia-smi -L lists (0 without nvidia-smi)."""
+    try:
+        r = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60,
+                           check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return 0
+    return sum(1 for line in r.stdout.splitlines() if line.startswith("GPU ")) \
+        if r.returncode == 0 else 0
+
+
+def jacobi_requirement():
+    """Why the jacobi part cannot run here, or None."""
+    src = os.environ.get(JACOBI_SRC)
+    hint = f"set {JACOBI_SRC} to a checkout of NVIDIA/multi-gpu-programming-models"
+    if not src:
+        return f"{JACOBI_SRC} is unset: {hint}"
+    if not os.path.isfile(os.path.join(src, JACOBI_MARKER)):
+        return f"{JACOBI_SRC}={src} has no {JACOBI_MARKER}: {hint}"
+    for name, fallback in (("make", None), ("nvcc", "/usr/local/cuda/bin/nvcc"),
+                           ("mpirun", None)):
+        if not which(name, fallback):
+            return f"no {name} on PATH (the Jacobi reference builds with make and nvcc and " \
+                   "runs its NCCL variants under mpirun)"
+    return None
+
+
 def requirement(part, bench):
     """Why `part` cannot run on this machine, or None."""
+    if part.tool == "jacobi":
+        return jacobi_requirement()
     tools = {"ncu": ("ncu", "/usr/local/cuda/bin/ncu", "Nsight Compute (ncu)"),
              "sanitizer": ("compute-sanitizer", "/usr/local/cuda/bin/compute-sanitizer",
                            "compute-sanitizer"),
@@ -60,15 +98,33 @@ def requirement(part, bench):
         return f"{os.path.dirname(os.path.abspath(bench))} is not a build folder with tests"
     if part.launcher == "mpi" and not which("mpirun"):
         return "no mpirun (OpenMPI) on PATH"
-    if any("{nv_cl}" in a for a in part.args) and nvidia_cl_platform(bench) is None:
+    if any(p in a for a in part.args for p in ("{nv_cl}", "{cl_devices}")) and \
+            nvidia_cl_platform(bench) is None:
         return "no NVIDIA OpenCL platform in gpucmp-bench --list-devices"
     return None
 
 
-def fill(args, bench):
-    """The part's arguments with "{nv_cl}" replaced."""
+def gpu_counts(n):
+    """"1,2,4,..": 1 and the powers of two up to n GPUs."""
+    return ",".join(str(1 << k) for k in range(max(n, 1).bit_length()))
+
+
+def fill(args, bench, gpus=None):
+    """The part's arguments with the placeholders replaced: "{gpu_counts}",
+    "{split_counts}" (without the 1), "{cuda_devices}" and "{cl_devices}" for `gpus`
+    GPUs (default: gpu_count()), then "{nv_cl}"."""
+    args = list(args)
+    if any(p in a for a in args for p in ("{gpu_counts}", "{split_counts}", "{cuda_devices}",
+                                          "{cl_devices}")):
+        n = max(gpu_count() if gpus is None else gpus, 1)
+        words = {"{gpu_counts}": gpu_counts(n),
+                 "{split_counts}": gpu_counts(n).partition(",")[2] or "2",
+                 "{cuda_devices}": ",".join(str(i) for i in range(n)),
+                 "{cl_devices}": ",".join(f"{{nv_cl}}:{i}" for i in range(n))}
+        for key, value in words.items():
+            args = [a.replace(key, value) for a in args]
     if not any("{nv_cl}" in a for a in args):
-        return list(args)
+        return args
     platform = nvidia_cl_platform(bench)
     return [a.replace("{nv_cl}", platform) for a in args]
 
@@ -95,7 +151,8 @@ def launch_env(part):
 
 def made(part):
     return {"sass": sass_part.ARCHIVE, "crosssass": CROSS_SASS_ARCHIVE, "ncu": NCU_FILE,
-            "sanitizer": SANITIZER_FILE, "ctest": CTEST_FILE}.get(part.tool, part.name + ".json")
+            "sanitizer": part.name + "-summary.txt", "ctest": CTEST_FILE,
+            "jacobi": JACOBI_FILE}.get(part.tool, part.name + ".json")
 
 
 def run(part, bench, ptx, out_dir, log, run_bounded):
@@ -115,13 +172,16 @@ def run(part, bench, ptx, out_dir, log, run_bounded):
             if found:
                 shutil.copy(found[-1], os.path.join(out_dir, NCU_FILE))
             return rc if found else (rc or 1)
-        if part.tool == "sanitizer":
+        if part.tool == "sanitizer":  # args: [filter, gpucmp-bench options...], or none
             env.setdefault("BUDGET", str(max(part.limit_s - 60, 60)))
-            rc = run_bounded([os.path.join(HERE, "compute_sanitizer.sh")], log, part.limit_s,
-                             env)
+            args = fill(part.args, bench)
+            if len(args) > 1:
+                env["BENCH_EXTRA"] = " ".join(args[1:])
+            rc = run_bounded([os.path.join(HERE, "compute_sanitizer.sh"), *args[:1]], log,
+                             part.limit_s, env)
             for name in sorted(os.listdir(work)):
                 shutil.copy(os.path.join(work, name),
-                            os.path.join(out_dir, "sanitizer-" + name.replace(
+                            os.path.join(out_dir, part.name + "-" + name.replace(
                                 "compute-sanitizer-", "")))
             return rc
         if part.tool == "crosssass":
@@ -136,6 +196,12 @@ def run(part, bench, ptx, out_dir, log, run_bounded):
                 os.replace(archive + ".partial", archive)
                 return rc
             return rc or 1
+        if part.tool == "jacobi":  # its copies are built under `work`, never in the source
+            return run_bounded([sys.executable, os.path.join(HERE, "jacobi_reference.py"),
+                                "--src", os.environ[JACOBI_SRC], "--out",
+                                os.path.join(out_dir, JACOBI_FILE), "--build-dir", work,
+                                *fill(part.args, bench)],
+                               log, part.limit_s, env)
         if part.tool == "ctest":
             with open(os.path.join(out_dir, CTEST_FILE), "w", encoding="utf-8") as out:
                 return run_bounded(["ctest", "--test-dir", build, "-R", GPU_TESTS,

@@ -17,6 +17,10 @@ if(Python3_FOUND)
   add_test(NAME suite COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/suite_test.py $<TARGET_FILE:gpucmp-bench>)
   set_tests_properties(suite PROPERTIES LABELS "scripts;cli;opencl" TIMEOUT 900)
+  # The multi-GPU parts' arguments for any GPU count and the jacobi part (stubs, no GPU).
+  add_test(NAME suite_parts COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/suite_parts_test.py)
+  set_tests_properties(suite_parts PROPERTIES LABELS "scripts")
   # Random option combinations and hostile values (seeded, 60 s): every run ends with
   # exit code 0, 1 or 2, a bad-input one as docs/usage.md says ("Exit codes").
   if(TARGET gpucmp-ptx)
@@ -84,11 +88,21 @@ if(Python3_FOUND)
            ${CMAKE_CURRENT_SOURCE_DIR}/report_agpu_test.py)
   set_tests_properties(report_agpu PROPERTIES LABELS "scripts")
   # Semi-Lagrangian advection against GPU Challenge 2010: time per step per grid,
-  # the judged problems projected, measured full-length and on two GPUs; the figure test
-  # needs matplotlib (skipped without it).
+  # the judged problems projected, measured full-length and on 2 and 4 GPUs over each
+  # transport; the figure test needs matplotlib (skipped without it).
   add_test(NAME report_advection COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_advection_test.py)
   set_tests_properties(report_advection PROPERTIES LABELS "scripts")
+  # Scaling over GPUs: the judged problems' fastest rows per GPU count and transport
+  # beside NVIDIA's Jacobi (jacobi.json); the figure file needs matplotlib (skipped without).
+  add_test(NAME report_scaling COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/report_scaling_test.py)
+  set_tests_properties(report_scaling PROPERTIES LABELS "scripts")
+  # NVIDIA's multi-GPU Jacobi as a reference (scripts/jacobi_reference.py), with stub
+  # nvidia-smi, make, nvcc, mpirun and program: arguments, builds, runs, error rows, JSON.
+  add_test(NAME jacobi_reference COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/jacobi_reference_test.py)
+  set_tests_properties(jacobi_reference PROPERTIES LABELS "scripts")
   # The tuner against the best shapes re-timed in one run: top shapes, the table.
   add_test(NAME worksize_retime COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/worksize_retime_test.py)

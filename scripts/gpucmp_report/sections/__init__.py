@@ -6,8 +6,8 @@ the analyses over them (data, all_pairs, shown, analyses, best_rows, bw, peaks)
 and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds a
 module here and one line to SECTIONS."""
 from . import (advection, agpu, bandwidth, best, changed, cold, gaps, header, layout,
-               not_measured, one_api, peak, ptx_steps, quality, ratio, roofline, split, startup,
-               vendor, worksize)
+               not_measured, one_api, peak, ptx_steps, quality, ratio, roofline, scaling, split,
+               startup, vendor, worksize)
 
 SECTIONS = [
     header,        # title, input files, device and software, how to read it
@@ -27,6 +27,7 @@ SECTIONS = [
     agpu,          # reductions, scans, the AGPU model's predictions and CUB (reduce/, scan/)
     roofline,      # measured roofline (ceiling/ rows, roofline_flop/roofline_bytes counters)
     advection,     # semi-Lagrangian advection against GPU Challenge 2010 (advection/ rows)
+    scaling,       # advection's judged problems over 1, 2, 4, .. GPUs beside NVIDIA's Jacobi
     quality,       # measurement quality
     one_api,       # measured on one API only
     not_measured,  # errors, skips

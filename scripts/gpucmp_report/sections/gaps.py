@@ -4,8 +4,9 @@ Nsight Compute profiles (<date>-ncu.json of scripts/ncu_to_json.py), driver-JIT
 SASS (sass/*.sass) and a curated explanations.json, all beside the results.
 
 Side inputs: report.py's arguments named explanations.json or *-ncu.json are
-these files, never benchmark results; the same files and sass/*.sass in the
-folders of the result files are read too, and for a suite run's folder (one
+these files, never benchmark results (and jacobi.json, NVIDIA's Jacobi for
+sections/scaling.py: gpucmp_report/jacobi.py); the same files and sass/*.sass
+in the folders of the result files are read too, and for a suite run's folder (one
 with manifest.json: results/<gpu>/<date>-<revision>/) the explanations.json
 of the GPU's folder above it, where the causes found on that GPU are curated;
 a run on several GPUs of one kind (results/<gpu>-x<N>/) without its own reads
@@ -21,6 +22,7 @@ import re
 import types
 
 from .. import counters as report_counters
+from .. import jacobi as report_jacobi
 from .. import sass as report_sass
 from ..fmt import fmt_params, md_table
 from ..names import parse_name, size_key, workload_rank
@@ -76,10 +78,12 @@ class InputError(Exception):
 class Side:
     """The side inputs: profiles, explanations and SASS, and the folders searched."""
 
-    def __init__(self, ncu=(), explanations=(), dirs=()):
+    def __init__(self, ncu=(), explanations=(), dirs=(), jacobi=()):
         self.ncu_paths, self.explanation_paths, self.dirs = list(ncu), list(explanations), \
             list(dirs)
+        self.jacobi_paths = list(jacobi)
         self.ncu_docs, self.ncu_rows, self.explanations, self.sass = [], {}, {}, []
+        self.jacobi = []  # [gpucmp_report.jacobi.Doc]
 
     def load(self):
         try:
@@ -88,6 +92,10 @@ class Side:
             raise InputError(str(e)) from e
         for path in self.explanation_paths:
             self.explanations.update(load_explanations(path))
+        try:
+            self.jacobi = report_jacobi.load(self.jacobi_paths)
+        except report_jacobi.InputError as e:
+            raise InputError(str(e)) from e
         self.sass = report_sass.load(self.dirs)
         return self
 
@@ -97,7 +105,7 @@ class Side:
 
 def is_side_file(path):
     name = os.path.basename(path)
-    return name == EXPLANATIONS or name.endswith(NCU_SUFFIX)
+    return name in (EXPLANATIONS, report_jacobi.NAME) or name.endswith(NCU_SUFFIX)
 
 
 def split_inputs(paths):
@@ -111,14 +119,15 @@ def split_inputs(paths):
     for d in dirs:
         gpu_folder = (gpu_explanations(os.path.dirname(os.path.abspath(d)))
                       if os.path.isfile(os.path.join(d, RUN_MANIFEST)) else [])
-        for p in gpu_folder + [os.path.join(d, EXPLANATIONS)] + sorted(glob.glob(
-                os.path.join(d, "*" + NCU_SUFFIX))):
+        for p in gpu_folder + [os.path.join(d, EXPLANATIONS), os.path.join(
+                d, report_jacobi.NAME)] + sorted(glob.glob(os.path.join(d, "*" + NCU_SUFFIX))):
             if os.path.isfile(p) and os.path.realpath(p) not in seen:
                 seen.add(os.path.realpath(p))
                 found.append(p)
     ncu = [p for p in found if os.path.basename(p).endswith(NCU_SUFFIX)]
     explanations = [p for p in found if os.path.basename(p) == EXPLANATIONS]
-    return results, Side(ncu, explanations, dirs)
+    jacobi = [p for p in found if os.path.basename(p) == report_jacobi.NAME]
+    return results, Side(ncu, explanations, dirs, jacobi)
 
 
 def gpu_explanations(gpu_dir):

@@ -14,8 +14,8 @@ StagedHalo::StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link)
       clCreateCommandQueueWithProperties(session().context(), session().device(), profiled, &err));
   check(err, "clCreateCommandQueueWithProperties", "advection halo transfer queue");
   for (const advection::StagedTrade& t : trades_) {
-    send_.emplace_back(t.bytes / sizeof(float));
-    recv_.emplace_back(t.bytes / sizeof(float));
+    send_.push_back(std::make_unique<PinnedHost>(t.bytes, "advection halo rows sent"));
+    recv_.push_back(std::make_unique<PinnedHost>(t.bytes, "advection halo rows received"));
   }
   reads_.resize(trades_.size());
   writes_.resize(trades_.size());
@@ -35,7 +35,7 @@ void StagedHalo::start(cl_mem f, cl_command_queue) {
   for (std::size_t i = 0; i < trades_.size(); ++i) {
     reads_[i] = Event();
     check(clEnqueueReadBuffer(transfer_.get(), f, CL_FALSE, trades_[i].send_offset,
-                              trades_[i].bytes, send_[i].data(), 0, nullptr, reads_[i].out()),
+                              trades_[i].bytes, send_[i]->get(), 0, nullptr, reads_[i].out()),
           "clEnqueueReadBuffer", "advection halo rows");
   }
   check(clFlush(transfer_.get()), "clFlush", "advection halo reads");
@@ -50,13 +50,13 @@ void StagedHalo::finish(cl_mem f, cl_command_queue compute) {
           "advection halo reads");
   std::vector<HaloMessage> messages;
   for (std::size_t i = 0; i < trades_.size(); ++i)
-    messages.push_back(trades_[i].message(send_[i].data(), recv_[i].data()));
+    messages.push_back(trades_[i].message(send_[i]->get(), recv_[i]->get()));
   link_.exchange(messages);
   events.clear();
   for (std::size_t i = 0; i < trades_.size(); ++i) {
     writes_[i] = Event();
     check(clEnqueueWriteBuffer(transfer_.get(), f, CL_FALSE, trades_[i].recv_offset,
-                               trades_[i].bytes, recv_[i].data(), 0, nullptr, writes_[i].out()),
+                               trades_[i].bytes, recv_[i]->get(), 0, nullptr, writes_[i].out()),
           "clEnqueueWriteBuffer", "advection halo rows");
     events.push_back(writes_[i].get());
   }

@@ -4,13 +4,15 @@
 // neighbour through the halo link (harness/halo_link.h: MPI, or in one
 // process the hub's memory copy), and the neighbour's rows written back on
 // the transfer queue; the compute queue's next commands wait for the
-// writes. Whatever the compute queue runs between start() and finish()
-// overlaps the reads and the host's exchange.
+// writes. The rows stage in pinned host memory (pinned_host.h). Whatever the compute queue runs
+// between start() and finish() overlaps the reads and the host's exchange.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "halo_link.h"
 #include "handles.h"
+#include "pinned_host.h"
 #include "workloads/advection/halo_split.h"
 
 namespace gpucmp::opencl {
@@ -36,7 +38,7 @@ class StagedHalo {
   HaloLink& link_;
   std::vector<advection::StagedTrade> trades_;
   Queue transfer_;
-  std::vector<std::vector<float>> send_, recv_;  // one per trade
+  std::vector<std::unique_ptr<PinnedHost>> send_, recv_;  // one per trade, page-locked
   std::vector<Event> reads_, writes_;
 };
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "check.h"
+#include "pinned_host.h"
 #include "runner_table.h"
 #include "session.h"
 #include "timed_runner.h"
@@ -15,30 +16,6 @@ namespace {
 using bandwidth::Direction;
 using bandwidth::HostMemory;
 
-// Pinned host memory, NVIDIA's idiom: a CL_MEM_ALLOC_HOST_PTR buffer mapped
-// once for its host pointer, unmapped when released.
-class PinnedHost {
- public:
-  explicit PinnedHost(std::size_t bytes)
-      : buffer_(make_buffer(CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR, bytes, "pinned host")) {
-    cl_int err = CL_SUCCESS;
-    ptr_ = clEnqueueMapBuffer(session().queue(), buffer_, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0,
-                              bytes, 0, nullptr, nullptr, &err);
-    check(err, "clEnqueueMapBuffer", "pinned host buffer, " + std::to_string(bytes) + " bytes");
-  }
-  PinnedHost(const PinnedHost&) = delete;
-  PinnedHost& operator=(const PinnedHost&) = delete;
-  ~PinnedHost() {
-    clEnqueueUnmapMemObject(session().queue(), buffer_, ptr_, 0, nullptr, nullptr);
-    clFinish(session().queue());
-  }
-  void* get() const { return ptr_; }
-
- private:
-  Buffer buffer_;
-  void* ptr_ = nullptr;
-};
-
 class BandwidthRunner : public TimedRunner {
  public:
   BandwidthRunner(bandwidth::Problem& p, Direction d, HostMemory m)
@@ -50,7 +27,7 @@ class BandwidthRunner : public TimedRunner {
     if (dir_ == Direction::d2d)
       device2_ = make_buffer(CL_MEM_READ_WRITE, bytes_, "bandwidth d2d destination");
     if (mem_ == HostMemory::pinned) {
-      pinned_ = std::make_unique<PinnedHost>(bytes_);
+      pinned_ = std::make_unique<PinnedHost>(bytes_, "pinned host");
       host_ = pinned_->get();
     } else if (mem_ != HostMemory::device) {
       pageable_.assign(p_.source.size(), 0);

@@ -99,17 +99,25 @@ TEST(MpiHalo, TwoRanksEqualOneGpuBitForBit) {
   EXPECT_EQ(split, int(2 * variants));
 }
 
+// The rows `filter` names, run without mpirun and under `ranks` MPI ranks
+// with `split` (each run must exit 0); the ranks' run.
+HaloRun ranks_beside_alone(const std::string& filter, int ranks, const std::string& split,
+                           HaloRun& alone) {
+  const std::string rows = " --benchmark_filter='" + filter + "'";
+  alone = run(std::string(GPUCMP_BENCH_PATH), rows);
+  HaloRun r = run(mpirun(ranks), rows + " --split-over mpi " + split);
+  EXPECT_EQ(alone.process.exit_code, 0) << alone.process.output;
+  EXPECT_EQ(r.process.exit_code, 0) << r.process.output;
+  return r;
+}
+
 // Four ranks, a band of 64 rows each (the middle two trade both ways): the
 // same field as one device, bit for bit. One variant and order keep it short.
 TEST(MpiHalo, FourRanksEqualOneGpuBitForBit) {
   GPUCMP_SKIP_WITHOUT_MPI();
-  const std::string one_variant = " --benchmark_filter='^advection/opencl/stream/'";
-  const HaloRun alone = run(std::string(GPUCMP_BENCH_PATH), one_variant);
-  const HaloRun four = run(mpirun(4), one_variant +
-                                          " --split-over mpi --advection-gpus 4 "
-                                          "--advection-exchange overlap");
-  ASSERT_EQ(alone.process.exit_code, 0) << alone.process.output;
-  ASSERT_EQ(four.process.exit_code, 0) << four.process.output;
+  HaloRun alone;
+  const HaloRun four = ranks_beside_alone("^advection/opencl/stream/", 4,
+                                          "--advection-gpus 4 --advection-exchange overlap", alone);
   EXPECT_EQ(expect_split_rows_equal_one_gpu(four, alone, 4, "mpi"), 1) << four.process.output;
 }
 
@@ -117,13 +125,10 @@ TEST(MpiHalo, FourRanksEqualOneGpuBitForBit) {
 // recomputed in between: two ranks, the same field as one device.
 TEST(MpiHalo, WideHalosEqualOneGpuBitForBit) {
   GPUCMP_SKIP_WITHOUT_MPI();
-  const std::string two_variants = " --benchmark_filter='^advection/opencl/(stream|async)/'";
-  const HaloRun alone = run(std::string(GPUCMP_BENCH_PATH), two_variants);
-  const HaloRun two = run(mpirun(2), two_variants +
-                                         " --split-over mpi --advection-gpus 2 "
-                                         "--advection-halo-steps 2,3 --advection-exchange overlap");
-  ASSERT_EQ(alone.process.exit_code, 0) << alone.process.output;
-  ASSERT_EQ(two.process.exit_code, 0) << two.process.output;
+  HaloRun alone;
+  const HaloRun two = ranks_beside_alone(
+      "^advection/opencl/(stream|async)/", 2,
+      "--advection-gpus 2 --advection-halo-steps 2,3 --advection-exchange overlap", alone);
   EXPECT_EQ(expect_split_rows_equal_one_gpu(two, alone, 2, "mpi"), 4) << two.process.output;
   for (const auto& [name, row] : two.rows)
     if (name.find("/gpus:2/") != std::string::npos) {

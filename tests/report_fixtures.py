@@ -36,6 +36,16 @@ NO_PTX = "PTX variants need NVIDIA's OpenCL (the device is 'pthread-cpu, AMD')"
 INTERRUPTED = "interrupted by SIGTERM after 3 benchmarks; the rest did not run"
 
 
+def write_file(root, rel, content):
+    """Writes `content` (text as it is, anything else as JSON) to root/rel, making its
+    folders; returns the path."""
+    path = os.path.join(root, rel)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(content if isinstance(content, str) else json.dumps(content))
+    return path
+
+
 def plot_python():
     """An interpreter that imports matplotlib, or None."""
     for exe in dict.fromkeys([sys.executable, "/usr/bin/python3"]):

@@ -34,7 +34,7 @@ CONTEXT = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
            "gpucmp.size": "standard", "date": "2026-11-23"}
 
 
-from report_fixtures import plot_python  # noqa: E402  (tests/ is on sys.path as the script's dir)
+from report_fixtures import plot_python, write_file  # noqa: E402  (tests/ is on sys.path as the script's dir)
 
 PLOT_PYTHON = plot_python()
 
@@ -122,11 +122,7 @@ class Case(unittest.TestCase):
         shutil.rmtree(self.tmp)
 
     def write(self, rel, content):
-        path = os.path.join(self.tmp, rel)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content))
-        return path
+        return write_file(self.tmp, rel, content)
 
     def report(self, *paths, python=None, out="out"):
         out_dir = os.path.join(self.tmp, out)

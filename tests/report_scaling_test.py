@@ -11,7 +11,6 @@ figure's series and fig-scaling.png (matplotlib only for the figure file)."""
 import contextlib
 import importlib.util
 import io
-import json
 import os
 import shutil
 import sys
@@ -26,6 +25,7 @@ from gpucmp_report.analysis import Data  # noqa: E402
 from gpucmp_report.sections import scaling  # noqa: E402
 
 from report_advection_test import DEVICE, rows  # noqa: E402
+from report_fixtures import write_file  # noqa: E402
 
 HAS_MPL = importlib.util.find_spec("matplotlib") is not None
 TITLE = "## Scaling over GPUs"
@@ -110,12 +110,8 @@ class Section(unittest.TestCase):
         self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
         self.result = self.write("run/results.json", results())
 
-    def write(self, name, content):
-        path = os.path.join(self.tmp, name)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(content if isinstance(content, str) else json.dumps(content))
-        return path
+    def write(self, rel, content):
+        return write_file(self.tmp, rel, content)
 
     def report(self, *inputs, plots=False):
         out = os.path.join(self.tmp, "out")

@@ -62,6 +62,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import gbench_json  # noqa: E402  (write_atomically)
+from command_output import command_output  # noqa: E402
 
 NAME = "jacobi_reference"
 REPO = "NVIDIA/multi-gpu-programming-models"
@@ -150,18 +151,9 @@ def parse_args(argv):
     return args
 
 
-def output_of(*cmd):
-    """A command's stdout, or None where it cannot run or fails."""
-    try:
-        r = subprocess.run(list(cmd), capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return r.stdout if r.returncode == 0 else None
-
-
 def gpus_here():
     """[(name, compute capability without its dot, e.g. "90")] of nvidia-smi."""
-    out = output_of("nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader")
+    out = command_output("nvidia-smi", "--query-gpu=name,compute_cap", "--format=csv,noheader")
     found = []
     for line in (out or "").splitlines():
         name, _, cap = line.rpartition(",")
@@ -341,18 +333,19 @@ def main(argv=None):
     if not counts:
         fail(f"no GPU count of 2 or more to run: --gpus {','.join(map(str, wanted)) or '-'} "
              f"and nvidia-smi lists {len(here)} GPUs")
-    nvcc = output_of("nvcc", "--version")
+    nvcc = command_output("nvcc", "--version")
     release = re.search(r"release (\d+)\.", nvcc or "")
     cxx17 = bool(release) and int(release.group(1)) >= 13
     cc = here[0][1]
     reference = {
         "repo": REPO,
-        "commit": (output_of("git", "-C", args.src, "rev-parse", "HEAD") or "").strip() or None,
+        "commit": (command_output("git", "-C", args.src, "rev-parse", "HEAD") or "").strip()
+        or None,
         "nvcc": first_line(nvcc, r"release \d"),
         "gpu": ", ".join(dict.fromkeys(name for name, _ in here)),
         "gpus_here": len(here),
         "compute_cap": cc,
-        "mpirun": first_line(output_of("mpirun", "--version"), r"\S"),
+        "mpirun": first_line(command_output("mpirun", "--version"), r"\S"),
         "build": f"make -B BUILD_SM_ARCH={cc} in a copy of each variant's folder"
                  + ("; -std=c++14 made -std=c++17 in the copy's Makefile (nvcc 13's CUB "
                     "needs C++17)" if cxx17 else ""),

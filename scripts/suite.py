@@ -45,6 +45,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import journal_report  # noqa: E402
+from command_output import command_output  # noqa: E402
 from suite_parts import attempts, tools  # noqa: E402
 from suite_parts.parts import PARTS, by_name, common_args, standard_parts  # noqa: E402
 
@@ -74,14 +75,6 @@ def revision():
     rev = git("rev-parse", "--short=7", "HEAD")
     status = git("status", "--porcelain", "--untracked-files=no")
     return (rev or "unknown"), (None if status is None else status == "")
-
-
-def command_output(*cmd):
-    try:
-        r = subprocess.run(list(cmd), capture_output=True, text=True, timeout=60, check=False)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return r.stdout if r.returncode == 0 else None
 
 
 def gpus():

@@ -312,14 +312,16 @@ TEST(AdvectionHalo, CyclesKeepTheOwnRowsValid) {
                     2 * steps * ((part.up >= 0) + (part.down >= 0)));
           const std::vector<StepPlan> plans = cycle_plans(part, tile, e);
           ASSERT_EQ(int(plans.size()), steps);
-          std::vector<char> valid(ny, 0);
+          std::vector<int> valid(ny, 0);  // 1: the row's value is right
           for (int y = 0; y < ny; ++y)
             valid[std::size_t(y)] = y >= part.own.first - 2 * steps * (part.up >= 0) &&
-                                    y < part.own.end() + 2 * steps * (part.down >= 0);
+                                            y < part.own.end() + 2 * steps * (part.down >= 0)
+                                        ? 1
+                                        : 0;
           for (int k = 0; k < steps; ++k) {
             const StepPlan& plan = plans[std::size_t(k)];
             EXPECT_EQ(plan.exchange, k == steps - 1);
-            std::vector<char> next(ny, 0);
+            std::vector<int> next(ny, 0);
             std::vector<int> launched(ny, 0);
             for (const auto* ranges : {&plan.first, &plan.during})
               for (const RowRange& r : *ranges) {
@@ -332,9 +334,9 @@ TEST(AdvectionHalo, CyclesKeepTheOwnRowsValid) {
                   bool ok = true;
                   for (int s = std::max(0, y - 2); s <= std::min(ny - 1, y + 2); ++s) {
                     EXPECT_TRUE(s >= part.resident.first && s < part.resident.end()) << s;
-                    ok = ok && valid[std::size_t(s)];
+                    ok = ok && valid[std::size_t(s)] != 0;
                   }
-                  next[std::size_t(y)] = ok;
+                  next[std::size_t(y)] = ok ? 1 : 0;
                 }
               }
             for (int y = part.own.first; y < part.own.end(); ++y) {

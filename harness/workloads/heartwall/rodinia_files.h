@@ -1,0 +1,45 @@
+// HeartWall's generated sequence as the two files Rodinia 3.1's heartwall
+// reads, so that Rodinia's own binaries can run on it (docs/studies/heartwall.md
+// "The input"):
+//  - the video: an uncompressed AVI as its avilib reads it (RIFF 'AVI ' with
+//    hdrl, one 'vids' stream of 8-bit DIB frames, movi and an idx1 index);
+//  - input.txt: the tracker's constants, the point counts and the points.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sequence.h"
+
+namespace gpucmp::heartwall {
+
+// The tracker's constants as Rodinia 3.1's input.txt holds them: the template
+// is (2 t_size + 1)^2 pixels, the search window (2 s_size + 1)^2, a point
+// moves at most within a max_move^2 box a frame, and every 10 frames the
+// templates are blended alpha : 1 - alpha with the current frame.
+struct TrackerConstants {
+  int t_size = 25;
+  int s_size = 40;
+  int max_move = 10;
+  double alpha = 0.87;
+};
+
+// input.txt: "tSize sSize maxMove alpha", "endoPoints epiPoints", then the
+// endocardium's rows, its columns, the epicardium's rows, its columns, one
+// line each. Rodinia counts rows and columns from 1 (MATLAB's habit: its
+// kernels read pixel (row - 1, col - 1) at a point), so 1 is added to ours.
+std::string rodinia_input_txt(const Sequence& s, const TrackerConstants& c = {});
+
+// The AVI, 25 frames a second. Each frame is one '00db' chunk of exactly
+// width x height bytes, rows bottom-up (a DIB's order: Rodinia's get_frame
+// flips them back) and not padded to 4 bytes: Rodinia reads a frame into a
+// buffer of width x height bytes and indexes it without padding. A 256-level
+// grey palette follows the BITMAPINFOHEADER.
+std::vector<std::uint8_t> rodinia_avi(const Sequence& s);
+
+// Both written to files (UsageError if a file cannot be written).
+void write_rodinia_input_txt(const Sequence& s, const std::string& path,
+                             const TrackerConstants& c = {});
+void write_rodinia_avi(const Sequence& s, const std::string& path);
+
+}  // namespace gpucmp::heartwall

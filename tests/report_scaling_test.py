@@ -129,21 +129,25 @@ class Section(unittest.TestCase):
         self.assertIn(f"(NVIDIA/multi-gpu-programming-models at {COMMIT[:12]};", md)
         self.assertIn(f"(`{path}`, NVIDIA H100 80GB HBM3)", md)
         self.assertEqual(table(md), {
-            ("P1", "CUDA"): ["0.6 s (`async`)", "0.33 s (`async` overlap over p2p)", "1.82",
-                             "0.2 s (`async` overlap over p2p)", "3.00"],
-            ("P1", "OpenCL"): ["1 s (`stream`)", "0.8 s (`stream` overlap over host)", "1.25",
-                               "–", "–"],
+            # In brackets: (0.33 - 0.6 / 2) / 20480 steps = 1.46 us a step; (0.2 - 0.6 / 4)
+            # / 20480 = 2.44 us.
+            ("P1", "CUDA"): ["0.6 s (`async`)", "0.33 s (`async` overlap over p2p)",
+                             "1.82 (+1.5 us)", "0.2 s (`async` overlap over p2p)",
+                             "3.00 (+2.4 us)"],
+            ("P1", "OpenCL"): ["1 s (`stream`)", "0.8 s (`stream` overlap over host)",
+                               "1.25 (+14.6 us)", "–", "–"],
             ("P1", "Jacobi `multi_threaded_p2p`"): [
-                "0.61 s (its own one-GPU solve)", "0.3 s (median of 2; 1 of 3 failed)", "2.03",
-                "failed (3 of 3)", "–"],
+                "0.61 s (its own one-GPU solve)", "0.3 s (median of 2; 1 of 3 failed)",
+                "2.03 (-0.2 us)", "failed (3 of 3)", "–"],
             ("P1", "Jacobi `nccl_overlap`"): [
-                "0.6 s (its own one-GPU solve)", "0.31 s (median of 3)", "1.90",
-                "0.17 s (median of 3)", "3.53"],
+                "0.6 s (its own one-GPU solve)", "0.31 s (median of 3)", "1.90 (+0.5 us)",
+                "0.17 s (median of 3)", "3.53 (+1.0 us)"],
             # Problems 2 and 3: one line; the 4-GPU error row is not picked; OpenCL ran none.
-            ("P2, P3", "CUDA"): ["1.2 s (`async`)", "0.7 s (`async` overlap over mpi)", "1.71",
-                                 "–", "–"],
+            ("P2, P3", "CUDA"): ["1.2 s (`async`)", "0.7 s (`async` overlap over mpi)",
+                                 "1.71 (+9.8 us)", "–", "–"],
             ("P2, P3", "Jacobi `nccl_overlap`"): [
-                "1 s (its own one-GPU solve)", "0.5 s (median of 1)", "2.00", "–", "–"]})
+                "1 s (its own one-GPU solve)", "0.5 s (median of 1)", "2.00 (+0.0 us)", "–",
+                "–"]})
         self.assertNotIn("fig-scaling.png", md)  # --no-plots
 
     def test_jacobi_given_as_an_argument_is_no_result_file(self):

@@ -1,8 +1,9 @@
 """Scaling over GPUs: advection's judged problems at full length (the steps:N rows of
 a problem's grid and N only, nothing projected) per problem and API: the fastest
 one-GPU row (its variant), and for each GPU count of the input the fastest row on that
-many GPUs over variant x exchange x transport (`over`), named, with its time and its
-speedup over the same API's fastest one-GPU row. Beside them, where a jacobi.json of
+many GPUs over variant x exchange x transport (`over`), named, with its time, its
+speedup over the same API's fastest one-GPU row and what its step costs over 1/G of
+that one-GPU step. Beside them, where a jacobi.json of
 scripts/jacobi_reference.py is among the inputs or beside the result files
 (sections/gaps.py's side inputs, gpucmp_report/jacobi.py), NVIDIA's multi-GPU Jacobi
 variants at the same grid, as many iterations as steps and the same GPU counts: the
@@ -46,6 +47,13 @@ def fmt_config(found):
         exchange, over)) if w) + ")"
 
 
+def fmt_speedup(many, one, gpus, steps):
+    """"<speedup> (<+/-us> us)": one / many, and what a step on `gpus` GPUs costs over
+    1/gpus of a one-GPU step, in microseconds (the fixed cost of splitting)."""
+    added = (many - one / gpus) / steps * 1e6
+    return f"{one / many:.2f} ({added:+.1f} us)"
+
+
 def api_line(index, api, grid, steps, counts):
     """(cells of the API's line, {gpus: speedup} of its fastest rows)."""
     one = index.best(api, grid, steps, 1, "measured")
@@ -57,11 +65,11 @@ def api_line(index, api, grid, steps, counts):
         if speedup is not None:
             points[gpus] = speedup
         cells += [fmt_config(many) if many else NONE,
-                  f"{speedup:.2f}" if speedup is not None else NONE]
+                  fmt_speedup(many[0], one[0], gpus, steps) if speedup is not None else NONE]
     return cells, points
 
 
-def jacobi_line(runs, serial, counts):
+def jacobi_line(runs, serial, counts, steps):
     """(cells of one Jacobi variant's line, {gpus: median speedup})."""
     cells = [f"{fmt_s(serial)} (its own one-GPU solve)" if serial else NONE]
     points = {1: 1.0} if serial else {}
@@ -75,7 +83,8 @@ def jacobi_line(runs, serial, counts):
             continue
         points[gpus] = speedup
         note = f"median of {n - failed}" + (f"; {failed} of {n} {FAILED}" if failed else "")
-        cells += [f"{fmt_s(seconds)} ({note})", f"{speedup:.2f}"]
+        added = f" ({(seconds - serial / gpus) / steps * 1e6:+.1f} us)" if serial else ""
+        cells += [f"{fmt_s(seconds)} ({note})", f"{speedup:.2f}{added}"]
     return cells, points
 
 
@@ -85,14 +94,17 @@ TEXT = (
     "row on G GPUs over variant, exchange and transport (`over`: `mpi`, a rank a GPU; "
     "`host`, `p2p`, `p2p-copy`, one process), named `variant` exchange over transport; "
     "speedup: the API's fastest one-GPU time over it (another variant's, where another is "
-    "fastest on one GPU). Rows that failed validation are error rows (Not measured), never "
-    "picked.")
+    "fastest on one GPU), and in brackets what its step costs over 1/G of that one-GPU step "
+    "(G-GPU time minus one-GPU time / G, over the steps: the fixed cost of the split, what "
+    "keeps the speedup under G). Rows that failed validation are error rows (Not measured), "
+    "never picked.")
 JACOBI_TEXT = (
     "Jacobi `<variant>`: NVIDIA's multi-GPU Jacobi solver ({repo}{commit}; the 4-neighbour mean, "
     "FP32, the norm once, at the first iteration) at the same grid, as many iterations as steps "
     "and the same GPUs ({files}): the median of its runs' times and of their speedups, each "
     "run's own one-GPU solve of the same problem (its `runtime_serial`, in the same process) "
-    "over its time; 1 GPU: the median of those one-GPU solves. It moves 8 bytes a cell an "
+    "over its time (in brackets, as above, from the medians); 1 GPU: the median of those "
+    "one-GPU solves. It moves 8 bytes a cell an "
     "iteration, as advection does, with a lighter stencil: a yardstick for the halo "
     "exchange, not for the kernel.")
 
@@ -121,7 +133,7 @@ def section(rep):
                 series[f"{API_LABEL[api]} (fastest)"] = points
         by, serial = jacobi_at(rep, nx, ny, steps)
         for variant in sorted(by):
-            cells, points = jacobi_line(by[variant], serial.get(variant), counts)
+            cells, points = jacobi_line(by[variant], serial.get(variant), counts, steps)
             lines.append(head + [f"Jacobi `{variant}`"] + cells)
             series[f"Jacobi {variant}"] = points
         if any(len(p) > 1 for p in series.values()):

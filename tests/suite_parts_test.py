@@ -58,7 +58,7 @@ class MultiGpuParts(unittest.TestCase):
         inprocess, split = parts.by_name()["multigpu-inprocess"], parts.by_name()["multigpu-split"]
         self.assertTrue(inprocess.standard)
         self.assertEqual((inprocess.min_gpus, inprocess.launcher, inprocess.estimate_s),
-                         (2, "", 300))
+                         (2, "", 250))
         for n, counts, cuda, cl in ((2, "1,2", "0,1", "1:0,1:1"),
                                     (3, "1,2", "0,1,2", "1:0,1:1,1:2"),
                                     (4, "1,2,4", "0,1,2,3", "1:0,1:1,1:2,1:3"),
@@ -111,7 +111,7 @@ class JacobiPart(unittest.TestCase):
     def test_it_needs_a_checkout(self):
         part = parts.by_name()["jacobi"]
         self.assertEqual((part.tool, part.min_gpus, part.standard, part.estimate_s,
-                          part.limit_s), ("jacobi", 2, True, 250, 600))
+                          part.limit_s), ("jacobi", 2, True, 130, 600))
         self.assertEqual(tools.made(part), "jacobi.json")
         env = {k: v for k, v in os.environ.items() if k != "GPUCMP_JACOBI_SRC"}
         env["PATH"] = stubs()["PATH"]

@@ -107,7 +107,7 @@ PARTS = [
              "--benchmark_filter=^advection/(cuda|opencl)/(blocked|weights|stream|async)/"],
          min_gpus=2, launcher="mpi"),
     Part("multigpu-judged", "advection's judged problems at full length on one and two GPUs",
-         250, 500, ["--samples", "1", "--startup", "off", "--split-over", "mpi",
+         165, 500, ["--samples", "1", "--startup", "off", "--split-over", "mpi",
                     "--advection-gpus", "1,2", "--cuda-split-devices", "0,1",
                     "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1", "--advection-exchange", "overlap",
                     "--advection-halo-steps", "1,8",
@@ -117,7 +117,7 @@ PARTS = [
     # Four MPI ranks, one a GPU: the judged problems over GPUs 0-3 (the one- and
     # two-GPU rows are multigpu-judged's and multigpu-inprocess's).
     Part("multigpu-judged-4", "advection's judged problems at full length on four GPUs, "
-         "one MPI rank each", 200, 500,
+         "one MPI rank each", 95, 500,
          ["--samples", "1", "--startup", "off", "--split-over", "mpi", "--advection-gpus", "4",
           "--cuda-split-devices", "0,1,2,3",
           "--cl-split-devices", "{nv_cl}:0,{nv_cl}:1,{nv_cl}:2,{nv_cl}:3",
@@ -133,10 +133,10 @@ PARTS = [
     # Every GPU in one process, a thread each: the judged problems at full length
     # on 1, 2, 4, .. GPUs over the host (both APIs), CUDA's peer stores and peer
     # copies, beside the one-GPU rows of the same run (multigpu-judged: over MPI
-    # ranks). estimate_s: on two GPUs.
+    # ranks). estimate_s of the multi-GPU parts: on four H200s.
     Part("multigpu-inprocess", "advection's judged problems on 1, 2, 4, .. GPUs in one "
          "process: halos through the host, CUDA's peer stores and peer copies",
-         300, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "{gpu_counts}",
+         250, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "{gpu_counts}",
                     "--advection-over", "host,p2p,p2p-copy", "--cuda-split-devices",
                     "{cuda_devices}", "--cl-split-devices", "{cl_devices}",
                     "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
@@ -146,7 +146,7 @@ PARTS = [
     # The same in one process with halos 8 steps wide (16 rows each way every 8
     # steps): the fixed cost of an exchange spread over 8 steps.
     Part("multigpu-wide", "advection's judged problems on 2, 4, .. GPUs in one process, "
-         "halos traded every 8 steps", 250, 600,
+         "halos traded every 8 steps", 130, 600,
          ["--samples", "1", "--startup", "off", "--advection-gpus", "{split_counts}",
           "--advection-halo-steps", "8", "--advection-over", "host,p2p,p2p-copy",
           "--cuda-split-devices", "{cuda_devices}", "--cl-split-devices", "{cl_devices}",
@@ -157,14 +157,14 @@ PARTS = [
     # judged problems' grids and steps on 2, 4, .. GPUs: the report's yardstick for
     # advection's scaling. Skipped, said, without GPUCMP_JACOBI_SRC.
     Part("jacobi", "NVIDIA's multi-GPU Jacobi at the judged problems' grids (the scaling "
-         "reference; GPUCMP_JACOBI_SRC)", 250, 600,
+         "reference; GPUCMP_JACOBI_SRC)", 130, 600,
          ["--variants", "multi_threaded_p2p,nccl_overlap", "--repetitions", "2"],
          tool="jacobi", min_gpus=2),
     # compute-sanitizer over the rows split over GPUs at quick size: NCCL is not
     # in it (its own kernels); every in-process transport, halos every step and
     # every 3 steps.
     Part("sanitizer-multigpu", "compute-sanitizer's four tools over the CUDA rows split over "
-         "every GPU in one process", 200, 500,
+         "every GPU in one process", 70, 500,
          ["^advection/cuda/(stream|async)/", "--advection-gpus", "{gpu_counts}",
           "--advection-over", "host,p2p,p2p-copy", "--advection-halo-steps", "1,3",
           "--cuda-split-devices", "{cuda_devices}"],

@@ -26,9 +26,8 @@ class AdvectionRunner : public TimedRunner {
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
         variant_(v.name),
-        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny, v.halo_steps,
-                                   advection::tile_rows(v.name))),
-        plans_(advection::cycle_plans(part_, advection::tile_rows(v.name), v.exchange)),
+        part_(advection::runner_part(p, v)),
+        plans_(advection::runner_plans(part_, v)),
         graph_(v.graph),
         graphs_(2 * plans_.size()) {
     if (v.parts > 1) halo_ = make_halo(v.over, part_, p.nx, halo_link());

@@ -41,9 +41,8 @@ class AdvectionRunner : public TimedRunner {
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
       : p_(p),
         tile_(advection::tile_shape(v.name)),
-        part_(advection::halo_part(advection::split_rows(p.ny, v.parts), v.part, p.ny, v.halo_steps,
-                                   tile_.rows)),
-        plans_(advection::cycle_plans(part_, tile_.rows, v.exchange)),
+        part_(advection::runner_part(p, v)),
+        plans_(advection::runner_plans(part_, v)),
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, kernel_name(v.name))) {
     if (v.parts > 1) {

@@ -192,6 +192,12 @@ struct Variant {
 };
 const std::vector<Variant>& variants();
 
+// A runner's part of the row split (its rows, halos and neighbours) and the
+// steps of its exchange cycle, for the variant's tiles: what both APIs'
+// runners launch.
+HaloPart runner_part(const Problem& p, const Variant& v);
+std::vector<StepPlan> runner_plans(const HaloPart& part, const Variant& v);
+
 using Runners = RunnerTable<Problem, Variant>;
 Runners& runners();
 

@@ -34,6 +34,14 @@ TileShape tile_shape(const std::string& variant) {
 
 int tile_rows(const std::string& variant) { return tile_shape(variant).rows; }
 
+HaloPart runner_part(const Problem& p, const Variant& v) {
+  return halo_part(split_rows(p.ny, v.parts), v.part, p.ny, v.halo_steps, tile_rows(v.name));
+}
+
+std::vector<StepPlan> runner_plans(const HaloPart& part, const Variant& v) {
+  return cycle_plans(part, tile_rows(v.name), v.exchange);
+}
+
 Runners& runners() {
   static Runners table("advection", variants());
   return table;

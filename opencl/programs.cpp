@@ -27,6 +27,11 @@ ProgramSpec with_nvidia(ProgramSpec spec, const std::string& options) {
   return spec;
 }
 
+std::string driver_options(const ProgramSpec& spec, bool nvidia) {
+  if (!nvidia || spec.nvidia_options.empty()) return spec.options;
+  return spec.options.empty() ? spec.nvidia_options : spec.options + " " + spec.nvidia_options;
+}
+
 ProgramSpec derived(const ProgramSpec& base, const std::string& suffix, ProgramFrom from) {
   ProgramSpec s = base;
   s.variant = base.variant + "-" + suffix;

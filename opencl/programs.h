@@ -72,6 +72,10 @@ const char* from_name(ProgramFrom from);
 // chain=auto; step=2". The report reads variants from it, not from names.
 std::string describe(const ProgramSpec& spec);
 
+// The options `spec`'s program is built with on a driver: its own, then its
+// NVIDIA-only ones when `nvidia` (Session::source_options asks its driver).
+std::string driver_options(const ProgramSpec& spec, bool nvidia);
+
 // Every registered program, in registration order (by file path, then in
 // the order each block pushed them). Throws std::logic_error when no block
 // is linked in, or when two programs share a (workload, variant) name.

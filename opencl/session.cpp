@@ -229,12 +229,16 @@ void Session::forget_programs() {
   ptx_programs_.clear();
 }
 
+std::string Session::source_options(const ProgramSpec& spec) const {
+  return driver_options(spec, is_nvidia());
+}
+
 const BuiltProgram& Session::program(const ProgramSpec& spec) {
-  if (spec.from == ProgramFrom::source) return program(spec.file, spec.options);
+  if (spec.from == ProgramFrom::source) return program(spec.file, source_options(spec));
   const std::string key = spec.workload + "/" + spec.variant;
   if (auto it = ptx_programs_.find(key); it != ptx_programs_.end()) return it->second;
   const VariantPtx ptx = variant_ptx(*this, spec);
-  return ptx_programs_.emplace(key, build_from_ptx(ptx.text, spec.options, key)).first->second;
+  return ptx_programs_.emplace(key, build_from_ptx(ptx.text, source_options(spec), key)).first->second;
 }
 
 namespace {

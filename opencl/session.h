@@ -43,8 +43,14 @@ class Session {
   // Builds `file` (e.g. "matrixmul.cl") with the common options plus `extra`,
   // once per process; throws BuildError with the build log on failure.
   const BuiltProgram& program(const std::string& file, const std::string& extra = "");
-  // The program of a benchmark variant, from source or from PTX (programs.h).
+  // The program of a benchmark variant, from source or from PTX (programs.h),
+  // built with source_options(spec).
   const BuiltProgram& program(const ProgramSpec& spec);
+  // The options a variant's source is built with on this session's driver:
+  // its own, then its NVIDIA-only ones where the driver is NVIDIA's. The one
+  // place the runners (program(spec)), the PTX variants' source builds and
+  // `gpucmp-ptx dump` take them from, so the kernel dumped is the one timed.
+  std::string source_options(const ProgramSpec& spec) const;
   // Builds `ptx` with clCreateProgramWithBinary + clBuildProgram(common + extra);
   // `what` names it in errors. Throws BuildError with the log on failure.
   BuiltProgram build_from_ptx(const std::string& ptx, const std::string& extra,

@@ -87,13 +87,13 @@ class ScanRunner : public TimedRunner {
   // lookback kernel reads alpha at run time either way; onepass's alphas
   // (scan::onepass_has_alpha, the others' rows skipped) are all compiled.
   // onepass sleeps between polls (its nvidia_options: PTX nanosleep by
-  // inline asm) on NVIDIA's driver unless the row spins; other drivers spin.
+  // inline asm, added by Session::source_options on NVIDIA's driver) unless
+  // the row spins; other drivers spin.
   static ProgramSpec compiled_for(const scan::Variant& v, scan::Type type) {
     ProgramSpec spec = program_spec("scan", agpu::program_of(v.name, type));
     if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0 && v.name != "lookback")
       spec.options += " -DALPHA=" + std::to_string(alpha);
-    if (!v.spin && session().is_nvidia() && !spec.nvidia_options.empty())
-      spec.options += " " + spec.nvidia_options;
+    if (v.spin) spec.nvidia_options.clear();  // Session::source_options adds the rest
     return spec;
   }
   std::size_t scratch_bytes() const {

@@ -164,6 +164,24 @@ Session::Session(cl_platform_id platform, cl_device_id device, std::string kerne
   info_ = describe(platform, device);
 }
 
+Session::Session(cl_platform_id platform, cl_device_id device, std::string kernel_dir,
+                 cl_context shared)
+    : platform_(platform), device_(device), kernel_dir_(std::move(kernel_dir)) {
+  check(clRetainContext(shared), "clRetainContext", "the split group's shared context");
+  context_ = Context(shared);
+  cl_int err = CL_SUCCESS;
+  const cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  queue_ = Queue(clCreateCommandQueueWithProperties(context_, device, qprops, &err));
+  check(err, "clCreateCommandQueueWithProperties", "profiling queue, shared context");
+  info_ = describe(platform, device);
+}
+
+Session& Session::in_shared_context() {
+  if (!shared_context_)
+    throw Unavailable("one context over several devices needs a split group (--cl-split-devices)");
+  return shared_context_();
+}
+
 const char* Session::common_build_options() { return "-cl-std=CL1.2"; }
 
 namespace {
@@ -238,7 +256,8 @@ const BuiltProgram& Session::program(const ProgramSpec& spec) {
   const std::string key = spec.workload + "/" + spec.variant;
   if (auto it = ptx_programs_.find(key); it != ptx_programs_.end()) return it->second;
   const VariantPtx ptx = variant_ptx(*this, spec);
-  return ptx_programs_.emplace(key, build_from_ptx(ptx.text, source_options(spec), key)).first->second;
+  return ptx_programs_.emplace(key, build_from_ptx(ptx.text, source_options(spec), key))
+      .first->second;
 }
 
 namespace {
@@ -349,6 +368,11 @@ Session& session() {
 void set_session(std::unique_ptr<Session> s) { current() = std::move(s); }
 
 void use_session_on_this_thread(Session* s) { this_thread_session = s; }
+
+ThisThreadSession::ThisThreadSession(Session& s) : previous_(this_thread_session) {
+  this_thread_session = &s;
+}
+ThisThreadSession::~ThisThreadSession() { this_thread_session = previous_; }
 
 Kernel make_kernel(const BuiltProgram& p, const char* name) {
   cl_int err = CL_SUCCESS;

@@ -1,6 +1,7 @@
 // The OpenCL device gpucmp runs on: platform/device choice, context, profiling
 // queue, kernel sources (embedded or --cl-kernel-dir) and program builds.
 #pragma once
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -32,6 +33,10 @@ struct BuiltProgram {
 class Session {
  public:
   Session(cl_platform_id platform, cl_device_id device, std::string kernel_dir);
+  // A session on `device` in `shared`, a context made over several devices
+  // (retained here): its own queue and programs, buffers any device of the
+  // context can use (split_group.h, over:context).
+  Session(cl_platform_id platform, cl_device_id device, std::string kernel_dir, cl_context shared);
 
   cl_context context() const { return context_; }
   cl_command_queue queue() const { return queue_; }
@@ -68,6 +73,11 @@ class Session {
   // (gpucmp-bench --cl-build-options; "" none). Process-wide, so that every
   // session (the split rows' devices too) builds with them.
   static void set_user_build_options(const std::string& options);
+  // This device's session in one context over every device of its split
+  // group (split_group.h: made on first use); Unavailable where the session
+  // is not in a split group or its devices are on several platforms.
+  Session& in_shared_context();
+  void set_shared_context(std::function<Session&()> find) { shared_context_ = std::move(find); }
   static const std::string& user_build_options();
   // Builds an empty kernel with the user's options: throws UsageError naming
   // them, with the build log's first line, when the compiler refuses them.
@@ -83,6 +93,7 @@ class Session {
   std::string kernel_dir_;
   Context context_;
   Queue queue_;
+  std::function<Session&()> shared_context_;  // set by the split group
   DeviceInfo info_;
   std::map<std::string, BuiltProgram> programs_;
   std::map<std::string, BuiltProgram> ptx_programs_;
@@ -95,6 +106,18 @@ void set_session(std::unique_ptr<Session> s);
 // Makes session() return `s` on the calling thread (a split row's device
 // thread, opencl/split_group.h); null: the selected device's again.
 void use_session_on_this_thread(Session* s);
+
+// While it lives, session() on this thread is `s`; then what it was.
+class ThisThreadSession {
+ public:
+  explicit ThisThreadSession(Session& s);
+  ~ThisThreadSession();
+  ThisThreadSession(const ThisThreadSession&) = delete;
+  ThisThreadSession& operator=(const ThisThreadSession&) = delete;
+
+ private:
+  Session* previous_;
+};
 
 // Creates a kernel `name` of a built program.
 Kernel make_kernel(const BuiltProgram& p, const char* name);

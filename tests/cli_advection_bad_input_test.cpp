@@ -57,7 +57,7 @@ TEST(AdvectionBadInput, TwoGpuOptionsWithOneGpu) {
 TEST(AdvectionBadInput, TransportUnknownOrOutOfPlace) {
   expect_quick_usage_error(
       "--advection-gpus 2 --advection-over nvlink --benchmark_filter=^advection/",
-      "--advection-over nvlink: not a transport (mpi, host, p2p, p2p-copy)");
+      "--advection-over nvlink: not a transport (mpi, host, p2p, p2p-copy, context)");
   expect_quick_usage_error(
       "--advection-gpus 2 --advection-over host --advection-graph off "
       "--benchmark_filter=^advection/",

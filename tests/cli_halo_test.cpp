@@ -202,6 +202,21 @@ TEST(ThreadHalo, WideHalosEqualOneGpuBitForBit) {
   EXPECT_EQ(wide, 24);
 }
 
+// One context over the parts' devices (over:context), the edge rows copied
+// between the parts' buffers, on 2 and 4 parts, halos every step and every
+// 3, both orders: the one-GPU field bit for bit.
+TEST(ThreadHalo, OneContextEqualsOneGpuBitForBit) {
+  const HaloRun r =
+      run(std::string(GPUCMP_BENCH_PATH),
+          "--benchmark_filter='^advection/opencl/(plain|stream|async)/' "
+          "--advection-gpus 1,2,4 --advection-over context --advection-halo-steps 1,3 "
+          "--cl-split-devices 0:0,0:0,0:0,0:0");
+  ASSERT_EQ(r.process.exit_code, 0) << r.process.output;
+  // 3 variants x 2 K x 2 exchanges, on 2 and on 4 GPUs.
+  EXPECT_EQ(expect_split_rows_equal_one_gpu(r, r, 2, "context"), 12) << r.process.output;
+  EXPECT_EQ(expect_split_rows_equal_one_gpu(r, r, 4, "context"), 12) << r.process.output;
+}
+
 // More GPUs than the split group has: those rows are skipped, saying why.
 TEST(ThreadHalo, MoreGpusThanTheGroupAreSkippedSayingWhy) {
   const HaloRun r = run(std::string(GPUCMP_BENCH_PATH),

@@ -57,7 +57,7 @@ BENCH_VALID = {
     "--scan-alpha": ["1", "4", "32"], "--scan-poll": ["wait", "spin", "wait,spin"],
     "--advection-grid": ["64x64", "128x64"], "--advection-gpus": ["1", "4"],
     "--advection-exchange": ["sync", "overlap"], "--advection-graph": ["on", "off"],
-    "--advection-over": ["host", "p2p", "p2p-copy", "host,p2p"],
+    "--advection-over": ["host", "p2p", "p2p-copy", "context", "host,context"],
     "--benchmark_repetitions": ["1", "2"], "--benchmark_min_time": ["1s", "0.5", "10x"],
     "--benchmark_min_warmup_time": ["0"], "--benchmark_context": ["a=b", "k=v,x=y"],
     "--v": ["0", "1", "2"],

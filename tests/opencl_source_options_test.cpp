@@ -58,8 +58,9 @@ TEST(SourceOptions, TheRunnersBuildCarriesThem) {
     EXPECT_EQ(expected, driver_options(s, session().is_nvidia()));
     EXPECT_NE(session().program(s).options.find(expected), std::string::npos)
         << "built with: " << session().program(s).options;
-    if (!session().is_nvidia())
+    if (!session().is_nvidia()) {
       EXPECT_EQ(session().program(s).options.find(s.nvidia_options), std::string::npos);
+    }
   }
   set_session(nullptr);
 }

@@ -1,6 +1,7 @@
 #include "halo.h"
 
 #include "check.h"
+#include "errors.h"
 #include "host_halo.h"
 #include "nccl_halo.h"
 #include "peer_halo.h"
@@ -21,6 +22,10 @@ std::unique_ptr<Halo> make_halo(advection::Transport transport, const advection:
       return std::make_unique<PeerHalo>(part, nx, link, PeerHalo::Mode::store);
     case advection::Transport::p2p_copy:
       return std::make_unique<PeerHalo>(part, nx, link, PeerHalo::Mode::copy);
+    case advection::Transport::context:
+      throw Unavailable(
+          "over:context is OpenCL's one context over several devices; a CUDA context is per "
+          "device, and CUDA's in-process halos go by peer access (over:p2p, over:p2p-copy)");
     case advection::Transport::mpi:
       break;
   }

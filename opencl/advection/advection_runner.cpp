@@ -1,20 +1,22 @@
 // OpenCL runner of advection: as cuda/advection/advection_runner.cpp, the
 // step from advection.cl (its program per variant registered below:
-// branchy is advection_blocked built with -DTWO_BRANCH), the halos of two
-// GPUs staged through the host (staged_halo.h, whose transfer queue also
-// runs the edge rows, beside the interior).
+// branchy is advection_blocked built with -DTWO_BRANCH), the halos of
+// several GPUs staged through the host or copied within one context
+// (cl_halo.h, whose transfer queue also runs the edge rows, beside the
+// interior). An over:context part runs, from its construction to its
+// destruction, on its device's session in the split group's shared context.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "check.h"
+#include "cl_halo.h"
 #include "errors.h"
 #include "kernel_args.h"
 #include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "session.h"
-#include "staged_halo.h"
 #include "timed_runner.h"
 #include "workloads/advection/advection.h"
 
@@ -39,19 +41,14 @@ const char* kernel_name(const std::string& variant) {
 class AdvectionRunner : public TimedRunner {
  public:
   AdvectionRunner(advection::Problem& p, const advection::Variant& v)
-      : p_(p),
+      : in_context_(shared_context_scope(v)),
+        p_(p),
         tile_(advection::tile_shape(v.name)),
         part_(advection::runner_part(p, v)),
         plans_(advection::runner_plans(part_, v)),
         program_(session().program(program_spec("advection", v.name))),
         kernel_(make_kernel(program_, kernel_name(v.name))) {
-    if (v.parts > 1) {
-      if (v.over == advection::Transport::p2p || v.over == advection::Transport::p2p_copy)
-        throw Unavailable(
-            "OpenCL has no peer access: no OpenCL call copies between two devices' buffers "
-            "without the host, so its in-process halos are staged through it (over:host)");
-      halo_ = std::make_unique<StagedHalo>(part_, p.nx, halo_link());
-    }
+    if (v.parts > 1) halo_ = make_halo(v.over, part_, p.nx, halo_link());
   }
 
   void upload() override {
@@ -101,6 +98,11 @@ class AdvectionRunner : public TimedRunner {
   }
 
  private:
+  static std::unique_ptr<ThisThreadSession> shared_context_scope(const advection::Variant& v) {
+    if (v.parts < 2 || v.over != advection::Transport::context) return nullptr;
+    return std::make_unique<ThisThreadSession>(session().in_shared_context());
+  }
+
   // Rows `rows` (whole tiles): a work-group of the variant's tile shape
   // (advection::tile_shape: advection.cl's TILE_X, PLAIN_ROWS, WEIGHTS_ROWS,
   // TILE_Y; advection_async.cl's THREADS, CELLS and ROWS).
@@ -117,13 +119,14 @@ class AdvectionRunner : public TimedRunner {
           "clEnqueueNDRangeKernel", "advection");
   }
 
+  std::unique_ptr<ThisThreadSession> in_context_;  // first made, last gone
   advection::Problem& p_;
   advection::TileShape tile_;
   advection::HaloPart part_;
   std::vector<advection::StepPlan> plans_;  // one exchange cycle: step done_ mod its size
   const BuiltProgram& program_;
   Kernel kernel_;
-  std::unique_ptr<StagedHalo> halo_;  // two GPUs
+  std::unique_ptr<ClHalo> halo_;  // several GPUs
   Buffer f_[2];
   long long done_ = 0;  // steps launched since the upload
 };

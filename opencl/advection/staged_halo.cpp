@@ -7,28 +7,12 @@ namespace gpucmp::opencl {
 
 StagedHalo::StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link)
     : link_(link), trades_(advection::staged_trades(part, nx)) {
-  cl_int err = CL_SUCCESS;
-  // Profiled, as the runner's own queue: the edge rows' launches are timed events too.
-  const cl_queue_properties profiled[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
-  transfer_ = Queue(
-      clCreateCommandQueueWithProperties(session().context(), session().device(), profiled, &err));
-  check(err, "clCreateCommandQueueWithProperties", "advection halo transfer queue");
   for (const advection::StagedTrade& t : trades_) {
     send_.push_back(std::make_unique<PinnedHost>(t.bytes, "advection halo rows sent"));
     recv_.push_back(std::make_unique<PinnedHost>(t.bytes, "advection halo rows received"));
   }
   reads_.resize(trades_.size());
   writes_.resize(trades_.size());
-}
-
-void StagedHalo::begin(cl_command_queue compute) {
-  Event before;  // what `compute` has been given so far
-  check(clEnqueueMarkerWithWaitList(compute, 0, nullptr, before.out()), "clEnqueueMarker",
-        "advection halo");
-  check(clFlush(compute), "clFlush", "advection compute queue");
-  cl_event wait = before.get();
-  check(clEnqueueBarrierWithWaitList(transfer_.get(), 1, &wait, nullptr),
-        "clEnqueueBarrierWithWaitList", "advection edge rows");
 }
 
 void StagedHalo::start(cl_mem f, cl_command_queue) {

@@ -10,6 +10,7 @@
 #include <memory>
 #include <vector>
 
+#include "cl_halo.h"
 #include "halo_link.h"
 #include "handles.h"
 #include "pinned_host.h"
@@ -17,27 +18,20 @@
 
 namespace gpucmp::opencl {
 
-class StagedHalo {
+class StagedHalo final : public ClHalo {
  public:
   // On the session's device (session.h).
   StagedHalo(const advection::HaloPart& part, int nx, HaloLink& link);
 
-  // Before a step that exchanges: the transfer queue waits for the commands
-  // enqueued on `compute` (the last step), once a step.
-  void begin(cl_command_queue compute);
-  // The queue of the step's edge rows (StepPhase::edges): the transfer queue.
-  cl_command_queue edge_queue() const { return transfer_.get(); }
-  // After the edge rows enqueued on the edge queue: reads the part's edge
-  // rows of `f` (which holds the grid's rows from part.resident.first on).
-  void start(cl_mem f, cl_command_queue compute);
+  // Reads the part's edge rows of `f` into pinned host memory.
+  void start(cl_mem f, cl_command_queue compute) override;
   // Waits for the reads, trades the rows, writes the neighbours' rows into
   // `f`; the commands enqueued on `compute` next wait for the writes.
-  void finish(cl_mem f, cl_command_queue compute);
+  void finish(cl_mem f, cl_command_queue compute) override;
 
  private:
   HaloLink& link_;
   std::vector<advection::StagedTrade> trades_;
-  Queue transfer_;
   std::vector<std::unique_ptr<PinnedHost>> send_, recv_;  // one per trade, page-locked
   std::vector<Event> reads_, writes_;
 };

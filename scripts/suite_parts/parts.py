@@ -132,12 +132,14 @@ PARTS = [
          min_gpus=2),
     # Every GPU in one process, a thread each: the judged problems at full length
     # on 1, 2, 4, .. GPUs over the host (both APIs), CUDA's peer stores and peer
-    # copies, beside the one-GPU rows of the same run (multigpu-judged: over MPI
-    # ranks). estimate_s of the multi-GPU parts: on four H200s.
+    # copies, OpenCL's copies within one context over the GPUs, beside the one-GPU
+    # rows of the same run (multigpu-judged: over MPI ranks). estimate_s of the
+    # multi-GPU parts: on four H200s.
     Part("multigpu-inprocess", "advection's judged problems on 1, 2, 4, .. GPUs in one "
-         "process: halos through the host, CUDA's peer stores and peer copies",
+         "process: halos through the host, CUDA's peer stores and peer copies, OpenCL's "
+         "copies within one context",
          250, 600, ["--samples", "1", "--startup", "off", "--advection-gpus", "{gpu_counts}",
-                    "--advection-over", "host,p2p,p2p-copy", "--cuda-split-devices",
+                    "--advection-over", "host,p2p,p2p-copy,context", "--cuda-split-devices",
                     "{cuda_devices}", "--cl-split-devices", "{cl_devices}",
                     "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
                     "--benchmark_filter="
@@ -148,7 +150,7 @@ PARTS = [
     Part("multigpu-wide", "advection's judged problems on 2, 4, .. GPUs in one process, "
          "halos traded every 8 steps", 130, 600,
          ["--samples", "1", "--startup", "off", "--advection-gpus", "{split_counts}",
-          "--advection-halo-steps", "8", "--advection-over", "host,p2p,p2p-copy",
+          "--advection-halo-steps", "8", "--advection-over", "host,p2p,p2p-copy,context",
           "--cuda-split-devices", "{cuda_devices}", "--cl-split-devices", "{cl_devices}",
           "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
           "--benchmark_filter=^advection/(cuda|opencl)/(stream|async)/.*/steps:"],

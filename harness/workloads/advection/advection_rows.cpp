@@ -7,8 +7,9 @@
 //     --split-over mpi); halo_steps:K (--advection-halo-steps K, K > 1):
 //     2K halo rows traded every K steps, the rows next to the split
 //     recomputed in between (absent: K = 1);
-//     over:host, over:p2p and over:p2p-copy in this process, one thread per
-//     GPU of the API's split group (--cuda-split-devices, --cl-split-devices);
+//     over:host, over:p2p, over:p2p-copy and over:context in this process,
+//     one thread per GPU of the API's split group (--cuda-split-devices,
+//     --cl-split-devices);
 //   .../nx:N/ny:N/steps:S[/gpus:G/...]
 //     a judged problem's full-length run, with --advection-problems: one
 //     launch is all S steps.
@@ -137,9 +138,8 @@ class Advection : public Workload {
             overs_.push_back(parse_transport(text, "--advection-over"));
         },
         "advection, several GPUs: how the halos travel: mpi (one rank per GPU, under mpirun with "
-        "--split-over mpi; the default there), host, p2p and/or p2p-copy (one process, a thread "
-        "per "
-        "GPU of the split group; the default without --split-over mpi)")
+        "--split-over mpi; the default there), host, p2p, p2p-copy and/or context (one process, "
+        "a thread per GPU of the split group; the default without --split-over mpi)")
         ->type_name("LIST");
     app.add_option_function<std::string>(
            "--advection-graph",
@@ -173,8 +173,10 @@ class Advection : public Workload {
         "the host, MPI), timed on rank 0's clock between barriers; over:host "
         "(staged through host memory), over:p2p (CUDA: the kernels store the edge "
         "rows into the neighbour's buffer too) and over:p2p-copy (CUDA: "
-        "cudaMemcpyPeerAsync into it) one process, a thread per GPU, the CUDA "
-        "peers' streams ordered by events, the host threads meeting once a step; "
+        "cudaMemcpyPeerAsync into it) and over:context (OpenCL: one context over "
+        "the GPUs, the edge rows copied between their buffers by clEnqueueCopyBuffer) "
+        "one process, a thread per GPU, the peers' streams or queues ordered by events, "
+        "the host threads meeting on each step that exchanges; "
         "timed on the host's "
         "clock from before every part's batch to after the last; the edge rows "
         "computed on the exchange's own stream (CUDA, highest priority) or queue "
@@ -199,7 +201,8 @@ class Advection : public Workload {
     const bool mpi = opts.split.over == SplitOver::mpi;
     if (!over_given_)
       overs_ = mpi ? std::vector<Transport>{Transport::mpi}
-                   : std::vector<Transport>{Transport::host, Transport::p2p, Transport::p2p_copy};
+                   : std::vector<Transport>{Transport::host, Transport::p2p, Transport::p2p_copy,
+                                            Transport::context};
     for (Transport t : overs_)
       if (in_process(t) == mpi)
         throw UsageError("--advection-over " + to_string(t) +

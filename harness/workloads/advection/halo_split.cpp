@@ -101,14 +101,17 @@ std::string to_string(Transport t) {
       return "p2p";
     case Transport::p2p_copy:
       return "p2p-copy";
+    case Transport::context:
+      return "context";
   }
   return "?";
 }
 
 Transport parse_transport(const std::string& text, const std::string& what) {
-  for (Transport t : {Transport::mpi, Transport::host, Transport::p2p, Transport::p2p_copy})
+  for (Transport t :
+       {Transport::mpi, Transport::host, Transport::p2p, Transport::p2p_copy, Transport::context})
     if (text == to_string(t)) return t;
-  throw UsageError(what + " " + text + ": not a transport (mpi, host, p2p, p2p-copy)");
+  throw UsageError(what + " " + text + ": not a transport (mpi, host, p2p, p2p-copy, context)");
 }
 
 std::string to_string(Exchange e) { return e == Exchange::sync ? "sync" : "overlap"; }

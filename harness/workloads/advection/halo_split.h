@@ -77,7 +77,10 @@ std::vector<StagedTrade> staged_trades(const HaloPart& part, int nx);
 //             (peer access), as NVIDIA's multi_threaded_p2p does
 //   p2p-copy  the same, the edge rows copied into the neighbour's halo by
 //             cudaMemcpyPeerAsync after the kernels (the control)
-enum class Transport { mpi, host, p2p, p2p_copy };
+//   context   one process, one thread per GPU, OpenCL: one context over every
+//             part's device, the edge rows copied between the parts' buffers
+//             by clEnqueueCopyBuffer (opencl/advection/context_halo.h)
+enum class Transport { mpi, host, p2p, p2p_copy, context };
 std::string to_string(Transport t);
 // Throws UsageError naming `what` unless `text` is one of the names above.
 Transport parse_transport(const std::string& text, const std::string& what);

@@ -1,6 +1,6 @@
 """Semi-Lagrangian advection (GPU Challenge 2010): the rows advection/<api>/<variant>/
 nx:<NX>/ny:<NY>[/steps:<N>][/gpus:<G>[/halo_steps:<K>]/exchange:<sync|overlap>/over:<mpi|host|
-p2p|p2p-copy>],
+p2p|p2p-copy|context>],
 parameters read by key. A row without steps: times one step; with steps:N, one launch of N
 steps. Per grid, each variant's time per step, cells/s, GB/s (8 bytes a cell) against the
 same API's measured device copy, and OpenCL/CUDA; per judged problem, the total time
@@ -44,7 +44,7 @@ class Run:
         self.steps = int(params.get("steps", 1))
         self.gpus = int(params.get("gpus", 1))
         self.exchange = params.get("exchange")
-        # mpi (a rank a GPU), host, p2p, p2p-copy (one process); "<over> every K steps"
+        # mpi (a rank a GPU), host, p2p, p2p-copy, context (one process); "<over> every K steps"
         # with halo_steps:K, so that each K is a configuration of its own
         self.over = params.get("over")
         if self.over and params.get("halo_steps", "1") != "1":
@@ -217,7 +217,8 @@ INTRO = (
     "full-length run); `gpus:<G>/exchange:<sync|overlap>/over:<transport>` rows split the grid "
     "in row bands over G GPUs: one MPI rank a GPU (`over:mpi`), or one process with a thread "
     "a GPU trading halos through the host (`over:host`), CUDA's peer stores (`over:p2p`) or "
-    "peer copies (`over:p2p-copy`). Time: the median of the repetitions. cells/s: nx x ny / "
+    "peer copies (`over:p2p-copy`), or OpenCL's copies between buffers of one context over "
+    "the GPUs (`over:context`). Time: the median of the repetitions. cells/s: nx x ny / "
     "time per step; GB/s: {bpc} bytes a cell a step (f read once and written once, FP32) / "
     "time per step; {copy}. OpenCL / CUDA: the same variant's times (above 1, CUDA is "
     "faster). `{main}` is the paper's kernel.")

@@ -92,7 +92,7 @@ TEXT = (
     "Each judged problem at full length (`steps:<N>` rows of its grid and N; nothing "
     "projected). 1 GPU: the API's fastest one-GPU row (its variant). G GPUs: the fastest "
     "row on G GPUs over variant, exchange and transport (`over`: `mpi`, a rank a GPU; "
-    "`host`, `p2p`, `p2p-copy`, one process), named `variant` exchange over transport; "
+    "`host`, `p2p`, `p2p-copy`, `context`, one process), named `variant` exchange over transport; "
     "speedup: the API's fastest one-GPU time over it (another variant's, where another is "
     "fastest on one GPU), and in brackets what its step costs over 1/G of that one-GPU step "
     "(G-GPU time minus one-GPU time / G, over the steps: the fixed cost of the split, what "

@@ -10,10 +10,12 @@ needed, and OpenCL/CUDA. Cross-runs, controls and vendor libraries are never
 an API's best; gpucmp's PTX passes on OpenCL's own PTX are the last column
 (named where they beat OpenCL's best by more than 2%), never OpenCL's best.
 A time marked * ran at its API's launch floor. The last rows are each GPU's
-geometric means. A run folder is read as REPORT.md reads it: its parts' files
-in the order of manifest.json, the later file's row winning, error and
-skipped rows left out. The README holds the table between
-<!-- best: RUN_DIR [RUN_DIR ...] --> and <!-- /best -->, and
+geometric means, of the rows with one math on both APIs (a row labelled "not
+the same math" has only each API's default math, as trapezoid's division).
+A run folder is read as REPORT.md reads it: its parts' files in the order of
+manifest.json, the later file's row winning, error and skipped rows left out.
+The README holds the table between <!-- best: RUN_DIR [RUN_DIR ...] --> and
+<!-- /best -->, and
 tests/readme_tables_test.py checks that it is this script's output for those
 folders, so that no number in it is typed by hand.
 

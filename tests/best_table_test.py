@@ -159,6 +159,18 @@ class Selection(Case):
         self.assertEqual(len(shown), 2)
         self.assertEqual(api_best.geomean_cells(shown), ["1.00", f"{math.sqrt(0.25):.2f}"])
 
+    def test_a_row_of_each_apis_default_math_is_shown_and_left_out_of_the_mean(self):
+        trapezoid = next(f for f in api_best.FAMILIES if f.workload == "trapezoid")
+        self.assertTrue(trapezoid.math_differs)
+        self.assertIn("not the same math", trapezoid.label)
+        bests = self.bests(fx.row(fx.name(MM, "cuda", "tile16"), 1.0),
+                           fx.row(fx.name(MM, "opencl", "tile16"), 2.0),
+                           fx.row(fx.name(trapezoid, "cuda", "base", "/local:64"), 1.0),
+                           fx.row(fx.name(trapezoid, "opencl", "base", "/local:64"), 0.5))
+        shown = [b for b in bests.values() if not api_best.missing_api(b)]
+        self.assertEqual(len(shown), 2)
+        self.assertEqual(api_best.geomean_cells(shown), ["2.00", "2.00"])
+
 
 class Script(Case):
     def test_a_complete_run_prints_every_family_and_the_geometric_means(self):
@@ -175,7 +187,8 @@ class Script(Case):
         self.assertEqual(lines[2], "| matrixMul, n=4096 | H200 | 1.00 ms | `tile16` | 500.0 us | "
                                    "`tile16-aligned` | 0.50 | \u2013 |")
         self.assertTrue(lines[3].startswith("| matrixMul, n=4096 | H100 | "), lines[3])
-        geo = f"{math.exp((math.log(0.5) + (n - 1) * math.log(1.25)) / n):.2f}"
+        same = n - 1  # trapezoid's row, each API's default division, is left out
+        geo = f"{math.exp((math.log(0.5) + (same - 1) * math.log(1.25)) / same):.2f}"
         dashes = " | ".join([NONE] * 4)
         self.assertEqual(lines[-2], f"| geometric mean | H200 | {dashes} | {geo} | {geo} |")
         self.assertTrue(lines[-1].endswith("| 1.25 | 1.25 |"), lines[-1])

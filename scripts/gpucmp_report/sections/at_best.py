@@ -23,9 +23,10 @@ def section(rep):
           "OpenCL's own PTX are the last column (named where they beat OpenCL's best by "
           "more than 2%; \u2013: none measured), never OpenCL's best. cp pairs IEEE and fast "
           "math apart: each API's default math differs (OpenCL's default rows pair with no "
-          "CUDA row). `*`: at the API's launch floor. The last row is the geometric mean of "
-          "the rows shown (a row without PTX variants counts with its own ratio in the last "
-          "column).", ""]
+          "CUDA row); a row marked \"not the same math\" has only each API's default and is "
+          "left out of the geometric mean. `*`: at the API's launch floor. The last row is "
+          "the geometric mean of the other rows shown (a row without PTX variants counts with "
+          "its own ratio in the last column).", ""]
     rows = [[b.family.label] + api_best.cells(b) for b in shown]
     rows.append(["geometric mean"] + [NONE] * 4 + api_best.geomean_cells(shown))
     md += md_table(["pair"] + api_best.HEADER, rows, right=(1, 3, 5, 6))

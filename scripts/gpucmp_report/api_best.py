@@ -11,8 +11,7 @@ other API's instruction written into this one's source), the controls (a kernel
 changed to mimic the other API, or reloaded to check a path) and the vendor
 libraries. gpucmp's PTX passes on OpenCL's own PTX (docs/studies/ptx-passes.md)
 make OpenCL's code better through a tool no OpenCL user has: they are a column
-of their own, never OpenCL's best. docs/studies/timing.md, "Each API at its
-best", says why."""
+of their own, never OpenCL's best. docs/studies/best-against-best.md says why."""
 import math
 from dataclasses import dataclass
 

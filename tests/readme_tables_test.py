@@ -1,10 +1,14 @@
 #!/usr/bin/env python3
-"""Tests README's generated tables: scripts/headline.py (<!-- headline: -->)
-and scripts/passes_table.py (<!-- passes: -->). Each table is its script's
+"""Tests README's generated tables: scripts/headline.py (<!-- headline: -->),
+scripts/passes_table.py (<!-- passes: -->) and, where README has it,
+scripts/best_table.py (<!-- best: -->). Each table is its script's
 output for the run folders its markers name (no number in it typed by hand);
 a changed number is exit 1 naming the line; bad input is one line and exit 2.
 passes_table also: a row gpucmp made is named only where it beats the kernel
-as written by more than 2%, and the last row is the rows' geometric mean."""
+as written by more than 2%, and the last row is the rows' geometric mean.
+best_table: its block, made from the committed suite runs in a README of its
+own, checks equal, and a changed number or another run named is found; each
+GPU's last row is the geometric mean of its rows with one math on both APIs."""
 import json
 import math
 import os
@@ -119,6 +123,67 @@ class Tables(unittest.TestCase):
             values = [float(cells[col].split()[0]) for cells in body]
             mean = math.exp(sum(math.log(v) for v in values) / len(values))
             self.assertAlmostEqual(float(geo[col]), mean, delta=0.01)
+
+
+
+class BestTable(unittest.TestCase):
+    """<!-- best: RUN_DIR ... --> ... <!-- /best -->: scripts/best_table.py's table."""
+    RUNS = ["results/nvidia-h200/2026-11-27-f31dd4c",
+            "results/nvidia-h100-80gb-hbm3/2026-11-27-f31dd4c"]
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="readme_tables_test_")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def test_the_readme_block_where_there_is_one_is_its_runs(self):
+        with open(README, encoding="utf-8") as f:
+            if "<!-- best:" not in f.read():
+                self.skipTest("README has no <!-- best: --> block")
+        r = run("best_table.py", *readme_runs("best"), "--check", README)
+        self.assertEqual(r.returncode, 0, r.stderr)
+
+    def readme_with_block(self, runs, table):
+        """A README in the scratch folder whose block names `runs` (relative to it)."""
+        named = [os.path.relpath(os.path.join(REPO, d), self.tmp) for d in runs]
+        path = os.path.join(self.tmp, "README.md")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write("# t\n\n<!-- best: " + " ".join(named) + " -->\n" + table
+                    + "<!-- /best -->\n\nmore\n")
+        return path
+
+    def test_a_block_checks_equal_and_a_change_is_found(self):
+        r = run("best_table.py", *self.RUNS)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        readme = self.readme_with_block(self.RUNS, r.stdout)
+        runs = [os.path.join(REPO, d) for d in self.RUNS]
+        self.assertEqual(run("best_table.py", *runs, "--check", readme).returncode, 0)
+        m = re.search(r"^\| matrixMul[^|]*\| H200 \| ([0-9.]+) ms", r.stdout, re.M)
+        changed = r.stdout[:m.start(1)] + f"{float(m.group(1)) + 0.01:.2f}" + r.stdout[m.end(1):]
+        readme = self.readme_with_block(self.RUNS, changed)
+        bad = run("best_table.py", *runs, "--check", readme)
+        self.assertEqual(bad.returncode, 1, bad.stderr)
+        self.assertIn("should:", bad.stderr)
+        self.assertIn(m.group(0)[:20], bad.stderr)
+        readme = self.readme_with_block(self.RUNS[:1], r.stdout)
+        other = run("best_table.py", *runs, "--check", readme)
+        self.assertEqual(other.returncode, 1, other.stderr)
+
+    def test_each_gpus_last_row_is_the_geometric_mean_of_its_rows(self):
+        r = run("best_table.py", *self.RUNS)
+        rows = [[c.strip() for c in line.strip("|").split("|")]
+                for line in r.stdout.splitlines()[2:]]
+        geo = [cells for cells in rows if cells[0] == "geometric mean"]
+        self.assertEqual([cells[1] for cells in geo], ["H200", "H100"])
+        for cells in geo:
+            body = [c for c in rows if c[1] == cells[1] and c[0] != "geometric mean"
+                    and "not the same math" not in c[0]]
+            for col in (6, 7):
+                values = [float(c[col].split()[0]) if c[col][0].isdigit() else float(c[6])
+                          for c in body]
+                mean = math.exp(sum(math.log(v) for v in values) / len(values))
+                self.assertAlmostEqual(float(cells[col]), mean, delta=0.01)
 
 
 if __name__ == "__main__":

@@ -41,6 +41,14 @@ if(Python3_FOUND)
   add_test(NAME readme_tables COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/readme_tables_test.py)
   set_tests_properties(readme_tables PROPERTIES LABELS "scripts")
+  # Each API at its best (scripts/best_table.py, gpucmp_report/api_best.py): the fastest
+  # validated own row per family and API, never a cross-run, control or PTX-pass row.
+  add_test(NAME best_table COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/best_table_test.py)
+  set_tests_properties(best_table PROPERTIES LABELS "scripts")
+  add_test(NAME report_at_best COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/report_at_best_test.py)
+  set_tests_properties(report_at_best PROPERTIES LABELS "scripts")
   # Figures need matplotlib (python3-matplotlib); without it they skip, and so does this test.
   add_test(NAME report COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_test.py)

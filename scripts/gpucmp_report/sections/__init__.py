@@ -5,7 +5,7 @@ is a gpucmp_report.build.Report: the inputs (args, contexts, benches, missing),
 the analyses over them (data, all_pairs, shown, analyses, best_rows, bw, peaks)
 and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds a
 module here and one line to SECTIONS."""
-from . import (advection, agpu, bandwidth, best, changed, cold, gaps, header, layout,
+from . import (advection, agpu, at_best, bandwidth, best, changed, cold, gaps, header, layout,
                not_measured, one_api, peak, ptx_steps, quality, ratio, roofline, scaling, split,
                startup, vendor, worksize)
 
@@ -13,6 +13,7 @@ SECTIONS = [
     header,        # title, input files, device and software, how to read it
     changed,       # what changed since 2010 and what has not
     ratio,         # CUDA against OpenCL (Fig. 5)
+    at_best,       # each API at its best: fastest own row against fastest, per workload
     best,          # CUDA against the best OpenCL variant (Fig. 7)
     ptx_steps,     # PTX optimization steps (Fig. 6)
     bandwidth,     # bandwidth against transfer size

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Each API at its best: CUDA's fastest against OpenCL's fastest, per workload and GPU.
+
+For each paired workload (the families of scripts/gpucmp_report/api_best.py:
+one problem, one math, each API's own implementations of it), from each GPU's
+suite run (scripts/suite.sh): the fastest validated CUDA row and the fastest
+validated OpenCL row over every variant and launch configuration the run
+measured (local size, data layout, scan's alpha), the configuration each
+needed, and OpenCL/CUDA. Cross-runs, controls and vendor libraries are never
+an API's best; gpucmp's PTX passes on OpenCL's own PTX are the last column
+(named where they beat OpenCL's best by more than 2%), never OpenCL's best.
+A time marked * ran at its API's launch floor. The last rows are each GPU's
+geometric means, of the rows with one math on both APIs (a row labelled "not
+the same math" has only each API's default math, as trapezoid's division).
+A run folder is read as REPORT.md reads it: its parts' files in the order of
+manifest.json, the later file's row winning, error and skipped rows left out.
+The README holds the table between <!-- best: RUN_DIR [RUN_DIR ...] --> and
+<!-- /best -->, and
+tests/readme_tables_test.py checks that it is this script's output for those
+folders, so that no number in it is typed by hand.
+
+usage: scripts/best_table.py RUN_DIR [RUN_DIR ...] [--check README]
+  without --check: prints the table; with it: exit 1 when README's table
+  between the markers is not the table of the folders it names
+exit: 0 printed or equal; 1 README differs; 2 bad input (no such folder, no
+      manifest.json or part file, a family without a validated row on one
+      API, README without the markers)
+"""
+import json
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cli_args  # noqa: E402
+import readme_block  # noqa: E402
+from gbench_json import InputError  # noqa: E402
+from gpucmp_report import api_best, load  # noqa: E402
+
+NONE = "\u2013"
+
+
+def fail(message):
+    cli_args.fail("best_table", message)
+
+
+def manifest(run_dir):
+    """(the GPU's short name, the part files in the suite's order)."""
+    path = os.path.join(run_dir, "manifest.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            m = json.load(f)
+        gpu = m["gpus"][0]["name"].replace("NVIDIA ", "").split()[0]
+        parts = [str(p) for p in m["parts"]]
+    except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
+        raise InputError(f"{path}: no GPU name and parts ({e})") from e
+    files = [os.path.join(run_dir, p + ".json") for p in parts]
+    files = [f for f in files if os.path.isfile(f)]
+    if not files:
+        raise InputError(f"{run_dir}: no part's file (<part>.json) of {path}")
+    return gpu, files
+
+
+def run_bests(run_dir):
+    """(GPU name, [api_best.Best] of every family); InputError where a family has
+    no validated row on an API."""
+    gpu, files = manifest(run_dir)
+    try:
+        _, benches, _ = load.load_all(files)
+    except load.InputError as e:
+        raise InputError(str(e)) from e
+    bests = api_best.best_of(benches)
+    for b in bests:
+        gone = api_best.missing_api(b)
+        if gone:
+            f = b.family
+            raise InputError(
+                f"{run_dir}: no validated {gone} row of '{f.label}' ({f.part}.json: "
+                f"{f.workload}/<api>/<variant>/{f.problem})")
+    return gpu, bests
+
+
+def table(run_dirs):
+    runs = [run_bests(d) for d in run_dirs]
+    head = ["pair", "GPU"] + api_best.HEADER
+    lines = ["| " + " | ".join(head) + " |", "|---|---|---:|---|---:|---|---:|---:|"]
+    for i, family in enumerate(api_best.FAMILIES):
+        for gpu, bests in runs:
+            lines.append("| " + " | ".join([family.label, gpu] + api_best.cells(bests[i])) + " |")
+    for gpu, bests in runs:
+        lines.append("| " + " | ".join(["geometric mean", gpu] + [NONE] * 4
+                                       + api_best.geomean_cells(bests)) + " |")
+    return lines
+
+
+def main(argv=None):
+    if argv is None:  # as an installed command (pyproject.toml)
+        argv = sys.argv[1:]
+    p = cli_args.parser("best_table", __doc__)
+    p.add_argument("run_dirs", nargs="+")
+    p.add_argument("--check", metavar="README")
+    args = p.parse_args(argv)
+    for d in args.run_dirs:
+        if not os.path.isdir(d):
+            fail(f"{d}: no such folder")
+    try:
+        lines = table(args.run_dirs)
+        if not args.check:
+            print("\n".join(lines))
+            return 0
+        return readme_block.check("best_table", args.check, "best", args.run_dirs, lines)
+    except InputError as e:
+        fail(str(e))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

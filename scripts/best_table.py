@@ -5,13 +5,14 @@ For each paired workload (the families of scripts/gpucmp_report/api_best.py:
 one problem, one math, each API's own implementations of it), from each GPU's
 suite run (scripts/suite.sh): the fastest validated CUDA row and the fastest
 validated OpenCL row over every variant and launch configuration the run
-measured (local size, data layout, scan's alpha), the configuration each
-needed, and OpenCL/CUDA. Cross-runs, controls and vendor libraries are never
-an API's best; gpucmp's PTX passes on OpenCL's own PTX are the last column
-(named where they beat OpenCL's best by more than 2%), never OpenCL's best.
-A time marked * ran at its API's launch floor. The last rows are each GPU's
-geometric means, of the rows with one math on both APIs (a row labelled "not
-the same math" has only each API's default math, as trapezoid's division).
+measured (local size, data layout, scan's alpha): one row per workload, one
+column per GPU, each cell OpenCL/CUDA and the configuration each needed
+(CUDA's / OpenCL's). Cross-runs, controls, vendor libraries and gpucmp's PTX
+passes are never an API's best (the REPORT's section "Each API at its best"
+has each API's times and the passes' column). A ratio marked * has a row at
+its API's launch floor. The last row is each GPU's geometric mean, of the
+rows with one math on both APIs (a row labelled "not the same math" has only
+each API's default math, as trapezoid's division).
 A run folder is read as REPORT.md reads it: its parts' files in the order of
 manifest.json, the later file's row winning, error and skipped rows left out.
 The README holds the table between <!-- best: RUN_DIR [RUN_DIR ...] --> and
@@ -35,9 +36,6 @@ import cli_args  # noqa: E402
 import readme_block  # noqa: E402
 from gbench_json import InputError  # noqa: E402
 from gpucmp_report import api_best, load  # noqa: E402
-
-NONE = "\u2013"
-
 
 def fail(message):
     cli_args.fail("best_table", message)
@@ -79,16 +77,24 @@ def run_bests(run_dir):
     return gpu, bests
 
 
+def cell(best):
+    """'1.02 (`tile32` / `tile32-aligned`)': OpenCL/CUDA, then the configuration
+    each API needed (CUDA's first); ' *' where either ran at its launch floor."""
+    floor = any(b.counters.get("launch_bound", 0) > 0.5 for b in (best.cuda, best.opencl))
+    configs = " / ".join(api_best.fmt_config(b, best.family) for b in (best.cuda, best.opencl))
+    return f"{best.ratio:.2f}{' *' if floor else ''} ({configs})"
+
+
 def table(run_dirs):
+    """One row per family, one column per GPU (the REPORT's section has each
+    API's times)."""
     runs = [run_bests(d) for d in run_dirs]
-    head = ["pair", "GPU"] + api_best.HEADER
-    lines = ["| " + " | ".join(head) + " |", "|---|---|---:|---|---:|---|---:|---:|"]
+    lines = ["| pair | " + " | ".join(gpu for gpu, _ in runs) + " |",
+             "|---|" + "---|" * len(runs)]
     for i, family in enumerate(api_best.FAMILIES):
-        for gpu, bests in runs:
-            lines.append("| " + " | ".join([family.label, gpu] + api_best.cells(bests[i])) + " |")
-    for gpu, bests in runs:
-        lines.append("| " + " | ".join(["geometric mean", gpu] + [NONE] * 4
-                                       + api_best.geomean_cells(bests)) + " |")
+        lines.append("| " + " | ".join([family.label] + [cell(b[i]) for _, b in runs]) + " |")
+    lines.append("| geometric mean | " + " | ".join(
+        api_best.geomean_cells(bests)[0] for _, bests in runs) + " |")
     return lines
 
 

@@ -7,8 +7,7 @@ small SASS files (offline-ptxas SASS never used as OpenCL's), an ncu raw CSV
 turned into JSON (units, thousands separators, n/a, medians, failed rows), the
 counters table, side files not read as results, and a report without any of
 this evidence unchanged (each GPU's latest suite run's REPORT.md regenerates byte for byte
-where matplotlib is importable, less the sections added since it was written; else those
-two tests skip and the last line says so)."""
+where matplotlib is importable; else those two tests skip and the last line says so)."""
 import glob
 import importlib.util
 import json
@@ -370,23 +369,6 @@ def latest_run_reports():
     return sorted(latest.values())
 
 
-# Sections added to the report since the committed suite runs' REPORT.md were
-# written: a committed report without one regenerates to itself plus that section
-# (and to itself once regenerated with it).
-NEWER_SECTIONS = ["## Each API at its best"]
-
-
-def without_newer_sections(regenerated, committed):
-    """regenerated less each section of NEWER_SECTIONS that committed lacks."""
-    for heading in NEWER_SECTIONS:
-        start = regenerated.find("\n" + heading + "\n")
-        if start < 0 or "\n" + heading + "\n" in committed:
-            continue
-        end = regenerated.find("\n## ", start + 1)
-        regenerated = regenerated[:start] + (regenerated[end:] if end >= 0 else "\n")
-    return regenerated
-
-
 class Unchanged(Case):
     def test_without_evidence_the_report_is_unchanged(self):
         plain = self.report(self.write("a/suite.json", doc(BASE)), out="plain")
@@ -424,14 +406,7 @@ class Unchanged(Case):
                                       cwd=REPO, capture_output=True, text=True, check=False)
                 self.assertEqual(proc.returncode, 0, proc.stderr)
                 with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
-                    self.assertEqual(without_newer_sections(f.read(), text), text)
-
-    def test_a_newer_section_is_set_aside_only_where_the_committed_report_lacks_it(self):
-        new = "# R\n\n## A\n\na\n\n## Each API at its best\n\nt\n\n## B\n\nb\n"
-        old = "# R\n\n## A\n\na\n\n## B\n\nb\n"
-        self.assertEqual(without_newer_sections(new, old), old)
-        self.assertEqual(without_newer_sections(new, new), new)
-        self.assertEqual(without_newer_sections(old, old), old)
+                    self.assertEqual(f.read(), text)
 
 
 if __name__ == "__main__":

@@ -9,25 +9,48 @@
 namespace gpucmp {
 
 SmLimits sm_limits(const DeviceInfo& dev) {
+  constexpr long long kKiB = 1024;
   const int cc = dev.cc_major * 10 + dev.cc_minor;
-  if (cc == 75) return {1024, 16};
-  if (cc == 86 || cc == 87) return {1536, 16};
-  if (cc == 89) return {1536, 24};
+  if (cc == 75) return {1024, 16, 65536, 64 * kKiB};
+  if (cc == 86 || cc == 87) return {1536, 16, 65536, 100 * kKiB};
+  if (cc == 89) return {1536, 24, 65536, 100 * kKiB};
+  if (cc == 80) return {2048, 32, 65536, 164 * kKiB};
+  if (cc == 90) return {2048, 32, 65536, 228 * kKiB};
   return {};
 }
 
 namespace {
-constexpr double kBlockCostThreads = 32;  // a block's scheduling, in threads' worth of work
+constexpr double kBlockCostThreads = 32;     // a block's scheduling, in threads' worth of work
+constexpr long long kRegisterUnit = 256;     // registers are allocated a warp at a time, in 256s
+constexpr long long kSharedUnit = 128;       // shared memory is allocated in 128-byte units
+constexpr long long kSharedPerBlock = 1024;  // reserved by the system for each block
+
+long long round_up(long long v, long long unit) { return (v + unit - 1) / unit * unit; }
 }  // namespace
 
-double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev) {
+long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResources& k) {
+  const long long warps = (threads + 31) / 32;
+  if (k.max_threads > 0 && threads > k.max_threads) return 0;
+  // At least one: the SM limits are the compute capability's, a device's own
+  // group limit may be larger (PoCL).
+  long long blocks =
+      std::max<long long>(1, std::min<long long>(sm.max_blocks, sm.max_threads / (warps * 32)));
+  if (k.registers > 0)
+    blocks = std::min(blocks, sm.registers / (round_up(k.registers * 32LL, kRegisterUnit) * warps));
+  if (k.shared > 0 && sm.shared > 0)
+    blocks = std::min(blocks, sm.shared / round_up(k.shared + kSharedPerBlock, kSharedUnit));
+  return std::max<long long>(0, blocks);
+}
+
+double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev,
+                   const KernelResources& kernel) {
   const long long threads = s.size();
   const long long warps = (threads + 31) / 32;
   const double lanes = double(threads) / double(warps * 32);
 
   const SmLimits sm = sm_limits(dev);
-  const long long per_sm =
-      std::max<long long>(1, std::min<long long>(sm.max_blocks, sm.max_threads / (warps * 32)));
+  const long long per_sm = blocks_per_sm(threads, sm, kernel);
+  if (per_sm == 0) return 0;  // the kernel cannot launch with it
   const double occupancy = double(per_sm * threads) / sm.max_threads;
   const double occupancy_loss = std::min(1.0, occupancy / 0.5);
 
@@ -47,7 +70,9 @@ double model_score(const LocalShape& s, const GlobalSize& global, const DeviceIn
   return lanes * occupancy_loss * coalescing * balance * block_cost;
 }
 
-int tuner_budget(int candidates) { return std::max(1, candidates / 10); }
+int tuner_budget(int candidates) {
+  return std::min(std::max(0, candidates), std::max(3, candidates / 10));
+}
 
 namespace {
 
@@ -61,10 +86,12 @@ bool contains(const std::vector<LocalShape>& list, const LocalShape& s) {
 }  // namespace
 
 std::vector<LocalShape> model_ranking(const std::vector<LocalShape>& candidates,
-                                      const GlobalSize& global, const DeviceInfo& dev) {
+                                      const GlobalSize& global, const DeviceInfo& dev,
+                                      const KernelResources& kernel) {
   std::vector<std::pair<double, LocalShape>> ranked;
   ranked.reserve(candidates.size());
-  for (const LocalShape& s : candidates) ranked.emplace_back(model_score(s, global, dev), s);
+  for (const LocalShape& s : candidates)
+    ranked.emplace_back(model_score(s, global, dev, kernel), s);
   std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     if (a.first != b.first) return a.first > b.first;
     if (a.second.size() != b.second.size()) return a.second.size() > b.second.size();
@@ -76,11 +103,16 @@ std::vector<LocalShape> model_ranking(const std::vector<LocalShape>& candidates,
   return out;
 }
 
-TunerResult tune_local(const std::vector<LocalShape>& candidates, const GlobalSize& global,
-                       const DeviceInfo& dev, int budget, const ShapeTimer& time) {
+TunerResult tune_local(const std::vector<LocalShape>& all, const GlobalSize& global,
+                       const DeviceInfo& dev, int budget, const ShapeTimer& time,
+                       const KernelResources& kernel) {
   TunerResult r;
-  r.candidates = int(candidates.size());
-  const std::vector<LocalShape> ranked = model_ranking(candidates, global, dev);
+  r.candidates = int(all.size());
+  // The shapes the kernel can launch with (the others score 0): never timed.
+  std::vector<LocalShape> candidates;
+  for (const LocalShape& s : all)
+    if (blocks_per_sm(s.size(), sm_limits(dev), kernel) > 0) candidates.push_back(s);
+  const std::vector<LocalShape> ranked = model_ranking(candidates, global, dev, kernel);
   if (ranked.empty()) return r;
   r.shape = ranked.front();
   if (budget <= 1) return r;  // the model's first choice, unmeasured

@@ -4,8 +4,12 @@
 // a launch to use, the product of five factors in (0, 1]:
 //   lanes      threads / (warps x 32): a partial warp idles its other lanes;
 //   occupancy  resident threads per SM / the SM's maximum, from the block
-//              count and thread limits (registers and shared memory are not
-//              known here), counted as a loss below one half only;
+//              count and thread limits and, where the kernel's own API says
+//              them (kernel_resources.h), its registers (allocated 256 a
+//              warp) and shared memory (128-byte units plus 1 KB a block),
+//              counted as a loss below one half only; a shape the kernel
+//              cannot launch (over its own largest block, or not one block
+//              of it fits an SM) scores 0;
 //   coalescing a warp of a 2-D group spans ceil(32 / x) rows when x < 32, so
 //              one float load touches that many 32-byte sectors per 128
 //              bytes instead of four (no loss while each row fills whole
@@ -24,38 +28,51 @@
 // are timed twice more each, alternately, and the lower median of three
 // wins (single timings of a 5 us kernel do not separate shapes a few percent
 // apart: H200 bilinear, 2026-11-23). The budget is a
-// tenth of the legal shapes (66 on a 1024 x 1024 range: 6); with a budget of
-// one (1-D ranges of 11 shapes) nothing is timed and the model's first choice
-// is the answer. The climb's design was chosen on the H200 sweep of
+// tenth of the legal shapes and at least three (66 on a 1024 x 1024 range:
+// 6; the 1-D ranges of 11 shapes: 3), all of them where there are fewer;
+// with a budget of one nothing is timed and the model's first choice is the
+// answer. The climb's design was chosen on the H200 sweep of
 // 2026-11-23 (results/nvidia-h200/2026-11-23-worksize): in-sample there.
 #pragma once
 #include <functional>
 #include <vector>
 
 #include "device_info.h"
+#include "kernel_resources.h"
 #include "launch_shape.h"
 
 namespace gpucmp {
 
-// Resident limits of one SM for the occupancy term: threads and blocks.
-// From the compute capability (Hopper and Ampere A100: 2048 and 32); other
-// devices get the same numbers.
+// Resident limits of one SM for the occupancy term: threads, blocks, 32-bit
+// registers and shared memory (bytes; 0: not known, not applied). From the
+// compute capability (Hopper: 2048, 32, 65536, 228 KB); other devices get
+// Hopper's threads, blocks and registers and no shared-memory limit.
 struct SmLimits {
   int max_threads = 2048;
   int max_blocks = 32;
+  int registers = 65536;
+  long long shared = 0;
 };
 SmLimits sm_limits(const DeviceInfo& dev);
 
-// The model's expected fraction of the device a shape uses (1: no loss).
-double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev);
+// Blocks of `threads` threads of a kernel needing `k` resident on one SM
+// (0: not one fits).
+long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResources& k);
 
-// Shapes the tuner may measure out of `candidates`: max(1, candidates / 10).
+// The model's expected fraction of the device a shape uses (1: no loss; 0:
+// the kernel cannot launch with it).
+double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev,
+                   const KernelResources& kernel = {});
+
+// Shapes the tuner may measure out of `candidates`: a tenth, at least 3, at
+// most all of them.
 int tuner_budget(int candidates);
 
 // The legal shapes in the model's order, best first (ties: the larger group,
 // then the x nearest above 32).
 std::vector<LocalShape> model_ranking(const std::vector<LocalShape>& candidates,
-                                      const GlobalSize& global, const DeviceInfo& dev);
+                                      const GlobalSize& global, const DeviceInfo& dev,
+                                      const KernelResources& kernel = {});
 
 // Seconds one launch of a shape takes (the tuner's only measurement).
 using ShapeTimer = std::function<double(const LocalShape&)>;
@@ -66,8 +83,10 @@ struct TunerResult {
   int measured = 0;
 };
 
-// The search above over `candidates` (legal shapes) with `budget` timings.
+// The search above over `candidates` (legal shapes) with `budget` timings,
+// the model fed with the kernel's own resources.
 TunerResult tune_local(const std::vector<LocalShape>& candidates, const GlobalSize& global,
-                       const DeviceInfo& dev, int budget, const ShapeTimer& time);
+                       const DeviceInfo& dev, int budget, const ShapeTimer& time,
+                       const KernelResources& kernel = {});
 
 }  // namespace gpucmp

@@ -80,11 +80,16 @@ double time_shape(const LocalShape& shape, const ShapedRunnerFactory& make) {
   return best;
 }
 
+// The model is fed what the row's own compiled kernel needs (its API's report,
+// Runner::kernel_resources), asked of a runner made without a shape, as the
+// "query" rule asks its suggestion.
 LocalChoice tune(const GlobalSize& global, const DeviceInfo& dev, const ShapedRunnerFactory& make) {
+  const KernelResources kernel = make(LocalShape{})->kernel_resources();
   const std::vector<LocalShape> candidates = candidate_shapes(global, local_limits(dev));
-  const TunerResult t = tune_local(candidates, global, dev, tuner_budget(int(candidates.size())),
-                                   [&make](const LocalShape& s) { return time_shape(s, make); });
-  return {t.shape, t.candidates, t.measured};
+  const TunerResult t = tune_local(
+      candidates, global, dev, tuner_budget(int(candidates.size())),
+      [&make](const LocalShape& s) { return time_shape(s, make); }, kernel);
+  return {t.shape, t.candidates, t.measured, kernel};
 }
 
 }  // namespace
@@ -133,6 +138,10 @@ void add_local_counters(Measurement& m, const LocalChoice& choice) {
   if (choice.candidates > 0) {
     m.counters.emplace_back("tuner_candidates", choice.candidates);
     m.counters.emplace_back("tuner_measured", choice.measured);
+    // What the model knew of the kernel (0: its API did not say).
+    m.counters.emplace_back("tuner_kernel_regs", choice.kernel.registers);
+    m.counters.emplace_back("tuner_kernel_shared_bytes", double(choice.kernel.shared));
+    m.counters.emplace_back("tuner_kernel_max_threads", choice.kernel.max_threads);
   }
 }
 

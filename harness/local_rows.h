@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "device_info.h"
+#include "kernel_resources.h"
 #include "launch_shape.h"
 #include "runner_table.h"
 #include "startup.h"
@@ -27,6 +28,7 @@ struct LocalChoice {
   LocalShape shape;
   int candidates = 0;
   int measured = 0;
+  KernelResources kernel;  // the tuner's: what its model knew of the kernel
 };
 
 // The --<workload>-local option of a workload whose launch geometry is free:

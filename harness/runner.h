@@ -5,6 +5,8 @@
 #include <cstddef>
 #include <string>
 
+#include "kernel_resources.h"
+
 namespace gpucmp {
 
 struct BatchTiming {
@@ -61,6 +63,10 @@ class Runner {
   // rounded down to CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE; 0 when the
   // runner has no such kernel.
   virtual int suggested_group_size() const { return 0; }
+  // What this runner's kernel needs of an SM (kernel_resources.h), for the
+  // tuner's model; all zero when the runner has no such kernel or its API
+  // does not say.
+  virtual KernelResources kernel_resources() const { return {}; }
 };
 
 }  // namespace gpucmp

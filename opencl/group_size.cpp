@@ -1,5 +1,9 @@
 #include "group_size.h"
 
+#include <map>
+#include <mutex>
+#include <regex>
+
 #include "check.h"
 #include "session.h"
 
@@ -16,6 +20,57 @@ int kernel_group_size(cl_kernel kernel, const std::string& what) {
         "clGetKernelWorkGroupInfo", what + " CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE");
   if (multiple > 0 && size >= multiple) size -= size % multiple;
   return int(size);
+}
+
+int ptxas_registers(const std::string& log, const std::string& name) {
+  const std::string entry = "Compiling entry function '" + name + "'";
+  const std::size_t at = log.find(entry);
+  if (at == std::string::npos) return 0;
+  // Up to the next entry's report.
+  const std::size_t next = log.find("Compiling entry function '", at + entry.size());
+  const std::string part = log.substr(at, next == std::string::npos ? next : next - at);
+  static const std::regex used(R"(Used (\d+) registers)");
+  std::smatch m;
+  return std::regex_search(part, m, used) ? std::stoi(m[1].str()) : 0;
+}
+
+namespace {
+
+// The registers of `name` in `spec`'s program built with -cl-nv-verbose on
+// NVIDIA's driver, per device, program and kernel, built once.
+int nvidia_registers(const ProgramSpec& spec, const std::string& name) {
+  static std::mutex mutex;
+  static std::map<std::string, int> known;
+  Session& s = session();
+  const std::string options = s.source_options(spec) + " -cl-nv-verbose";
+  const std::string key = s.info().name + "|" + spec.file + "|" + options + "|" + name;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = known.find(key); it != known.end()) return it->second;
+  }
+  const int registers = ptxas_registers(s.build(spec.file, options).log, name);
+  const std::lock_guard<std::mutex> lock(mutex);
+  return known.emplace(key, registers).first->second;
+}
+
+}  // namespace
+
+KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
+                                 const std::string& name) {
+  KernelResources r;
+  cl_ulong local = 0;
+  std::size_t size = 0;
+  check(clGetKernelWorkGroupInfo(kernel, session().device(), CL_KERNEL_LOCAL_MEM_SIZE, sizeof local,
+                                 &local, nullptr),
+        "clGetKernelWorkGroupInfo", name + " CL_KERNEL_LOCAL_MEM_SIZE");
+  check(clGetKernelWorkGroupInfo(kernel, session().device(), CL_KERNEL_WORK_GROUP_SIZE, sizeof size,
+                                 &size, nullptr),
+        "clGetKernelWorkGroupInfo", name + " CL_KERNEL_WORK_GROUP_SIZE");
+  r.shared = static_cast<long long>(local);
+  r.max_threads = int(size);
+  if (session().is_nvidia() && spec.from == ProgramFrom::source)
+    r.registers = nvidia_registers(spec, name);
+  return r;
 }
 
 }  // namespace gpucmp::opencl

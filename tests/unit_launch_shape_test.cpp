@@ -15,6 +15,7 @@
 #include "launch_shape.h"
 #include "local_choice.h"
 #include "local_rows.h"
+#include "measure.h"
 
 namespace gpucmp {
 namespace {
@@ -146,10 +147,51 @@ TEST(LocalChoice, ModelPenalisesPartialWarpsNarrowRowsTailsAndSmallBlocks) {
               (33.0 / 32.0) / 2.0 * 1024.0 / 1056.0, 1e-12);
 }
 
-TEST(LocalChoice, BudgetIsATenth) {
+TEST(LocalChoice, BudgetIsATenthAndAtLeastThree) {
   EXPECT_EQ(tuner_budget(66), 6);
-  EXPECT_EQ(tuner_budget(11), 1);
-  EXPECT_EQ(tuner_budget(3), 1);
+  EXPECT_EQ(tuner_budget(11), 3);
+  EXPECT_EQ(tuner_budget(3), 3);
+  EXPECT_EQ(tuner_budget(2), 2);  // never more than there are
+  EXPECT_EQ(tuner_budget(0), 0);
+}
+
+// The kernel's own registers and shared memory bound the blocks an SM holds
+// (H200: 65536 registers, 228 KB), as the occupancy calculator counts them.
+TEST(LocalChoice, KernelResourcesBoundTheBlocksAnSmHolds) {
+  const SmLimits sm = sm_limits(h200());
+  EXPECT_EQ(sm.registers, 65536);
+  EXPECT_EQ(sm.shared, 228 * 1024);
+  EXPECT_EQ(blocks_per_sm(256, sm, {}), 8);  // the threads' limit
+  // 64 registers: 2048 a warp, 8 warps a block: 4 blocks.
+  EXPECT_EQ(blocks_per_sm(256, sm, {64, 0, 0}), 4);
+  // 33 registers are allocated as 40 (1280 a warp): 6 blocks of 8 warps.
+  EXPECT_EQ(blocks_per_sm(256, sm, {33, 0, 0}), 6);
+  // 48 KB of shared memory and 1 KB reserved a block: 4 blocks in 228 KB.
+  EXPECT_EQ(blocks_per_sm(256, sm, {0, 48 * 1024, 0}), 4);
+  EXPECT_EQ(blocks_per_sm(1024, sm, {0, 0, 512}), 0);  // over the kernel's own largest block
+  EXPECT_EQ(blocks_per_sm(1024, sm, {128, 0, 0}), 0);  // 128 x 1024 registers do not fit
+}
+
+TEST(LocalChoice, TheModelSeesTheKernelsRegisters) {
+  const DeviceInfo d = h200();
+  // 2^17 work-items in groups of 1024: without registers 2 blocks an SM
+  // (full occupancy); with 64 a thread, 1 (half): no loss yet at one half.
+  EXPECT_DOUBLE_EQ(model_score({1024, 1}, k1d, d, {64, 0, 0}), model_score({1024, 1}, k1d, d));
+  // 128 registers a thread: groups of 256 fit 2 blocks, a quarter of the
+  // threads: a loss by half; groups of 1024 cannot launch.
+  EXPECT_DOUBLE_EQ(model_score({256, 1}, k1d, d, {128, 0, 0}), 0.5 * model_score({256, 1}, k1d, d));
+  EXPECT_EQ(model_score({1024, 1}, k1d, d, {128, 0, 0}), 0.0);
+}
+
+TEST(LocalChoice, TheTunerNeverTimesAShapeTheKernelCannotLaunch) {
+  const std::vector<LocalShape> all = candidate_shapes(k1d, {});
+  const ShapeTimer timer = [](const LocalShape& s) {
+    EXPECT_LE(s.size(), 256) << to_string(s, 1);
+    return 1.0 / double(s.size());  // larger is faster: the climb pushes up
+  };
+  const TunerResult r = tune_local(all, k1d, h200(), 5, timer, {0, 0, 256});
+  EXPECT_EQ(r.shape, (LocalShape{256, 1}));
+  EXPECT_EQ(r.candidates, int(all.size()));
 }
 
 TEST(LocalChoice, RankingPutsWarpWideRowsFirstWithinASize) {
@@ -227,10 +269,55 @@ TEST(LocalRows, ResolveChecksTheDeviceLimitAndSkipsSweepShapesOverIt) {
   EXPECT_EQ(resolve_local({LocalRule::study_x, {}}, k2d, d, none, "row").shape,
             (LocalShape{256, 1}));
   EXPECT_TRUE(resolve_local({LocalRule::driver, {}}, k2d, d, none, "row").shape.by_driver());
-  // A budget of one measures nothing.
-  const LocalChoice c = resolve_local({LocalRule::tuner, {}}, k1d, d, none, "row");
+}
+
+// A runner whose launch takes 1 ms over its group size (larger is faster) and
+// whose kernel, its API says, launches groups of at most 128.
+class ShapedRunner : public Runner {
+ public:
+  explicit ShapedRunner(LocalShape s) : s_(s) {}
+  void upload() override {}
+  BatchTiming time_batch(int launches) override {
+    BatchTiming t;
+    t.device_s = launches * 1e-3 / double(std::max<long long>(1, s_.size()));
+    return t;
+  }
+  void download() override {}
+  void flush_l2(std::size_t) override {}
+  KernelResources kernel_resources() const override { return {40, 0, 128}; }
+
+ private:
+  LocalShape s_;
+};
+
+// The tuner's budget on a 1-D range of 9 legal shapes is 3; its model is fed
+// the kernel's own resources, asked of a runner made without a shape, and
+// the row's counters say what it knew; no shape over the kernel's largest
+// group is timed.
+TEST(LocalRows, TheTunerTimesThreeShapesWithTheKernelsResources) {
+  DeviceInfo d = h200();
+  d.max_group_size = 256;
+  std::vector<LocalShape> made;
+  const ShapedRunnerFactory make = [&made](const LocalShape& s) -> std::unique_ptr<Runner> {
+    made.push_back(s);
+    return std::make_unique<ShapedRunner>(s);
+  };
+  const LocalChoice c = resolve_local({LocalRule::tuner, {}}, k1d, d, make, "row");
   EXPECT_EQ(c.candidates, 9);  // 1 .. 256
-  EXPECT_EQ(c.measured, 0);
+  EXPECT_GE(c.measured, 2);    // the climb stops where every neighbour is timed
+  EXPECT_LE(c.measured, 3);
+  EXPECT_EQ(c.shape, (LocalShape{128, 1}));
+  EXPECT_EQ(c.kernel.registers, 40);
+  EXPECT_EQ(c.kernel.max_threads, 128);
+  ASSERT_FALSE(made.empty());
+  EXPECT_TRUE(made.front().by_driver()) << "the resources are asked first, of no shape";
+  for (const LocalShape& s : made) EXPECT_LE(s.size(), 128) << to_string(s, 1);
+  Measurement m;
+  add_local_counters(m, c);
+  bool regs = false;
+  for (const auto& [name, value] : m.counters)
+    if (name == "tuner_kernel_regs") regs = value == 40;
+  EXPECT_TRUE(regs);
 }
 
 // A runner that only answers suggested_group_size().

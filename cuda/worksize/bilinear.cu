@@ -39,4 +39,8 @@ cudaError_t bilinear_occupancy_block_size(int* block) {
   return cudaOccupancyMaxPotentialBlockSize(&min_grid, block, bilinear, 0, 0);
 }
 
+cudaError_t bilinear_attributes(cudaFuncAttributes* attributes) {
+  return cudaFuncGetAttributes(attributes, bilinear);
+}
+
 }  // namespace gpucmp::cuda

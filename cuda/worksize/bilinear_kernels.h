@@ -13,5 +13,8 @@ void launch_bilinear(float* out, const float* in, int in_w, int in_h, int out_w,
 // The occupancy API's block size for the kernel (0 bytes of dynamic shared
 // memory): what the "driver" rows turn into a shape.
 cudaError_t bilinear_occupancy_block_size(int* block);
+// The kernel's registers, static shared memory and largest block
+// (cudaFuncGetAttributes): what the tuner's model is fed.
+cudaError_t bilinear_attributes(cudaFuncAttributes* attributes);
 
 }  // namespace gpucmp::cuda

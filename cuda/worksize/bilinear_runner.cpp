@@ -5,6 +5,7 @@
 // dividing shape) before it makes the runner that is timed.
 #include "bilinear_kernels.h"
 #include "check.h"
+#include "kernel_resources_of.h"
 #include "rect_copy.h"
 #include "runner_table.h"
 #include "timed_runner.h"
@@ -36,6 +37,9 @@ class BilinearRunner final : public TimedRunner {
     int block = 0;
     check(bilinear_occupancy_block_size(&block), "cudaOccupancyMaxPotentialBlockSize", "bilinear");
     return block;
+  }
+  KernelResources kernel_resources() const override {
+    return resources_of(bilinear_attributes, "bilinear");
   }
   void download() override {
     download_rect(p_.out, out(), p_.out_w, bilinear::out_rect(p_, part_), stream(), "bilinear out");

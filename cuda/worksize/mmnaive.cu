@@ -27,4 +27,8 @@ cudaError_t mmnaive_occupancy_block_size(int* block) {
   return cudaOccupancyMaxPotentialBlockSize(&min_grid, block, mmnaive, 0, 0);
 }
 
+cudaError_t mmnaive_attributes(cudaFuncAttributes* attributes) {
+  return cudaFuncGetAttributes(attributes, mmnaive);
+}
+
 }  // namespace gpucmp::cuda

@@ -12,5 +12,8 @@ void launch_mmnaive(float* c, const float* a, const float* b, int n, int x0, int
 // The occupancy API's block size for the kernel (0 bytes of dynamic shared
 // memory): what the "driver" rows turn into a shape.
 cudaError_t mmnaive_occupancy_block_size(int* block);
+// The kernel's registers, static shared memory and largest block
+// (cudaFuncGetAttributes): what the tuner's model is fed.
+cudaError_t mmnaive_attributes(cudaFuncAttributes* attributes);
 
 }  // namespace gpucmp::cuda

@@ -4,6 +4,7 @@
 // "query" rows through suggested_group_size() (the occupancy API's block size, made a dividing
 // shape) before it makes the runner that is timed.
 #include "check.h"
+#include "kernel_resources_of.h"
 #include "mmnaive_kernels.h"
 #include "rect_copy.h"
 #include "runner_table.h"
@@ -39,6 +40,9 @@ class MmNaiveRunner final : public TimedRunner {
     int block = 0;
     check(mmnaive_occupancy_block_size(&block), "cudaOccupancyMaxPotentialBlockSize", "mmnaive");
     return block;
+  }
+  KernelResources kernel_resources() const override {
+    return resources_of(mmnaive_attributes, "mmnaive");
   }
   void download() override {
     download_rect(p_.c, c(), p_.n, mmnaive::c_rect(p_.n, part_), stream(), "mmnaive C");

@@ -30,4 +30,8 @@ cudaError_t bitonic_pass_occupancy_block_size(int* block) {
   return cudaOccupancyMaxPotentialBlockSize(&min_grid, block, bitonic_pass, 0, 0);
 }
 
+cudaError_t bitonic_pass_attributes(cudaFuncAttributes* attributes) {
+  return cudaFuncGetAttributes(attributes, bitonic_pass);
+}
+
 }  // namespace gpucmp::cuda

@@ -12,5 +12,8 @@ void launch_bitonic_pass(float* a, unsigned k, unsigned j, dim3 grid, dim3 block
 // The occupancy API's block size for the kernel (0 bytes of dynamic shared
 // memory): what the "driver" rows turn into a size.
 cudaError_t bitonic_pass_occupancy_block_size(int* block);
+// The kernel's registers, static shared memory and largest block
+// (cudaFuncGetAttributes): what the tuner's model is fed.
+cudaError_t bitonic_pass_attributes(cudaFuncAttributes* attributes);
 
 }  // namespace gpucmp::cuda

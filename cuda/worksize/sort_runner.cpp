@@ -3,6 +3,7 @@
 // kernel launch per pass, all on the runner's stream, with the row's block
 // size (the occupancy API's, made a divisor of n/2, for the "driver" rows).
 #include "check.h"
+#include "kernel_resources_of.h"
 #include "runner_table.h"
 #include "sort_kernels.h"
 #include "timed_runner.h"
@@ -40,6 +41,9 @@ class SortRunner : public TimedRunner {
     int block = 0;
     check(bitonic_pass_occupancy_block_size(&block), "cudaOccupancyMaxPotentialBlockSize", "sort");
     return block;
+  }
+  KernelResources kernel_resources() const override {
+    return resources_of(bitonic_pass_attributes, "sort");
   }
 
  protected:

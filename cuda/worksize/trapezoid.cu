@@ -54,4 +54,8 @@ cudaError_t trapezoid_occupancy_block_size(int* block) {
   return cudaOccupancyMaxPotentialBlockSize(&min_grid, block, trapezoid_sum, 0, 0);
 }
 
+cudaError_t trapezoid_attributes(cudaFuncAttributes* attributes) {
+  return cudaFuncGetAttributes(attributes, trapezoid_sum);
+}
+
 }  // namespace gpucmp::cuda

@@ -14,5 +14,8 @@ void launch_trapezoid(float* partials, float h, unsigned first_item, dim3 grid, 
 // memory; its 4 KiB static array counted): what the "driver" rows turn into
 // a size.
 cudaError_t trapezoid_occupancy_block_size(int* block);
+// The kernel's registers, static shared memory and largest block
+// (cudaFuncGetAttributes): what the tuner's model is fed.
+cudaError_t trapezoid_attributes(cudaFuncAttributes* attributes);
 
 }  // namespace gpucmp::cuda

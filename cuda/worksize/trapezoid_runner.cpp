@@ -2,6 +2,7 @@
 // launch per launch with the row's block size (the occupancy API's, made a
 // divisor of the items, for the "driver" rows).
 #include "check.h"
+#include "kernel_resources_of.h"
 #include "rect_copy.h"
 #include "runner_table.h"
 #include "timed_runner.h"
@@ -45,6 +46,9 @@ class TrapezoidRunner : public TimedRunner {
     check(trapezoid_occupancy_block_size(&block), "cudaOccupancyMaxPotentialBlockSize",
           "trapezoid");
     return block;
+  }
+  KernelResources kernel_resources() const override {
+    return resources_of(trapezoid_attributes, "trapezoid");
   }
 
  protected:

@@ -22,7 +22,8 @@ class BilinearRunner final : public TimedRunner {
       : p_(p),
         local_(v.local),
         part_(v.part),
-        program_(session().program(program_spec("bilinear", v.name))),
+        spec_(program_spec("bilinear", v.name)),
+        program_(session().program(spec_)),
         kernel_(make_kernel(program_, "bilinear")) {}
 
   // Allocates once; uploads what the part reads (all of the input for a whole row).
@@ -41,6 +42,9 @@ class BilinearRunner final : public TimedRunner {
   }
   double build_ms() const override { return program_.build_ms; }
   int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "bilinear"); }
+  KernelResources kernel_resources() const override {
+    return opencl::kernel_resources(kernel_.get(), spec_, "bilinear");
+  }
 
  protected:
   void enqueue() override {
@@ -56,6 +60,7 @@ class BilinearRunner final : public TimedRunner {
   bilinear::Problem& p_;
   LocalShape local_;
   Part part_;
+  const ProgramSpec& spec_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer in_, out_;

@@ -23,7 +23,8 @@ class MmNaiveRunner final : public TimedRunner {
       : p_(p),
         local_(v.local),
         part_(v.part),
-        program_(session().program(program_spec("mmnaive", v.name))),
+        spec_(program_spec("mmnaive", v.name)),
+        program_(session().program(spec_)),
         kernel_(make_kernel(program_, "mmnaive")) {}
 
   // Allocates once; uploads what the part reads (all of A and B for a whole row).
@@ -44,6 +45,9 @@ class MmNaiveRunner final : public TimedRunner {
   }
   double build_ms() const override { return program_.build_ms; }
   int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "mmnaive"); }
+  KernelResources kernel_resources() const override {
+    return opencl::kernel_resources(kernel_.get(), spec_, "mmnaive");
+  }
 
  protected:
   void enqueue() override {
@@ -59,6 +63,7 @@ class MmNaiveRunner final : public TimedRunner {
   mmnaive::Problem& p_;
   LocalShape local_;
   Part part_;
+  const ProgramSpec& spec_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer a_, b_, c_;

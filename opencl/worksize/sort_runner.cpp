@@ -23,7 +23,8 @@ class SortRunner : public TimedRunner {
       : p_(p),
         local_(v.local),
         what_("sort local " + to_string(v.local, 1)),
-        program_(session().program(program_spec("sort", v.name))),
+        spec_(program_spec("sort", v.name)),
+        program_(session().program(spec_)),
         kernel_(make_kernel(program_, "bitonic_pass")) {}
 
   void upload() override {
@@ -41,6 +42,9 @@ class SortRunner : public TimedRunner {
   }
   double build_ms() const override { return program_.build_ms; }
   int suggested_group_size() const override { return kernel_group_size(kernel_.get(), "sort"); }
+  KernelResources kernel_resources() const override {
+    return opencl::kernel_resources(kernel_.get(), spec_, "bitonic_pass");
+  }
 
  protected:
   void enqueue() override {
@@ -62,6 +66,7 @@ class SortRunner : public TimedRunner {
   sort::Problem& p_;
   LocalShape local_;
   std::string what_;  // built once: the passes' error context
+  const ProgramSpec& spec_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer input_, data_;

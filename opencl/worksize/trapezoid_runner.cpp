@@ -24,7 +24,8 @@ class TrapezoidRunner : public TimedRunner {
       : p_(p),
         local_(v.local),
         part_(v.part),
-        program_(session().program(program_spec("trapezoid", v.name))),
+        spec_(program_spec("trapezoid", v.name)),
+        program_(session().program(spec_)),
         kernel_(make_kernel(program_, "trapezoid_sum")) {}
 
   // Allocates and zeroes once (the kernel reads no input).
@@ -48,6 +49,9 @@ class TrapezoidRunner : public TimedRunner {
   int suggested_group_size() const override {
     return kernel_group_size(kernel_.get(), "trapezoid");
   }
+  KernelResources kernel_resources() const override {
+    return opencl::kernel_resources(kernel_.get(), spec_, "trapezoid_sum");
+  }
 
  protected:
   void enqueue() override {
@@ -62,6 +66,7 @@ class TrapezoidRunner : public TimedRunner {
   trapezoid::Problem& p_;
   LocalShape local_;
   Part part_;
+  const ProgramSpec& spec_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer partials_;

@@ -67,7 +67,10 @@ PARTS = [
              "--mmnaive-local", "16x16,study-x,study-y,driver,query,tuner",
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
              "--sort-local", "sweep,study,driver,query,tuner",
-             "--trapezoid-local", "sweep,study,driver,query,tuner"]),
+             "--trapezoid-local", "sweep,study,driver,query,tuner"],
+         # The study's 2^18 keys, launch-bound from local 32 up (its repetitions
+         # spread with the launch path), and 2^22, where each pass outlasts a launch.
+         sizes=["--sort-n", "262144,4194304"]),
     Part("layout", "LavaMD, bodies and conversions per data layout", 134, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),

@@ -147,14 +147,25 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
                         "cp/unrollx8-ieee",
                         "cp/unrollx8-fast",
                         "cp/unrollx8-fast-ftz",
+                        "cp/unrollx8-byvalue",
+                        "cp/unrollx8-ieee-byvalue",
+                        "cp/unrollx8-fast-byvalue",
+                        "cp/unrollx8-prefetch",
+                        "cp/unrollx8-ieee-prefetch",
+                        "cp/unrollx8-fast-prefetch",
                         "mriq/precise",
                         "mriq/fast",
                         "mriq/uniform-tile",
                         "mriq/uniform-tile-fast",
+                        "mriq/precise-prefetch",
+                        "mriq/fast-prefetch",
                         "mrifhd/precise",
                         "mrifhd/fast",
                         "mrifhd/uniform-tile",
-                        "mrifhd/uniform-tile-fast"})
+                        "mrifhd/uniform-tile-fast",
+                        "mrifhd/precise-prefetch",
+                        "mrifhd/fast-prefetch",
+                        "reduce/pipeline-regcap40"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 

@@ -96,8 +96,9 @@ TEST(OpenClPrograms, PtxAlignIsTheSourceBuildsPtxAfterAlignAlone) {
     EXPECT_EQ(program_spec(workload, base + "-ptx-O0").from, ProgramFrom::ptx_O0);
   }
   // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain,
-  // nvcc's PTX and tile{16,32}-aligned-ptx-shared32; cp also unrollx8-fast-ptx-ftz.
-  EXPECT_EQ(ptx_variants("cp").size(), 10u);
+  // nvcc's PTX and tile{16,32}-aligned-ptx-shared32; cp also unrollx8-fast-ptx-ftz
+  // and unrollx8-fast-byvalue-ptx-ftz.
+  EXPECT_EQ(ptx_variants("cp").size(), 11u);
   EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").passes, std::vector<std::string>{"ftz"});
   EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").base, "unrollx8-fast");
   EXPECT_EQ(ptx_variants("mriq").size(), 9u);

@@ -71,7 +71,9 @@ TEST(RunnerCatalog, TheGapFormsPairByName) {
                              {"cp", "unrollx8-fast-byvalue-ptx-ftz"},
                              {"reduce", "pipeline-regcap40"}}) {
     EXPECT_TRUE(by.at(w).at("opencl").count(v)) << w << "/opencl/" << v;
-    if (by.at(w).count("cuda")) EXPECT_FALSE(by.at(w).at("cuda").count(v)) << w << "/cuda/" << v;
+    if (by.at(w).count("cuda")) {
+      EXPECT_FALSE(by.at(w).at("cuda").count(v)) << w << "/cuda/" << v;
+    }
   }
 }
 

@@ -131,7 +131,8 @@ ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::
   if (spec.from == ProgramFrom::source || spec.from == ProgramFrom::ptx_O0) {
     const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
     capture.before_last_build();
-    const BuiltProgram built = session.build(spec.file, session.source_options(spec) + o0 + verbose);
+    const BuiltProgram built =
+        session.build(spec.file, session.source_options(spec) + o0 + verbose);
     const std::string binary = program_binary(built.program);
     if (!looks_like_ptx(binary))
       throw UsageError("the OpenCL device '" + session.info().name +
@@ -141,8 +142,8 @@ ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::
   }
   const VariantPtx ptx = variant_ptx(session, spec);
   capture.before_last_build();
-  const BuiltProgram built =
-      session.build_from_ptx(ptx.text, session.source_options(spec) + verbose, spec.workload + "/" + spec.variant);
+  const BuiltProgram built = session.build_from_ptx(
+      ptx.text, session.source_options(spec) + verbose, spec.workload + "/" + spec.variant);
   return {
       ptx.text,
       "// PTX: " + ptx.origin + "\n// build options: " + built.options + "\n" + built.log + "\n",

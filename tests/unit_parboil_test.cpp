@@ -241,7 +241,8 @@ TEST(ParboilCpByValue, ChunksArePaddedWithZeroAtoms) {
   const std::vector<float> chunks = cp::byvalue_chunks(p, 256);
   ASSERT_EQ(chunks.size(), 2u * 256 * 4);
   EXPECT_TRUE(std::equal(p.atoms.begin(), p.atoms.end(), chunks.begin()));
-  EXPECT_TRUE(std::all_of(chunks.begin() + 300 * 4, chunks.end(), [](float f) { return f == 0; }));
+  EXPECT_TRUE(std::all_of(chunks.begin() + std::ptrdiff_t(300 * 4), chunks.end(),
+                          [](float f) { return f == 0; }));
   EXPECT_EQ(cp::byvalue_chunks(p, 300).size(), 300u * 4) << "a whole chunk: no padding";
 }
 

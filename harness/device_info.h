@@ -16,6 +16,9 @@ struct DeviceInfo {
   long long l2_bytes = 0;          // last-level device cache the cold mode flushes; 0 unknown
   // Work-group / block limits (0 unknown): work-items in all and along x, y.
   int max_group_size = 0, max_group_x = 0, max_group_y = 0;
+  // Bytes a kernel's arguments may take in all (OpenCL's
+  // CL_DEVICE_MAX_PARAMETER_SIZE); 0 where the API states none (CUDA).
+  long long max_parameter_bytes = 0;
   // Processing elements of one compute unit: FP32 lanes per SM on NVIDIA,
   // the preferred float vector width on other OpenCL devices; 0 unknown.
   int lanes_per_cu = 0;

@@ -27,9 +27,18 @@ ProgramSpec with_nvidia(ProgramSpec spec, const std::string& options) {
   return spec;
 }
 
-std::string driver_options(const ProgramSpec& spec, bool nvidia) {
-  if (!nvidia || spec.nvidia_options.empty()) return spec.options;
-  return spec.options.empty() ? spec.nvidia_options : spec.options + " " + spec.nvidia_options;
+namespace {
+// `a` and `b` joined by one space (none where either is empty).
+std::string joined(const std::string& a, const std::string& b) {
+  if (a.empty()) return b;
+  return b.empty() ? a : a + " " + b;
+}
+}  // namespace
+
+std::string driver_options(const ProgramSpec& spec, bool nvidia, const DeviceInfo& device) {
+  std::string out = spec.options;
+  if (spec.device_options) out = joined(out, spec.device_options(device));
+  return nvidia ? joined(out, spec.nvidia_options) : out;
 }
 
 ProgramSpec derived(const ProgramSpec& base, const std::string& suffix, ProgramFrom from) {
@@ -125,9 +134,12 @@ const char* from_name(ProgramFrom from) {
   return "?";
 }
 
-std::string describe(const ProgramSpec& spec) {
+std::string describe(const ProgramSpec& spec, const DeviceInfo* device) {
   std::string out = std::string("from=") + from_name(spec.from) + "; base=" + spec.base;
   if (!spec.options.empty()) out += "; options=" + spec.options;
+  if (spec.device_options)
+    out += "; device_options=" + (device ? spec.device_options(*device) : "per device");
+  if (!spec.nvidia_options.empty()) out += "; nvidia_options=" + spec.nvidia_options;
   if (!spec.passes.empty()) {
     out += "; passes=";
     for (std::size_t i = 0; i < spec.passes.size(); ++i) out += (i ? "," : "") + spec.passes[i];

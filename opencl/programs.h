@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "device_info.h"
+
 namespace gpucmp::opencl {
 
 // How a program reaches the device:
@@ -50,6 +52,12 @@ struct ProgramSpec {
   // gpucmp-ptx dump alike: vendor extensions (onepass: -DNV_NANOSLEEP, PTX
   // nanosleep through inline asm). Empty for most programs.
   std::string nvidia_options;
+  // Options that depend on the device the program is built for, added after
+  // `options` (before the NVIDIA ones) by the runner and gpucmp-ptx dump alike
+  // (Session::source_options): cp's by-value chunk, -DCP_BYVALUE_ATOMS=N from
+  // CL_DEVICE_MAX_PARAMETER_SIZE. nullptr for most programs; may throw
+  // Unavailable where the device cannot build the program.
+  std::string (*device_options)(const DeviceInfo& device) = nullptr;
   ProgramFrom from = ProgramFrom::source;
   std::vector<std::string> passes;  // ptx_passes, ptx_as_built_passes
   std::string ptx;                  // ptx_file, ptx_from_nvcc: the PTX file's name
@@ -70,11 +78,16 @@ const char* from_name(ProgramFrom from);
 // pairs joined by "; ": from, base, options, passes, chain, step (empty ones
 // left out), e.g. "from=ptx_passes; base=tile16; passes=cleanup,unroll;
 // chain=auto; step=2". The report reads variants from it, not from names.
-std::string describe(const ProgramSpec& spec);
+// With NVIDIA-only options: "nvidia_options=..." after the options; with
+// device options: "device_options=..." as `device` gets them ("per device"
+// without one).
+std::string describe(const ProgramSpec& spec, const DeviceInfo* device = nullptr);
 
 // The options `spec`'s program is built with on a driver: its own, then its
-// NVIDIA-only ones when `nvidia` (Session::source_options asks its driver).
-std::string driver_options(const ProgramSpec& spec, bool nvidia);
+// device options for `device`, then its NVIDIA-only ones when `nvidia`
+// (Session::source_options asks its driver and device).
+std::string driver_options(const ProgramSpec& spec, bool nvidia,
+                           const DeviceInfo& device = DeviceInfo{});
 
 // Every registered program, in registration order (by file path, then in
 // the order each block pushed them). Throws std::logic_error when no block

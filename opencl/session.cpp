@@ -94,6 +94,9 @@ DeviceInfo describe(cl_platform_id p, cl_device_id d) {
   if (device_value(d, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, cache)) info.l2_bytes = (long long)cache;
   std::size_t group = 0, items[3] = {0, 0, 0};
   if (device_value(d, CL_DEVICE_MAX_WORK_GROUP_SIZE, group)) info.max_group_size = int(group);
+  std::size_t parameter_bytes = 0;  // cp's by-value atoms (harness/workloads/parboil/cp.h)
+  if (device_value(d, CL_DEVICE_MAX_PARAMETER_SIZE, parameter_bytes))
+    info.max_parameter_bytes = (long long)parameter_bytes;
   if (device_value(d, CL_DEVICE_MAX_WORK_ITEM_SIZES, items)) {
     info.max_group_x = int(items[0]);
     info.max_group_y = int(items[1]);
@@ -248,7 +251,7 @@ void Session::forget_programs() {
 }
 
 std::string Session::source_options(const ProgramSpec& spec) const {
-  return driver_options(spec, is_nvidia());
+  return driver_options(spec, is_nvidia(), info_);
 }
 
 const BuiltProgram& Session::program(const ProgramSpec& spec) {

@@ -52,7 +52,8 @@ class Session {
   // built with source_options(spec).
   const BuiltProgram& program(const ProgramSpec& spec);
   // The options a variant's source is built with on this session's driver:
-  // its own, then its NVIDIA-only ones where the driver is NVIDIA's. The one
+  // its own, then those computed from this device (ProgramSpec::device_options),
+  // then its NVIDIA-only ones where the driver is NVIDIA's. The one
   // place the runners (program(spec)), the PTX variants' source builds and
   // `gpucmp-ptx dump` take them from, so the kernel dumped is the one timed.
   std::string source_options(const ProgramSpec& spec) const;

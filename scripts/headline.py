@@ -64,7 +64,12 @@ class Run:
     def __init__(self, run_dir):
         self.run_dir, self.files = run_dir, {}
 
-    def median_s(self, part, name):
+    def has(self, part, name):
+        """Whether the part's file holds the benchmark (measured or not)."""
+        self._load(part)
+        return name in self.files[part][1]
+
+    def _load(self, part):
         if part not in self.files:
             path = os.path.join(self.run_dir, part + ".json")
             try:
@@ -72,6 +77,9 @@ class Run:
             except InputError as e:
                 raise InputError(f"{path}: {e}") from e
             self.files[part] = (path, {gpucmp_name(k): (k, v) for k, v in entries.items()})
+
+    def median_s(self, part, name):
+        self._load(part)
         path, by_name = self.files[part]
         if name not in by_name:
             raise InputError(f"{path}: no benchmark {name}")

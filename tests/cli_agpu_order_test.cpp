@@ -65,9 +65,9 @@ TEST(AgpuOrder, EveryRowIsValidatedAndBuiltForAffine16) {
           << name.str() << ": " << b.value("label", "");
     }
   }
-  // reduce: 3 algorithms x 2 sizes; scan: alpha and lookback x 2 sizes x 3
-  // alphas, onepass x 2 sizes x 2 alphas (8, 32).
-  EXPECT_EQ(opencl_rows, 3 * 2 + 2 * 2 * 3 + 2 * 2);
+  // reduce: 3 algorithms and pipeline-regcap40 x 2 sizes; scan: alpha and
+  // lookback x 2 sizes x 3 alphas, onepass x 2 sizes x 2 alphas (8, 32).
+  EXPECT_EQ(opencl_rows, 4 * 2 + 2 * 2 * 3 + 2 * 2);
 }
 
 TEST(AgpuOrder, OnepassIsSkippedWhereItsAlphaIsNotCompiled) {

@@ -147,14 +147,25 @@ TEST(QuickRun, EveryOpenClBenchmarkRanValidated) {
                         "cp/unrollx8-ieee",
                         "cp/unrollx8-fast",
                         "cp/unrollx8-fast-ftz",
+                        "cp/unrollx8-byvalue",
+                        "cp/unrollx8-ieee-byvalue",
+                        "cp/unrollx8-fast-byvalue",
+                        "cp/unrollx8-prefetch",
+                        "cp/unrollx8-ieee-prefetch",
+                        "cp/unrollx8-fast-prefetch",
                         "mriq/precise",
                         "mriq/fast",
                         "mriq/uniform-tile",
                         "mriq/uniform-tile-fast",
+                        "mriq/precise-prefetch",
+                        "mriq/fast-prefetch",
                         "mrifhd/precise",
                         "mrifhd/fast",
                         "mrifhd/uniform-tile",
-                        "mrifhd/uniform-tile-fast"})
+                        "mrifhd/uniform-tile-fast",
+                        "mrifhd/precise-prefetch",
+                        "mrifhd/fast-prefetch",
+                        "reduce/pipeline-regcap40"})
     EXPECT_TRUE(variants.count(v)) << "missing " << v;
 }
 
@@ -342,9 +353,9 @@ TEST(QuickRun, PtxVariantsRunOnNvidiaAndSkipElsewhere) {
   // matrixMul, 2 sizes x (tile16: 3 controls (as-built, O0, align) + 6 auto
   // (clean .. licm-align) + 5 hand + from-nvcc; tile32: 3 + 6 + from-nvcc;
   // tile16/tile32-aligned-ptx-shared32); cp, mriq, mrifhd: 3 controls + 6
-  // auto each, and cp's unrollx8-fast-ptx-ftz. The -aligned variants are
-  // built from source and run everywhere.
-  EXPECT_EQ(seen + skipped, 2 * (15 + 10 + 2) + 3 * 9 + 1);
+  // auto each, and cp's unrollx8-fast-ptx-ftz and unrollx8-fast-byvalue-ptx-ftz.
+  // The -aligned variants are built from source and run everywhere.
+  EXPECT_EQ(seen + skipped, 2 * (15 + 10 + 2) + 3 * 9 + 2);
 }
 
 // One startup row per OpenCL kernel built from source (and its PTX reloads,

@@ -1,17 +1,21 @@
 // The OpenCL program table (opencl/programs.h): unique names, every derived
 // program pointing at a source program, the auto chain's names and pass lists
 // (align its fifth step), the ptx-align, ptx-ftz and ptx-shared32 controls,
-// and the aligned matrixMul variants paired with the CUDA list
-// (harness/workloads/sdk/matrixmul.h).
+// the aligned matrixMul variants paired with the CUDA list
+// (harness/workloads/sdk/matrixmul.h), and the forms that close compiler-made
+// gaps (cp by value and prefetch, MRI prefetch, reduce's register cap).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <set>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "errors.h"
 #include "nvcc_ptx.h"
+#include "program_spec_helpers.h"
 #include "programs.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parser.h"
@@ -92,8 +96,9 @@ TEST(OpenClPrograms, PtxAlignIsTheSourceBuildsPtxAfterAlignAlone) {
     EXPECT_EQ(program_spec(workload, base + "-ptx-O0").from, ProgramFrom::ptx_O0);
   }
   // Per base: 3 controls and 6 auto steps; matrixMul also the hand chain,
-  // nvcc's PTX and tile{16,32}-aligned-ptx-shared32; cp also unrollx8-fast-ptx-ftz.
-  EXPECT_EQ(ptx_variants("cp").size(), 10u);
+  // nvcc's PTX and tile{16,32}-aligned-ptx-shared32; cp also unrollx8-fast-ptx-ftz
+  // and unrollx8-fast-byvalue-ptx-ftz.
+  EXPECT_EQ(ptx_variants("cp").size(), 11u);
   EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").passes, std::vector<std::string>{"ftz"});
   EXPECT_EQ(program_spec("cp", "unrollx8-fast-ptx-ftz").base, "unrollx8-fast");
   EXPECT_EQ(ptx_variants("mriq").size(), 9u);
@@ -191,6 +196,81 @@ TEST(OpenClPrograms, ChainStepsAreContiguousAndLabelled) {
   EXPECT_EQ(describe(program_spec("cp", "unrollx8-ptx-O0")), "from=ptx_O0; base=unrollx8; step=0");
   EXPECT_EQ(describe(program_spec("cp", "unrollx8-fast")),
             "from=source; base=unrollx8-fast; options=-cl-fast-relaxed-math");
+}
+
+// cp's by-value programs take their chunk from the device they are built for
+// (ProgramSpec::device_options, through driver_options as the runners and
+// gpucmp-ptx dump build them), after their math options.
+TEST(OpenClPrograms, ByValueChunkIsADefineOfTheDevice) {
+  DeviceInfo nvidia, minimum;
+  nvidia.max_parameter_bytes = 4352;
+  minimum.max_parameter_bytes = 1024;
+  for (const auto& [variant, math] : {std::pair{"unrollx8-byvalue", ""},
+                                      {"unrollx8-ieee-byvalue", kIeee},
+                                      {"unrollx8-fast-byvalue", kFast}}) {
+    const ProgramSpec& s = program_spec("cp", variant);
+    SCOPED_TRACE(variant);
+    EXPECT_EQ(s.from, ProgramFrom::source);
+    EXPECT_EQ(s.options, math);
+    ASSERT_NE(s.device_options, nullptr);
+    const std::string with = std::string(math).empty() ? "" : std::string(math) + " ";
+    EXPECT_EQ(driver_options(s, true, nvidia), with + "-DCP_BYVALUE_ATOMS=256");
+    EXPECT_EQ(driver_options(s, false, minimum), with + "-DCP_BYVALUE_ATOMS=32");
+    EXPECT_NE(describe(s, &nvidia).find("; device_options=-DCP_BYVALUE_ATOMS=256"),
+              std::string::npos);
+  }
+  DeviceInfo tiny;
+  tiny.max_parameter_bytes = 20;
+  EXPECT_THROW(driver_options(program_spec("cp", "unrollx8-byvalue"), true, tiny), Unavailable);
+  EXPECT_EQ(program_spec("cp", "unrollx8").device_options, nullptr);
+}
+
+// The ftz pass on the fast builds' own PTX: as written and by value.
+TEST(OpenClPrograms, FtzOnTheFastBuildsPtx) {
+  for (const char* base : {"unrollx8-fast", "unrollx8-fast-byvalue"}) {
+    const ProgramSpec& s = program_spec("cp", std::string(base) + "-ptx-ftz");
+    EXPECT_EQ(s.from, ProgramFrom::ptx_as_built_passes) << base;
+    EXPECT_EQ(s.base, base);
+    EXPECT_EQ(s.passes, std::vector<std::string>{"ftz"}) << base;
+    EXPECT_EQ(s.options, kFast) << base;
+  }
+  EXPECT_NE(program_spec("cp", "unrollx8-fast-byvalue-ptx-ftz").device_options, nullptr)
+      << "its source build is the by-value one";
+}
+
+// The prefetch forms: the as-written programs with one define more.
+TEST(OpenClPrograms, PrefetchFormsAreTheirMathModeWithADefine) {
+  for (const auto& [w, variant, base, define] :
+       {std::tuple{"cp", "unrollx8-prefetch", "unrollx8", "-DCP_PREFETCH"},
+        {"cp", "unrollx8-ieee-prefetch", "unrollx8-ieee", "-DCP_PREFETCH"},
+        {"cp", "unrollx8-fast-prefetch", "unrollx8-fast", "-DCP_PREFETCH"},
+        {"mriq", "precise-prefetch", "precise", "-DK_LOOP_PREFETCH"},
+        {"mriq", "fast-prefetch", "fast", "-DK_LOOP_PREFETCH"},
+        {"mrifhd", "precise-prefetch", "precise", "-DK_LOOP_PREFETCH"},
+        {"mrifhd", "fast-prefetch", "fast", "-DK_LOOP_PREFETCH"}}) {
+    const ProgramSpec& s = program_spec(w, variant);
+    const ProgramSpec& as_written = program_spec(w, base);
+    SCOPED_TRACE(std::string(w) + "/" + variant);
+    EXPECT_EQ(s.from, ProgramFrom::source);
+    EXPECT_EQ(s.file, as_written.file);
+    EXPECT_NE(s.options.find(define), std::string::npos) << s.options;
+    EXPECT_NE(s.options.find(as_written.options), std::string::npos) << s.options;
+  }
+}
+
+// reduce's pipeline capped at 40 registers: NVIDIA's driver alone, every word
+// type, the rest as pipeline's program; its label says the option.
+TEST(OpenClPrograms, RegisterCapOnNvidiaOnly) {
+  for (const char* type : {"", "-int32", "-affine16"}) {
+    const ProgramSpec& s = program_spec("reduce", std::string("pipeline-regcap40") + type);
+    const ProgramSpec& plain = program_spec("reduce", std::string("pipeline") + type);
+    SCOPED_TRACE(s.variant);
+    EXPECT_EQ(s.nvidia_options, "-cl-nv-maxrregcount=40");
+    EXPECT_EQ(driver_options(s, false), driver_options(plain, false));
+    EXPECT_EQ(driver_options(s, true), plain.options + " -cl-nv-maxrregcount=40");
+    EXPECT_NE(describe(s).find("; nvidia_options=-cl-nv-maxrregcount=40"), std::string::npos);
+    EXPECT_TRUE(plain.nvidia_options.empty());
+  }
 }
 
 }  // namespace

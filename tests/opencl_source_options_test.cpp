@@ -55,7 +55,7 @@ TEST(SourceOptions, TheRunnersBuildCarriesThem) {
     if (s.from != ProgramFrom::source) continue;
     SCOPED_TRACE(s.workload + "/" + s.variant);
     const std::string expected = session().source_options(s);
-    EXPECT_EQ(expected, driver_options(s, session().is_nvidia()));
+    EXPECT_EQ(expected, driver_options(s, session().is_nvidia(), session().info()));
     EXPECT_NE(session().program(s).options.find(expected), std::string::npos)
         << "built with: " << session().program(s).options;
     if (!session().is_nvidia()) {

@@ -115,6 +115,55 @@ class Tables(unittest.TestCase):
                     else:
                         self.assertEqual(a, w)
 
+    def test_each_pair_takes_the_new_forms_as_candidates(self):
+        sys.path.insert(0, os.path.join(REPO, "scripts"))
+        import passes_table  # noqa: E402
+        candidates = {variant: {c for _, _, c in cands}
+                      for _, _, _, variant, cands in passes_table.ROWS}
+        self.assertLessEqual({"unrollx8-ieee-byvalue", "unrollx8-ieee-prefetch"},
+                             candidates["unrollx8-ieee"])
+        self.assertLessEqual({"unrollx8-fast-byvalue", "unrollx8-fast-prefetch",
+                              "unrollx8-fast-ptx-ftz", "unrollx8-fast-byvalue-ptx-ftz"},
+                             candidates["unrollx8-fast"])
+        self.assertIn("precise-prefetch", candidates["precise"])
+        self.assertIn("pipeline-regcap40", candidates["pipeline"])
+        for label, _, pattern, _variant, cands in passes_table.ROWS:
+            if pattern.startswith(("mriq/", "mrifhd/")):
+                with self.subTest(row=label):
+                    self.assertIn(("parboil", pattern, "precise-prefetch"), cands)
+
+    def test_a_candidate_counts_only_in_a_run_that_holds_it(self):
+        # A run with cp's fast by-value row at half OpenCL's time as written and
+        # its IEEE prefetch row within the margin: the first is named, the second
+        # not; the committed runs, which hold neither, stay as they are (above).
+        src = readme_runs("passes")[0]
+        run_dir = os.path.join(self.tmp, "run")
+        shutil.copytree(os.path.join(REPO, src), run_dir,
+                        ignore=shutil.ignore_patterns("*.png", "*.tar.xz", "*.log"))
+        path = os.path.join(run_dir, "parboil.json")
+        with open(path, encoding="utf-8") as f:
+            data = json.load(f)
+        added = []
+        for b in data["benchmarks"]:
+            for old, new, scale in (("unrollx8-fast/", "unrollx8-fast-byvalue/", 0.5),
+                                    ("unrollx8-ieee/", "unrollx8-ieee-prefetch/", 0.99)):
+                if b["name"].startswith("cp/opencl/" + old + "grid:512/atoms:40000/"):
+                    row = dict(b)
+                    for key in ("name", "run_name"):
+                        if key in row:
+                            row[key] = row[key].replace("/" + old, "/" + new, 1)
+                    row["real_time"] = b["real_time"] * scale
+                    added.append(row)
+        self.assertGreaterEqual(len(added), 6, "three repetitions of each row")
+        data["benchmarks"] += added
+        with open(path, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+        r = run("passes_table.py", run_dir)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        rows = {line.split("|")[1].strip(): line for line in r.stdout.splitlines()}
+        self.assertIn("(`unrollx8-fast-byvalue`)", rows["cp unrollx8, fast math"])
+        self.assertNotIn("`", rows["cp unrollx8, IEEE divide and sqrt"])
+
     def test_the_passes_last_row_is_the_geometric_mean_of_the_rows(self):
         rows = table_rows("passes")
         body, geo = rows[:-1], rows[-1]

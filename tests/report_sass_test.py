@@ -88,6 +88,37 @@ class Sass(unittest.TestCase):
             self.assertIn("ILi0ELi32ELi", names[0])  # the AoS kernel
             self.assertEqual(dict(counts), {op: 1})
 
+    def test_the_gap_forms_pick_their_own_kernels(self):
+        # cp's by-value and prefetch forms are kernels of their own in cp.cu and
+        # in their programs; MRI's prefetch form is ComputeQ's third loop form.
+        cp = "// SASS: nvcc\n" + "".join(
+            f"\t\tFunction : _ZN6gpucmp4cuda7precise12_GLOBAL__N_1{name}EifPf\n"
+            f"        /*0000*/                   {op} R0, [UR4] ;\n"
+            for name, op in (("11cp_unrollx8", "LDC"), ("19cp_unrollx8_byvalue", "ULDC"),
+                             ("20cp_unrollx8_prefetch", "LDC.64")))
+        ocl = report_sass.SassFile("x/cp-unrollx8-byvalue.opencl-jit.sass",
+                                   "// SASS: driver JIT\n" + "".join(
+                                       f"\t\tFunction : {k}\n        /*0000*/  {op} R0 ;\n"
+                                       for k, op in (("cp_unrollx8", "LDG"),
+                                                     ("cp_unrollx8_byvalue", "ULDC"))))
+        files = [report_sass.SassFile("x/cp.cuda.sass", cp), ocl]
+        for variant, op in (("unrollx8", "LDC"), ("unrollx8-byvalue", "ULDC"),
+                            ("unrollx8-ieee-prefetch", "LDC.64")):
+            _, _, counts = report_sass.select(files, "cp", variant, lambda s: s == "cuda")
+            self.assertEqual(dict(counts), {op: 1}, variant)
+        _, names, _ = report_sass.select(files, "cp", "unrollx8-byvalue",
+                                         report_sass.is_opencl_jit)
+        self.assertEqual(names, ["cp_unrollx8_byvalue"])
+        mri = "// SASS: nvcc\n" + "".join(
+            f"\t\tFunction : _ZN6gpucmp4cuda8ComputeQILNS_3mri5KLoopE{loop}EEEviiPKf\n"
+            f"        /*0000*/                   {op} R0, [UR4] ;\n"
+            for loop, op in ((0, "LDC"), (1, "ULDC"), (2, "LDC.64")))
+        for variant, op in (("precise", "LDC"), ("uniform-tile", "ULDC"),
+                            ("precise-prefetch", "LDC.64")):
+            _, _, counts = report_sass.select([report_sass.SassFile("x/mriq.cuda.sass", mri)],
+                                              "mriq", variant, lambda s: s == "cuda")
+            self.assertEqual(dict(counts), {op: 1}, variant)
+
     def test_a_kernel_in_another_cu_file_of_the_workload_is_found(self):
         def sass(kernels):
             return "// SASS: nvcc\n" + "".join(

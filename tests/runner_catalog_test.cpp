@@ -9,6 +9,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "programs.h"
 #include "runner_table.h"
@@ -48,6 +50,31 @@ TEST(RunnerCatalog, EveryWorkloadRegisteredItsRunners) {
     for (const std::string& api : built_apis()) EXPECT_TRUE(by.at(w).count(api)) << w << " " << api;
   }
   EXPECT_NO_THROW(check_runner_catalog(built_apis()));
+}
+
+// The source forms that close compiler-made gaps pair by name (the same
+// variant on both APIs); the rows made of OpenCL's PTX or build options only
+// (the ftz pass, reduce's register cap) are OpenCL's alone.
+TEST(RunnerCatalog, TheGapFormsPairByName) {
+  register_all();
+  const auto by = catalog_by_api();
+  std::vector<std::pair<std::string, std::string>> paired;
+  for (const char* math : {"unrollx8", "unrollx8-ieee", "unrollx8-fast"})
+    for (const char* form : {"-byvalue", "-prefetch"})
+      paired.emplace_back("cp", std::string(math) + form);
+  for (const char* w : {"mriq", "mrifhd"})
+    for (const char* v : {"precise-prefetch", "fast-prefetch"}) paired.emplace_back(w, v);
+  for (const auto& [w, v] : paired)
+    for (const std::string& api : built_apis())
+      EXPECT_TRUE(by.at(w).at(api).count(v)) << w << "/" << api << "/" << v;
+  for (const auto& [w, v] : {std::pair{"cp", "unrollx8-fast-ptx-ftz"},
+                             {"cp", "unrollx8-fast-byvalue-ptx-ftz"},
+                             {"reduce", "pipeline-regcap40"}}) {
+    EXPECT_TRUE(by.at(w).at("opencl").count(v)) << w << "/opencl/" << v;
+    if (by.at(w).count("cuda")) {
+      EXPECT_FALSE(by.at(w).at("cuda").count(v)) << w << "/cuda/" << v;
+    }
+  }
 }
 
 TEST(RunnerCatalog, RegisteringTwiceAddsNothing) {

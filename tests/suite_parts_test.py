@@ -8,6 +8,7 @@ scripts/jacobi_reference.py into jacobi.json (stub nvidia-smi, make, nvcc, mpiru
 Jacobi program: tests/jacobi_reference_test.py's)."""
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -155,6 +156,41 @@ class JacobiPart(unittest.TestCase):
         self.assertTrue(all("seconds" in row and row["gpus"] == 2 for row in rows))
         with open(os.path.join(out, "jacobi.log"), encoding="utf-8") as f:
             self.assertIn("jacobi_reference.py --src", f.read())
+
+
+def bench_filter(part):
+    """The part's --benchmark_filter as a Python pattern (Google Benchmark searches)."""
+    (text,) = [a for a in part.args if a.startswith("--benchmark_filter=")]
+    return re.compile(text.partition("=")[2])
+
+
+class SingleGpuFilters(unittest.TestCase):
+    """The one-GPU parts run the rows scripts/passes_table.py takes as candidates."""
+
+    def test_the_parboil_part_runs_the_forms_and_their_controls(self):
+        f = bench_filter(parts.by_name()["parboil"])
+        cp, q = "/grid:512/atoms:40000", "/numK:2048/numX:262144"
+        apis = ("cuda", "opencl")
+        names = [f"cp/{api}/unrollx8{m}{form}{cp}" for api in apis
+                 for m in ("", "-ieee", "-fast") for form in ("", "-byvalue", "-prefetch")]
+        names += [f"{w}/{api}/{m}{form}{q}" for w in ("mriq", "mrifhd") for api in apis
+                  for m in ("precise", "fast") for form in ("", "-prefetch")]
+        names += [f"cp/opencl/unrollx8-fast-ptx-ftz{cp}",
+                  f"cp/opencl/unrollx8-fast-byvalue-ptx-ftz{cp}",
+                  f"cp/cuda/unrollx8-fast-ldg{cp}", f"mriq/cuda/precise-opencl-ptx{q}"]
+        for name in names:
+            with self.subTest(name=name):
+                self.assertTrue(f.search(name))
+        for name in (f"cp/opencl/unrollx8-ptx-O0{cp}", f"mriq/opencl/precise-auto-unroll{q}",
+                     f"startup/opencl/cp-unrollx8-byvalue{cp}"):
+            with self.subTest(name=name):
+                self.assertFalse(f.search(name))
+
+    def test_the_agpu_part_runs_reduce_pipeline_capped_at_40_registers(self):
+        f = bench_filter(parts.by_name()["agpu"])
+        for v in ("pipeline", "pipeline-regcap40"):
+            self.assertTrue(f.search(f"reduce/opencl/{v}/type:int32/n:268435456"))
+        self.assertTrue(f.search("reduce/cuda/pipeline/type:int32/n:268435456"))
 
 
 if __name__ == "__main__":

@@ -8,8 +8,10 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "errors.h"
 #include "workloads/parboil/cp.h"
 
 namespace gpucmp {
@@ -186,6 +188,78 @@ TEST(ParboilCp, WorkCounts) {
   EXPECT_EQ(cp::interactions(cp::Config{512, 512, 40000}), 512 * 512 * 40000.0);
   EXPECT_EQ(cp::interactions(cp::Config{128, 256, 3, 0.2f}), 128 * 256 * 3.0);
   EXPECT_EQ(cp::kFlopPerInteraction, 7.0);
+}
+
+// ---- cp by value ------------------------------------------------------------
+
+// The chunk of a by-value launch: the largest power of two of 16-byte atoms
+// that fits beside the other arguments, at most 2048.
+TEST(ParboilCpByValue, ChunkFromTheParameterLimit) {
+  EXPECT_EQ(cp::kByValueOtherBytes, 16);
+  EXPECT_EQ(cp::byvalue_atoms(4352, 16), 256) << "NVIDIA's driver: 271 fit, 256 taken";
+  EXPECT_EQ(cp::byvalue_atoms(4352, 16), cp::kByValueAtoms) << "the CUDA control's chunk";
+  EXPECT_EQ(cp::byvalue_atoms(1024, 16), 32) << "OpenCL's minimum limit";
+  EXPECT_EQ(cp::byvalue_atoms(4112, 16), 256) << "exactly 256 atoms";
+  EXPECT_EQ(cp::byvalue_atoms(4111, 16), 128);
+  EXPECT_EQ(cp::byvalue_atoms(32764, 16), 1024) << "CUDA 12.1's limit";
+  EXPECT_EQ(cp::byvalue_atoms(1LL << 30, 16), 2048) << "capped";
+  EXPECT_EQ(cp::byvalue_atoms(32, 16), 1);
+  EXPECT_EQ(cp::byvalue_atoms(31, 16), 0);
+  EXPECT_EQ(cp::byvalue_atoms(16, 16), 0);
+  EXPECT_EQ(cp::byvalue_atoms(0, 16), 0);
+  EXPECT_EQ(cp::byvalue_atoms(4352, 4352 - 64), 4);
+}
+
+TEST(ParboilCpByValue, ChunkOfADevice) {
+  DeviceInfo dev;
+  EXPECT_EQ(cp::byvalue_atoms(dev), cp::kByValueAtoms) << "no limit stated (CUDA)";
+  dev.max_parameter_bytes = 4352;
+  EXPECT_EQ(cp::byvalue_atoms(dev), 256);
+  dev.max_parameter_bytes = 1024;
+  EXPECT_EQ(cp::byvalue_atoms(dev), 32);
+  dev.max_parameter_bytes = 24;
+  EXPECT_THROW(cp::byvalue_atoms(dev), Unavailable);
+}
+
+TEST(ParboilCpByValue, LaunchesAndCommands) {
+  DeviceInfo dev;
+  dev.max_parameter_bytes = 4352;
+  const cp::Config c{512, 512, 40000};
+  const cp::Variant& byvalue = cp::variant("unrollx8-fast-byvalue");
+  EXPECT_EQ(cp::atoms_per_launch(byvalue, dev), 256);
+  EXPECT_EQ(cp::commands_per_launch(c, byvalue, dev), 1 + 157) << "ceil(40000 / 256) kernels";
+  const cp::Variant& constant = cp::variant("unrollx8-fast");
+  EXPECT_EQ(cp::atoms_per_launch(constant, dev), cp::kAtomsPerChunk);
+  EXPECT_EQ(cp::commands_per_launch(c, constant, dev), 1 + 2 * 10) << "a copy and a kernel";
+  EXPECT_EQ(cp::commands_per_launch(c, cp::variant("unrollx8-prefetch"), dev), 1 + 2 * 10);
+  dev.max_parameter_bytes = 1024;
+  EXPECT_EQ(cp::commands_per_launch(cp::Config{128, 128, 2000}, byvalue, dev), 1 + 63);
+}
+
+TEST(ParboilCpByValue, ChunksArePaddedWithZeroAtoms) {
+  const cp::Problem p = cp::make_problem(cp::Config{128, 128, 300});
+  const std::vector<float> chunks = cp::byvalue_chunks(p, 256);
+  ASSERT_EQ(chunks.size(), 2u * 256 * 4);
+  EXPECT_TRUE(std::equal(p.atoms.begin(), p.atoms.end(), chunks.begin()));
+  EXPECT_TRUE(std::all_of(chunks.begin() + std::ptrdiff_t(300 * 4), chunks.end(),
+                          [](float f) { return f == 0; }));
+  EXPECT_EQ(cp::byvalue_chunks(p, 300).size(), 300u * 4) << "a whole chunk: no padding";
+}
+
+// The forms are shared variants, one per math mode of unrollx8, named
+// <math variant>-<form>.
+TEST(ParboilCpByValue, FormsOfEachMathMode) {
+  for (const char* math : {"unrollx8", "unrollx8-ieee", "unrollx8-fast"}) {
+    const cp::Variant& as_written = cp::variant(math);
+    for (auto [suffix, form] :
+         {std::pair{"-byvalue", cp::Form::byvalue}, {"-prefetch", cp::Form::prefetch}}) {
+      const cp::Variant& v = cp::variant(std::string(math) + suffix);
+      EXPECT_EQ(v.form, form) << v.name;
+      EXPECT_EQ(v.math, as_written.math) << v.name;
+      EXPECT_EQ(v.kernel, cp::Kernel::unrollx8) << v.name;
+    }
+    EXPECT_EQ(as_written.form, cp::Form::constant);
+  }
 }
 
 }  // namespace

@@ -44,6 +44,22 @@ TEST(Reduce, SummationDepthOfEachAlgorithm) {
   EXPECT_EQ(summation_depth("pipeline", std::size_t(1) << 28, 1056), 31 + 33 + 8 + 1 + 33 + 8);
 }
 
+// OpenCL's pipeline-regcap40 is pipeline built with other options: its
+// algorithm's launches, bound and product.
+TEST(Reduce, ABuildVariantIsCheckedAsItsAlgorithm) {
+  EXPECT_EQ(algorithm("pipeline-regcap40"), "pipeline");
+  EXPECT_EQ(algorithm("cascading"), "cascading");
+  EXPECT_EQ(algorithm("cub"), "cub");
+  const std::size_t n = std::size_t(1) << 28;
+  EXPECT_EQ(summation_depth("pipeline-regcap40", n, 1056), summation_depth("pipeline", n, 1056));
+  EXPECT_EQ(launch_kernels("pipeline-regcap40", n), 2);
+  Problem p = make_problem(1 << 12, Type::affine16);
+  p.grid_blocks = 4;
+  EXPECT_EQ(affine_reference(p, "pipeline-regcap40"), affine_reference(p, "pipeline"));
+  p.result = affine_reference(p, "pipeline");
+  EXPECT_TRUE(validate(p, "pipeline-regcap40").ok);
+}
+
 TEST(Reduce, Int32SumIsCheckedModulo2To32) {
   Problem p = make_problem(1024, Type::int32);
   std::uint32_t want = 0;

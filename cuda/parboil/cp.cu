@@ -2,6 +2,8 @@
 // (x, y, dz^2, q) in constant memory; 16 x 8 thread blocks by default (the
 // kernels read blockDim: any block tiling the grid). Pairs with
 // opencl/parboil/cp.cl.
+#include <cstring>
+
 #include "math_mode.h"
 #include "parboil_kernels.h"
 #include "workloads/parboil/cp.h"
@@ -90,6 +92,46 @@ __global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) 
   unrollx8_points(numatoms, gridspacing, energygrid, ConstantAtom{});
 }
 
+// The by-value form: a chunk of atoms as one kernel argument, read from the
+// parameters' constant bank (__grid_constant__: no copy into local memory);
+// its array size is the chunk every NVIDIA launch of the form takes on both
+// APIs (cp::byvalue_atoms: 4352 bytes of OpenCL arguments give 256).
+struct AtomChunk {
+  float4 atom[cp::kByValueAtoms];
+};
+static_assert(sizeof(AtomChunk) == 16 * cp::kByValueAtoms);
+
+struct ParameterAtom {
+  const AtomChunk& chunk;
+  __device__ const float4& operator()(int n) const { return chunk.atom[n]; }
+};
+
+// The prefetch form: atom n+1 loaded into registers before atom n's points
+// are computed (the last step reloads its own atom: no read past the count).
+// unrollx8_points asks for the atoms in order, 0, 1, ..., numatoms - 1.
+template <class Atom>
+struct PrefetchedAtom {
+  Atom atom;
+  int last;
+  float4 next;
+  __device__ PrefetchedAtom(Atom a, int numatoms) : atom(a), last(numatoms - 1), next(a(0)) {}
+  __device__ float4 operator()(int n) {
+    const float4 held = next;
+    next = atom(min(n + 1, last));
+    return held;
+  }
+};
+
+__global__ void cp_unrollx8_byvalue(int numatoms, float gridspacing, float* energygrid,
+                                    const __grid_constant__ AtomChunk chunk) {
+  unrollx8_points(numatoms, gridspacing, energygrid, ParameterAtom{chunk});
+}
+
+__global__ void cp_unrollx8_prefetch(int numatoms, float gridspacing, float* energygrid) {
+  unrollx8_points(numatoms, gridspacing, energygrid,
+                  PrefetchedAtom<ConstantAtom>(ConstantAtom{}, numatoms));
+}
+
 __global__ void cp_unrollx8_ldg(int numatoms, float gridspacing, float* energygrid,
                                 const float4* __restrict__ atoms) {
   unrollx8_points(numatoms, gridspacing, energygrid, GlobalAtom{atoms});
@@ -120,6 +162,22 @@ void launch_ldg(int count, float spacing, float* energy, const float* atoms, int
                                               reinterpret_cast<const float4*>(atoms));
 }
 
+void launch_byvalue(int count, float spacing, float* energy, const float* chunk, int nx, int ny,
+                    int block_x, int block_y, cudaStream_t stream) {
+  AtomChunk arg;
+  std::memcpy(&arg, chunk, sizeof arg);
+  const dim3 block(block_x, block_y);
+  const dim3 grid(nx / (block_x * cp::kUnrollX), ny / block_y);
+  cp_unrollx8_byvalue<<<grid, block, 0, stream>>>(count, spacing, energy, arg);
+}
+
+void launch_prefetch(int count, float spacing, float* energy, int nx, int ny, int block_x,
+                     int block_y, cudaStream_t stream) {
+  const dim3 block(block_x, block_y);
+  const dim3 grid(nx / (block_x * cp::kUnrollX), ny / block_y);
+  cp_unrollx8_prefetch<<<grid, block, 0, stream>>>(count, spacing, energy);
+}
+
 const void* kernel(bool unrollx8) {
   return unrollx8 ? reinterpret_cast<const void*>(cp_unrollx8)
                   : reinterpret_cast<const void*>(cp_base);
@@ -127,8 +185,15 @@ const void* kernel(bool unrollx8) {
 
 const void* kernel_ldg() { return reinterpret_cast<const void*>(cp_unrollx8_ldg); }
 
+const void* kernel_form(cp::Form form) {
+  if (form == cp::Form::byvalue) return reinterpret_cast<const void*>(cp_unrollx8_byvalue);
+  if (form == cp::Form::prefetch) return reinterpret_cast<const void*>(cp_unrollx8_prefetch);
+  return reinterpret_cast<const void*>(cp_unrollx8);
+}
+
 }  // namespace
 
-const CpKernels kCp = {set_atoms, launch, kernel, launch_ldg, kernel_ldg};
+const CpKernels kCp = {set_atoms,  launch,         kernel,          launch_ldg,
+                       kernel_ldg, launch_byvalue, launch_prefetch, kernel_form};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

@@ -31,39 +31,58 @@ void CpBuffers::clear_energy() {
 namespace {
 
 // ldg: the -ldg control rows, unrollx8 reading each chunk of atoms from the
-// atoms' device buffer itself (no copy into constant memory).
+// atoms' device buffer itself (no copy into constant memory). The by-value
+// form passes each chunk from host memory as a kernel argument (no copy
+// either); the prefetch form reads the constant chunk one atom ahead.
 class CpRunner : public CpBuffers {
  public:
   CpRunner(cp::Problem& p, const cp::Variant& v, bool ldg)
       : CpBuffers(p),
         unrollx8_(v.kernel == cp::Kernel::unrollx8),
         ldg_(ldg),
+        form_(v.form),
         k_(cp_kernels(v.math == cp::Math::fast)),
         block_(v.local) {
-    if (!cp::default_local(v))
-      check_block_limit(ldg_ ? k_.kernel_ldg() : k_.kernel(unrollx8_), block_, 2, "cp/" + v.name);
+    if (form_ == cp::Form::byvalue) chunks_ = cp::byvalue_chunks(p, cp::kByValueAtoms);
+    if (cp::default_local(v)) return;
+    const void* kernel = ldg_                          ? k_.kernel_ldg()
+                         : form_ != cp::Form::constant ? k_.kernel_form(form_)
+                                                       : k_.kernel(unrollx8_);
+    check_block_limit(kernel, block_, 2, "cp/" + v.name);
   }
 
  protected:
   void enqueue() override {
     const cp::Config& c = problem().config;
     clear_energy();
-    for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
-      const int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
-      const float* chunk = atoms() + 4 * std::size_t(start);
+    const int per_launch = form_ == cp::Form::byvalue ? cp::kByValueAtoms : cp::kAtomsPerChunk;
+    for (int start = 0; start < c.atoms; start += per_launch) {
+      const int count = std::min(per_launch, c.atoms - start);
+      const std::size_t offset = 4 * std::size_t(start);
+      if (form_ == cp::Form::byvalue) {
+        k_.launch_byvalue(count, c.spacing, energy(), chunks_.data() + offset, c.nx, c.ny, block_.x,
+                          block_.y, stream());
+        continue;
+      }
+      const float* chunk = atoms() + offset;
       if (ldg_) {
         k_.launch_ldg(count, c.spacing, energy(), chunk, c.nx, c.ny, block_.x, block_.y, stream());
         continue;
       }
       check(k_.set_atoms(chunk, count, stream()), "cudaMemcpyToSymbolAsync", "cp atom chunk");
-      k_.launch(unrollx8_, count, c.spacing, energy(), c.nx, c.ny, block_.x, block_.y, stream());
+      if (form_ == cp::Form::prefetch)
+        k_.launch_prefetch(count, c.spacing, energy(), c.nx, c.ny, block_.x, block_.y, stream());
+      else
+        k_.launch(unrollx8_, count, c.spacing, energy(), c.nx, c.ny, block_.x, block_.y, stream());
     }
   }
 
  private:
   bool unrollx8_, ldg_;
+  cp::Form form_;
   const CpKernels& k_;
   LocalShape block_;
+  std::vector<float> chunks_;  // byvalue: the atoms in whole chunks (cp::byvalue_chunks)
 };
 
 // CUDA's own rows: unrollx8 (as written: the fast-ftz kernel is unrollx8-fast's)

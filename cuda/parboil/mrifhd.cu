@@ -1,8 +1,9 @@
 // mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
 // k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
-// thread, the k loop unrolled x4 by hand. Two forms of that loop
-// (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants) and
-// gpucmp's first form (uniform-tile). Pairs with opencl/parboil/mrifhd.cl.
+// thread, the k loop unrolled x4 by hand. Three forms of that loop
+// (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants),
+// gpucmp's first form (uniform-tile) and the origin's with each four read one
+// step ahead (prefetch). Pairs with opencl/parboil/mrifhd.cl.
 #include "math_mode.h"
 #include "parboil_kernels.h"
 #include "workloads/parboil/mri.h"
@@ -49,6 +50,24 @@ __global__ void ComputeFH(int numK, int numX, const float* x, const float* y, co
       accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
       accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
     }
+  } else if constexpr (kLoop == mri::KLoop::prefetch) {
+    int k = 0;  // the numK % 4 leftovers first, then fours, each loaded one step ahead
+    for (; k < numK % 4; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+    if (k < numK) {
+      KValuesFH n0 = ck[k], n1 = ck[k + 1], n2 = ck[k + 2], n3 = ck[k + 3];
+      for (; k < mri::kTileFH && k < numK; k += 4) {
+        const KValuesFH a0 = n0, a1 = n1, a2 = n2, a3 = n3;
+        const int next = min(k + 4, numK - 4);  // the last step reloads its own four
+        n0 = ck[next];
+        n1 = ck[next + 1];
+        n2 = ck[next + 2];
+        n3 = ck[next + 3];
+        accumulate(a0, sX, sY, sZ, rFH, iFH);
+        accumulate(a1, sX, sY, sZ, rFH, iFH);
+        accumulate(a2, sX, sY, sZ, rFH, iFH);
+        accumulate(a3, sX, sY, sZ, rFH, iFH);
+      }
+    }
   } else {
     int k = 0;  // fours, then the leftovers
     for (; k + 3 < numK; k += 4) {
@@ -79,14 +98,18 @@ void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float
   const int blocks = (numX + block - 1) / block;
   if (loop == mri::KLoop::tile_and_count)
     ComputeFH<mri::KLoop::tile_and_count><<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI);
-  else
+  else if (loop == mri::KLoop::count_only)
     ComputeFH<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI);
+  else
+    ComputeFH<mri::KLoop::prefetch><<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI);
 }
 
 const void* compute_kernel(mri::KLoop loop) {
-  return loop == mri::KLoop::tile_and_count
-             ? reinterpret_cast<const void*>(ComputeFH<mri::KLoop::tile_and_count>)
-             : reinterpret_cast<const void*>(ComputeFH<mri::KLoop::count_only>);
+  if (loop == mri::KLoop::tile_and_count)
+    return reinterpret_cast<const void*>(ComputeFH<mri::KLoop::tile_and_count>);
+  if (loop == mri::KLoop::count_only)
+    return reinterpret_cast<const void*>(ComputeFH<mri::KLoop::count_only>);
+  return reinterpret_cast<const void*>(ComputeFH<mri::KLoop::prefetch>);
 }
 
 }  // namespace

@@ -1,8 +1,9 @@
 // mriq: Parboil MRI-Q. ComputePhiMag writes PhiMag into the packed k-values;
 // ComputeQ sums one constant-memory tile of k-values per launch, one voxel per
-// thread, the k loop unrolled x2 by hand. Two forms of that loop
-// (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants) and
-// gpucmp's first form (uniform-tile). Pairs with opencl/parboil/mriq.cl.
+// thread, the k loop unrolled x2 by hand. Three forms of that loop
+// (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants),
+// gpucmp's first form (uniform-tile) and the origin's with each pair read one
+// step ahead (prefetch). Pairs with opencl/parboil/mriq.cl.
 #include "math_mode.h"
 #include "parboil_kernels.h"
 #include "workloads/parboil/mri.h"
@@ -42,13 +43,27 @@ __device__ __forceinline__ void compute_q(int numK, int numX, const float* x, co
       accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
       accumulate(kAt(k + 1), sX, sY, sZ, sQr, sQi);
     }
-  } else {
+  } else if constexpr (kLoop == mri::KLoop::count_only) {
     int k = 0;  // pairs, then the odd one
     for (; k + 1 < numK; k += 2) {
       accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
       accumulate(kAt(k + 1), sX, sY, sZ, sQr, sQi);
     }
     if (k < numK) accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
+  } else {
+    int k = numK % 2;  // the odd one first, then pairs, each loaded one step ahead
+    if (k) accumulate(kAt(0), sX, sY, sZ, sQr, sQi);
+    if (k < numK) {
+      KValuesQ n0 = kAt(k), n1 = kAt(k + 1);
+      for (; k < mri::kTileQ && k < numK; k += 2) {
+        const KValuesQ a0 = n0, a1 = n1;
+        const int next = min(k + 2, numK - 2);  // the last step reloads its own pair
+        n0 = kAt(next);
+        n1 = kAt(next + 1);
+        accumulate(a0, sX, sY, sZ, sQr, sQi);
+        accumulate(a1, sX, sY, sZ, sQr, sQi);
+      }
+    }
   }
   Qr[t] = sQr;
   Qi[t] = sQi;
@@ -95,8 +110,10 @@ void launch_q(mri::KLoop loop, int numK, int numX, const float* x, const float* 
   const int blocks = (numX + block - 1) / block;
   if (loop == mri::KLoop::tile_and_count)
     ComputeQ<mri::KLoop::tile_and_count><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
-  else
+  else if (loop == mri::KLoop::count_only)
     ComputeQ<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
+  else
+    ComputeQ<mri::KLoop::prefetch><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi);
 }
 
 void compute_q_ldg(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
@@ -107,20 +124,26 @@ void compute_q_ldg(mri::KLoop loop, int numK, int numX, const float* x, const fl
   if (loop == mri::KLoop::tile_and_count)
     ComputeQLdg<mri::KLoop::tile_and_count>
         <<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi, k4);
-  else
+  else if (loop == mri::KLoop::count_only)
     ComputeQLdg<mri::KLoop::count_only><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi, k4);
+  else
+    ComputeQLdg<mri::KLoop::prefetch><<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi, k4);
 }
 
 const void* compute_kernel(mri::KLoop loop) {
-  return loop == mri::KLoop::tile_and_count
-             ? reinterpret_cast<const void*>(ComputeQ<mri::KLoop::tile_and_count>)
-             : reinterpret_cast<const void*>(ComputeQ<mri::KLoop::count_only>);
+  if (loop == mri::KLoop::tile_and_count)
+    return reinterpret_cast<const void*>(ComputeQ<mri::KLoop::tile_and_count>);
+  if (loop == mri::KLoop::count_only)
+    return reinterpret_cast<const void*>(ComputeQ<mri::KLoop::count_only>);
+  return reinterpret_cast<const void*>(ComputeQ<mri::KLoop::prefetch>);
 }
 
 const void* compute_kernel_ldg(mri::KLoop loop) {
-  return loop == mri::KLoop::tile_and_count
-             ? reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::tile_and_count>)
-             : reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::count_only>);
+  if (loop == mri::KLoop::tile_and_count)
+    return reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::tile_and_count>);
+  if (loop == mri::KLoop::count_only)
+    return reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::count_only>);
+  return reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::prefetch>);
 }
 
 }  // namespace

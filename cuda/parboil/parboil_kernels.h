@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include "workloads/parboil/cp.h"
 #include "workloads/parboil/mri.h"
 
 namespace gpucmp::cuda {
@@ -24,6 +25,17 @@ struct CpKernels {
   void (*launch_ldg)(int count, float spacing, float* energy, const float* atoms, int nx, int ny,
                      int block_x, int block_y, cudaStream_t stream);
   const void* (*kernel_ldg)();
+  // The by-value form (cp::Form::byvalue): unrollx8 over `count` atoms of
+  // `chunk`, cp::kByValueAtoms float4 in host memory passed as the kernel's
+  // __grid_constant__ argument.
+  void (*launch_byvalue)(int count, float spacing, float* energy, const float* chunk, int nx,
+                         int ny, int block_x, int block_y, cudaStream_t stream);
+  // The prefetch form: unrollx8 over the atoms in constant memory (set_atoms),
+  // each read one step ahead.
+  void (*launch_prefetch)(int count, float spacing, float* energy, int nx, int ny, int block_x,
+                          int block_y, cudaStream_t stream);
+  // unrollx8's kernel of a form (constant: cp_unrollx8), for cudaFuncGetAttributes.
+  const void* (*kernel_form)(cp::Form form);
 };
 
 // {Kx, Ky, Kz, PhiMag} and {Kx, Ky, Kz, RhoPhiR, RhoPhiI} as in Parboil.

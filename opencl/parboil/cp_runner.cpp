@@ -1,6 +1,9 @@
 // OpenCL runner of cp: per launch, clear the grid, then for each chunk of atoms
-// copy it into the constant buffer and launch the kernel (cp.cl).
+// copy it into the constant buffer and launch the kernel (cp.cl); the by-value
+// form passes each chunk as a kernel argument instead (cp::Form).
 #include <algorithm>
+#include <string>
+#include <vector>
 
 #include "check.h"
 #include "group_limit.h"
@@ -16,18 +19,35 @@ namespace gpucmp::opencl {
 
 namespace {
 
+// The kernel of a variant's kernel and form (cp.cl).
+const char* kernel_name(const cp::Variant& v) {
+  if (v.kernel == cp::Kernel::base) return "cp_base";
+  if (v.form == cp::Form::byvalue) return "cp_unrollx8_byvalue";
+  return v.form == cp::Form::prefetch ? "cp_unrollx8_prefetch" : "cp_unrollx8";
+}
+
 class CpRunner : public TimedRunner {
  public:
   CpRunner(cp::Problem& p, const cp::Variant& v)
       : p_(p),
         unrollx8_(v.kernel == cp::Kernel::unrollx8),
-        program_(session().program(program_spec("cp", v.name))),
-        kernel_(make_kernel(program_, unrollx8_ ? "cp_unrollx8" : "cp_base")),
+        byvalue_(v.form == cp::Form::byvalue),
+        spec_(&program_spec("cp", v.name)),
+        program_(session().program(*spec_)),
+        kernel_(make_kernel(program_, kernel_name(v))),
         local_(v.local) {
     if (!cp::default_local(v)) check_group_limit(kernel_.get(), local_, 2, "cp/" + v.name);
+    if (byvalue_) {
+      per_launch_ = cp::byvalue_atoms(session().info());  // the program's CP_BYVALUE_ATOMS
+      chunks_ = cp::byvalue_chunks(p_, per_launch_);
+    }
   }
 
   void upload() override {
+    if (byvalue_) {  // the atoms go with each launch
+      energy_ = make_buffer(CL_MEM_READ_WRITE, p_.energy.size() * sizeof(float), "cp energy");
+      return;
+    }
     const std::size_t atom_bytes = p_.atoms.size() * sizeof(float);
     atoms_ = make_buffer(CL_MEM_READ_ONLY, atom_bytes, "cp atoms");
     chunk_ = make_buffer(CL_MEM_READ_ONLY, std::size_t(cp::kAtomsPerChunk) * 4 * sizeof(float),
@@ -44,6 +64,7 @@ class CpRunner : public TimedRunner {
           "clEnqueueReadBuffer", "cp energy grid");
   }
   double build_ms() const override { return program_.build_ms; }
+  std::string label() const override { return describe(*spec_, &session().info()); }
 
  protected:
   void enqueue() override {
@@ -56,6 +77,17 @@ class CpRunner : public TimedRunner {
     const std::size_t local[2] = {std::size_t(local_.x), std::size_t(local_.y)};
     const std::size_t global[2] = {std::size_t(unrollx8_ ? c.nx / cp::kUnrollX : c.nx),
                                    std::size_t(c.ny)};
+    if (byvalue_) {
+      for (int start = 0; start < c.atoms; start += per_launch_) {
+        const cl_int count = std::min(per_launch_, c.atoms - start);
+        const ByValue chunk{chunks_.data() + 4 * std::size_t(start),
+                            4 * sizeof(float) * std::size_t(per_launch_)};
+        set_args(kernel_, "cp by value", count, c.spacing, energy_, chunk);
+        check(clEnqueueNDRangeKernel(q, kernel_, 2, nullptr, global, local, 0, nullptr, record()),
+              "clEnqueueNDRangeKernel", "cp by value");
+      }
+      return;
+    }
     for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
       const cl_int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
       check(clEnqueueCopyBuffer(q, atoms_, chunk_, 4 * sizeof(float) * start, 0,
@@ -69,12 +101,33 @@ class CpRunner : public TimedRunner {
 
  private:
   cp::Problem& p_;
-  bool unrollx8_;
+  bool unrollx8_, byvalue_;
+  // program_specs()' stored entry (a pointer: see reduce_runner.cpp).
+  const ProgramSpec* spec_;
   const BuiltProgram& program_;
   Kernel kernel_;
   LocalShape local_;
   Buffer atoms_, chunk_, energy_;
+  int per_launch_ = 0;         // byvalue: atoms a launch
+  std::vector<float> chunks_;  // byvalue: the atoms in whole chunks (cp::byvalue_chunks)
 };
+
+// The by-value programs' chunk on the device they are built for.
+std::string byvalue_define(const DeviceInfo& device) {
+  return "-DCP_BYVALUE_ATOMS=" + std::to_string(cp::byvalue_atoms(device));
+}
+
+ProgramSpec byvalue(const std::string& variant, const std::string& options) {
+  ProgramSpec s = source("cp", variant, "cp.cl", options);
+  s.device_options = byvalue_define;
+  return s;
+}
+
+// The prefetch form's kernel (cp_unrollx8_prefetch) is built only where asked
+// for, so that the other programs' PTX stays as it was.
+std::string prefetch(const std::string& options) {
+  return options.empty() ? "-DCP_PREFETCH" : options + " -DCP_PREFETCH";
+}
 
 GPUCMP_PROGRAMS {
   const ProgramSpec x8 = source("cp", "unrollx8", "cp.cl", "");
@@ -93,6 +146,19 @@ GPUCMP_PROGRAMS {
   // signature (ptx/README.md), so it has no ptx-from-nvcc row.
   add_ptx_controls(specs, x8);
   add_auto_chain(specs, x8);
+  // The atoms by value (the parameters' constant bank) and read one step
+  // ahead, in each math mode of unrollx8; the fast by-value build's own PTX
+  // after the ftz pass, as unrollx8-fast-ptx-ftz.
+  specs.push_back(byvalue("unrollx8-byvalue", ""));
+  specs.push_back(byvalue("unrollx8-ieee-byvalue", kIeee));
+  const ProgramSpec fast_byvalue = byvalue("unrollx8-fast-byvalue", kFast);
+  specs.push_back(fast_byvalue);
+  ProgramSpec fast_byvalue_ftz = derived(fast_byvalue, "ptx-ftz", ProgramFrom::ptx_as_built_passes);
+  fast_byvalue_ftz.passes = {"ftz"};
+  specs.push_back(fast_byvalue_ftz);
+  specs.push_back(source("cp", "unrollx8-prefetch", "cp.cl", prefetch("")));
+  specs.push_back(source("cp", "unrollx8-ieee-prefetch", "cp.cl", prefetch(kIeee)));
+  specs.push_back(source("cp", "unrollx8-fast-prefetch", "cp.cl", prefetch(kFast)));
 }
 
 // The shared variants, then the PTX-loaded ones (same kernel and math as

@@ -127,6 +127,9 @@ class MriRunner : public TimedRunner {
 // The k loop bounded by the tile's count only (mri::KLoop::count_only).
 constexpr const char* kCountOnly = "-DK_LOOP_COUNT_ONLY";
 constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-math";
+// The origin's loop with each step's k-values read one step ahead (mri::KLoop::prefetch).
+constexpr const char* kPrefetch = "-DK_LOOP_PREFETCH";
+constexpr const char* kPrefetchFast = "-DK_LOOP_PREFETCH -cl-fast-relaxed-math";
 
 // As cp, the k-values sit in a __constant__ symbol in CUDA and in a
 // __constant kernel argument in OpenCL: no ptx-from-nvcc row (ptx/README.md).
@@ -138,6 +141,8 @@ GPUCMP_PROGRAMS {
     specs.push_back(source(workload, "fast", file, kFast));
     specs.push_back(source(workload, "uniform-tile", file, kCountOnly));
     specs.push_back(source(workload, "uniform-tile-fast", file, kCountOnlyFast));
+    specs.push_back(source(workload, "precise-prefetch", file, kPrefetch));
+    specs.push_back(source(workload, "fast-prefetch", file, kPrefetchFast));
     add_ptx_controls(specs, precise);
     add_auto_chain(specs, precise);
   }

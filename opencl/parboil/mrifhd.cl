@@ -1,6 +1,6 @@
 // mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
 // k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
-// work-item, the k loop unrolled x4 by hand, in one of two forms
+// work-item, the k loop unrolled x4 by hand, in one of three forms
 // (mri::KLoop, harness/workloads/parboil/mri.h). Pairs with cuda/parboil/mrifhd.cu.
 #define TWO_PI 6.2831853071795864769f
 #define TILE_FH 512  // mri::kTileFH
@@ -31,8 +31,21 @@ static inline void accumulate(__constant KValuesFH* kv, float sX, float sY, floa
   *iFH += kv->RhoPhiI * cArg + kv->RhoPhiR * sArg;
 }
 
+#ifdef K_LOOP_PREFETCH
+// accumulate of a k-value held in registers (the prefetch form).
+static inline void accumulate_held(KValuesFH kv, float sX, float sY, float sZ, float* rFH,
+                                   float* iFH) {
+  const float expArg = TWO_PI * (kv.Kx * sX + kv.Ky * sY + kv.Kz * sZ);
+  const float cArg = cos(expArg);
+  const float sArg = sin(expArg);
+  *rFH += kv.RhoPhiR * cArg - kv.RhoPhiI * sArg;
+  *iFH += kv.RhoPhiI * cArg + kv.RhoPhiR * sArg;
+}
+#endif
+
 // numK: the k-values in this tile (<= TILE_FH). The loop's form is chosen by
-// -DK_LOOP_COUNT_ONLY (variants uniform-tile*), as in cuda/parboil/mrifhd.cu.
+// -DK_LOOP_COUNT_ONLY (variants uniform-tile*) or -DK_LOOP_PREFETCH (variants
+// *-prefetch), as in cuda/parboil/mrifhd.cu.
 __kernel void ComputeFH(int numK, int numX, __global const float* x, __global const float* y,
                         __global const float* z, __global float* outR, __global float* outI,
                         __constant KValuesFH* ck) {
@@ -40,7 +53,25 @@ __kernel void ComputeFH(int numK, int numX, __global const float* x, __global co
   if (t >= numX) return;
   const float sX = x[t], sY = y[t], sZ = z[t];
   float rFH = outR[t], iFH = outI[t];
-#ifndef K_LOOP_COUNT_ONLY
+#if defined(K_LOOP_PREFETCH)
+  int k = 0;  // the numK % 4 leftovers first, then fours, each loaded one step ahead
+  for (; k < numK % 4; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
+  if (k < numK) {
+    KValuesFH n0 = ck[k], n1 = ck[k + 1], n2 = ck[k + 2], n3 = ck[k + 3];
+    for (; k < TILE_FH && k < numK; k += 4) {
+      const KValuesFH a0 = n0, a1 = n1, a2 = n2, a3 = n3;
+      const int next = min(k + 4, numK - 4);  // the last step reloads its own four
+      n0 = ck[next];
+      n1 = ck[next + 1];
+      n2 = ck[next + 2];
+      n3 = ck[next + 3];
+      accumulate_held(a0, sX, sY, sZ, &rFH, &iFH);
+      accumulate_held(a1, sX, sY, sZ, &rFH, &iFH);
+      accumulate_held(a2, sX, sY, sZ, &rFH, &iFH);
+      accumulate_held(a3, sX, sY, sZ, &rFH, &iFH);
+    }
+  }
+#elif !defined(K_LOOP_COUNT_ONLY)
   int k = 0;  // the numK % 4 leftovers first, then fours
   for (; k < numK % 4; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
   for (; k < TILE_FH && k < numK; k += 4) {

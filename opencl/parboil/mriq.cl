@@ -1,6 +1,6 @@
 // mriq: Parboil MRI-Q. ComputePhiMag writes PhiMag into the packed k-values;
 // ComputeQ sums one constant-memory tile of k-values per launch, one voxel per
-// work-item, the k loop unrolled x2 by hand, in one of two forms
+// work-item, the k loop unrolled x2 by hand, in one of three forms
 // (mri::KLoop, harness/workloads/parboil/mri.h). Pairs with cuda/parboil/mriq.cu.
 #define TWO_PI 6.2831853071795864769f
 #define TILE_Q 1024  // mri::kTileQ
@@ -23,8 +23,19 @@ static inline void accumulate(__constant KValuesQ* kv, float sX, float sY, float
   *sQi += kv->PhiMag * sin(expArg);
 }
 
+#ifdef K_LOOP_PREFETCH
+// accumulate of a k-value held in registers (the prefetch form).
+static inline void accumulate_held(KValuesQ kv, float sX, float sY, float sZ, float* sQr,
+                                   float* sQi) {
+  const float expArg = TWO_PI * (kv.Kx * sX + kv.Ky * sY + kv.Kz * sZ);
+  *sQr += kv.PhiMag * cos(expArg);
+  *sQi += kv.PhiMag * sin(expArg);
+}
+#endif
+
 // numK: the k-values in this tile (<= TILE_Q). The loop's form is chosen by
-// -DK_LOOP_COUNT_ONLY (variants uniform-tile*), as in cuda/parboil/mriq.cu.
+// -DK_LOOP_COUNT_ONLY (variants uniform-tile*) or -DK_LOOP_PREFETCH (variants
+// *-prefetch), as in cuda/parboil/mriq.cu.
 __kernel void ComputeQ(int numK, int numX, __global const float* x, __global const float* y,
                        __global const float* z, __global float* Qr, __global float* Qi,
                        __constant KValuesQ* ck) {
@@ -32,7 +43,21 @@ __kernel void ComputeQ(int numK, int numX, __global const float* x, __global con
   if (t >= numX) return;
   const float sX = x[t], sY = y[t], sZ = z[t];
   float sQr = Qr[t], sQi = Qi[t];
-#ifndef K_LOOP_COUNT_ONLY
+#if defined(K_LOOP_PREFETCH)
+  int k = numK % 2;  // the odd one first, then pairs, each loaded one step ahead
+  if (k) accumulate(&ck[0], sX, sY, sZ, &sQr, &sQi);
+  if (k < numK) {
+    KValuesQ n0 = ck[k], n1 = ck[k + 1];
+    for (; k < TILE_Q && k < numK; k += 2) {
+      const KValuesQ a0 = n0, a1 = n1;
+      const int next = min(k + 2, numK - 2);  // the last step reloads its own pair
+      n0 = ck[next];
+      n1 = ck[next + 1];
+      accumulate_held(a0, sX, sY, sZ, &sQr, &sQi);
+      accumulate_held(a1, sX, sY, sZ, &sQr, &sQi);
+    }
+  }
+#elif !defined(K_LOOP_COUNT_ONLY)
   int k = numK % 2;  // the odd one first, then pairs
   if (k) accumulate(&ck[0], sX, sY, sZ, &sQr, &sQi);
   for (; k < TILE_Q && k < numK; k += 2) {

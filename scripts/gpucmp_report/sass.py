@@ -154,10 +154,14 @@ def kernel_patterns(workload, variant):
         return cuda, r"^matrixMul$"
     if workload == "cp":
         kernel = "cp_base" if v == "base" else "cp_unrollx8"
+        for form in ("byvalue", "prefetch"):  # cp::Form: a kernel of its own
+            if f"-{form}" in v:
+                kernel += "_" + form
         return rf"\d{kernel}E", rf"^{kernel}$"
     if workload in ("mriq", "mrifhd"):
         kernel = "ComputeQ" if workload == "mriq" else "ComputeFH"
-        loop = 1 if v.startswith("uniform-tile") else 0  # mri::KLoop
+        # mri::KLoop: tile_and_count 0, count_only 1, prefetch 2
+        loop = 1 if v.startswith("uniform-tile") else 2 if "-prefetch" in v else 0
         return rf"{kernel}ILNS_3mri5KLoopE{loop}E", rf"^{kernel}$"
     if workload == "advection":
         return ADVECTION_KERNELS.get(v)

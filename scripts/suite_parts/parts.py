@@ -51,9 +51,15 @@ PARTS = [
          95, 450, REPS3 + [
              "--benchmark_filter=^matrixMul/(cuda|opencl)/(tile16|tile32|tile16-aligned|"
              "tile32-aligned|cublas|clblast)(-opencl-ptx|-ptx-jit|-ptx-from-nvcc|-ptx-align)?/"]),
-    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs", 33, 300, REPS3 + [
-        "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
-        "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-opencl-ptx|-ptx-jit|-ldg)?/"]),
+    # With the source forms that close compiler-made gaps (cp's atoms by value,
+    # atoms and k-values read a step ahead: -byvalue, -prefetch) and the ftz
+    # pass on the fast cp builds (-ptx-ftz): scripts/passes_table.py's candidates.
+    # estimate_s: the last full run's, before those rows.
+    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs, by-value and prefetch "
+         "forms", 33, 300, REPS3 + [
+             "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
+             "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-byvalue|-prefetch)?"
+             "(-opencl-ptx|-ptx-jit|-ldg|-ptx-ftz)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
          67, 300, ["--benchmark_repetitions=3", "--samples", "10",
                     "--benchmark_filter=^((matrixMul|cp|mriq|mrifhd)/opencl/.*(-ptx-as-built|"
@@ -74,6 +80,8 @@ PARTS = [
     Part("layout", "LavaMD, bodies and conversions per data layout", 134, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
+    # Every reduce row: reduce/opencl/pipeline-regcap40 (pipeline capped at 40
+    # registers on NVIDIA's driver) among them.
     Part("agpu", "reductions and scans beside CUB, with the device copy", 128, 500,
          REPS3 + ["--benchmark_filter=^(reduce|scan)/|"
                   "^bandwidth/(cuda|opencl)/d2d/bytes:1073741824/"],

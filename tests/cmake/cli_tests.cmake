@@ -69,6 +69,11 @@ gtest_discover_tests(gpucmp_agpu_order_tests
 gpucmp_cli_test_executable(gpucmp_interrupt_tests cli_interrupt_test.cpp)
 gtest_discover_tests(gpucmp_interrupt_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 120)
 
+# The forms that close compiler-made gaps (cp by value and prefetch, MRI
+# prefetch, reduce's register cap), validated on the default OpenCL device.
+gpucmp_cli_test_executable(gpucmp_gap_forms_tests cli_gap_forms_test.cpp)
+gtest_discover_tests(gpucmp_gap_forms_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 600)
+
 # The quick-run checks share one run of the suite: one CTest test.
 gpucmp_cli_test_executable(gpucmp_quick_run_tests cli_run_test.cpp)
 add_test(NAME quick_run COMMAND gpucmp_quick_run_tests --gtest_filter=-QuickRun.GpuBothApisRunAndPair)

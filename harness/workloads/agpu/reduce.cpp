@@ -17,7 +17,10 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
-int launch_kernels(const std::string& variant, std::size_t n) {
+std::string algorithm(const std::string& variant) { return variant.substr(0, variant.find('-')); }
+
+int launch_kernels(const std::string& row_variant, std::size_t n) {
+  const std::string variant = algorithm(row_variant);
   if (variant == "cub") return 0;   // CUB's dispatch: not counted
   if (variant != "tree") return 2;  // cascading, pipeline: the blocks' pass, then one block
   int kernels = 1;
@@ -52,7 +55,8 @@ int grid_blocks(int compute_units, std::size_t n) {
   return int(std::max<std::size_t>(1, std::min(most, ceil_div(n, 4 * std::size_t(kBlock)))));
 }
 
-int summation_depth(const std::string& variant, std::size_t n, int blocks) {
+int summation_depth(const std::string& row_variant, std::size_t n, int blocks) {
+  const std::string variant = algorithm(row_variant);
   const int tree = log2_block();
   if (variant == "tree") {
     int passes = 0;
@@ -129,7 +133,8 @@ void make_reference(Problem& p) {
 
 std::uint32_t affine_reference(Problem& p, const std::string& variant) {
   make_reference(p);
-  return variant == "cascading" ? cascading_product(p.words, p.grid_blocks) : p.want_affine;
+  return algorithm(variant) == "cascading" ? cascading_product(p.words, p.grid_blocks)
+                                           : p.want_affine;
 }
 
 Validation validate(Problem& p, const std::string& variant) {
@@ -145,8 +150,8 @@ Validation validate(Problem& p, const std::string& variant) {
     char buf[128];
     if (affine)
       std::snprintf(buf, sizeof buf, "product%s: got 0x%08x, want 0x%08x (affine16)",
-                    variant == "cascading" ? " in cascading's order" : "", unsigned(p.result),
-                    unsigned(want));
+                    algorithm(variant) == "cascading" ? " in cascading's order" : "",
+                    unsigned(p.result), unsigned(want));
     else
       std::snprintf(buf, sizeof buf, "sum: got %d, want %d (mod 2^32)", int(p.result), int(want));
     v.where = buf;

@@ -90,6 +90,11 @@ struct Variant {
 };
 const std::vector<Variant>& variants();  // the three shared algorithms
 
+// The algorithm a row's variant runs: its name up to the first '-' (OpenCL's
+// pipeline-regcap40 is pipeline built with other options). The functions
+// below take a row's variant and read its algorithm.
+std::string algorithm(const std::string& variant);
+
 // Kernels one launch of `variant` runs over n words: tree one a level until
 // a block holds the rest, cascading and pipeline two; 0 for CUB (its
 // dispatch is not counted).

@@ -51,12 +51,47 @@ parboil::BlockRule block_rule(const Config& c, Kernel kernel) {
 }
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base", Kernel::base, Math::precise},
-                                         {"unrollx8", Kernel::unrollx8, Math::precise},
-                                         {"unrollx8-ieee", Kernel::unrollx8, Math::ieee},
-                                         {"unrollx8-fast", Kernel::unrollx8, Math::fast},
-                                         {"unrollx8-fast-ftz", Kernel::unrollx8, Math::fast}};
+  static const std::vector<Variant> v = {
+      {"base", Kernel::base, Math::precise},
+      {"unrollx8", Kernel::unrollx8, Math::precise},
+      {"unrollx8-ieee", Kernel::unrollx8, Math::ieee},
+      {"unrollx8-fast", Kernel::unrollx8, Math::fast},
+      {"unrollx8-fast-ftz", Kernel::unrollx8, Math::fast},
+      {"unrollx8-byvalue", Kernel::unrollx8, Math::precise, Form::byvalue},
+      {"unrollx8-ieee-byvalue", Kernel::unrollx8, Math::ieee, Form::byvalue},
+      {"unrollx8-fast-byvalue", Kernel::unrollx8, Math::fast, Form::byvalue},
+      {"unrollx8-prefetch", Kernel::unrollx8, Math::precise, Form::prefetch},
+      {"unrollx8-ieee-prefetch", Kernel::unrollx8, Math::ieee, Form::prefetch},
+      {"unrollx8-fast-prefetch", Kernel::unrollx8, Math::fast, Form::prefetch}};
   return v;
+}
+
+int byvalue_atoms(const DeviceInfo& dev) {
+  if (dev.max_parameter_bytes <= 0) return kByValueAtoms;
+  const int n = byvalue_atoms(dev.max_parameter_bytes, kByValueOtherBytes);
+  if (n == 0)
+    throw Unavailable("cp by value: the device's kernel arguments may take " +
+                      std::to_string(dev.max_parameter_bytes) +
+                      " bytes (CL_DEVICE_MAX_PARAMETER_SIZE), not one atom after the other " +
+                      std::to_string(kByValueOtherBytes));
+  return n;
+}
+
+int atoms_per_launch(const Variant& v, const DeviceInfo& dev) {
+  return v.form == Form::byvalue ? byvalue_atoms(dev) : kAtomsPerChunk;
+}
+
+std::vector<float> byvalue_chunks(const Problem& p, int per_launch) {
+  const std::size_t per = std::size_t(per_launch) * 4;
+  std::vector<float> out = p.atoms;
+  out.resize((out.size() + per - 1) / per * per, 0.0f);
+  return out;
+}
+
+int commands_per_launch(const Config& c, const Variant& v, const DeviceInfo& dev) {
+  const int per = atoms_per_launch(v, dev);
+  const int launches = (c.atoms + per - 1) / per;
+  return 1 + (v.form == Form::byvalue ? 1 : 2) * launches;
 }
 
 Problem make_problem(const Config& c) {
@@ -164,13 +199,13 @@ class Cp : public Workload {
       if (local) parboil::prepare_local_row(measured.measurement(), *local, dev, name.str());
       Problem& p = problems_.get(c, [c] { return make_problem(c); });
       const double flop = kFlopPerInteraction * interactions(c);
+      if (v.form == Form::byvalue) measured.counter("atoms_per_launch", atoms_per_launch(v, dev));
       return measured.runner(make(p, v))
           .rate(RateUnit::GFLOPs, flop, dev.fp32_peak_gflops)
           // The plane written once, each atom's x, y, z, q read once.
           .roofline(flop, sizeof(float) * (double(c.nx) * c.ny + 4.0 * c.atoms))
           .per_item(interactions(c), "ps_per_interaction")
-          // The plane cleared, then per chunk of atoms: its copy and a kernel.
-          .commands_per_launch(1 + 2 * ((c.atoms + kAtomsPerChunk - 1) / kAtomsPerChunk))
+          .commands_per_launch(commands_per_launch(c, v, dev))
           .clear_output([&p] { fill_parallel(p.energy, NAN); })
           .validate([&p] { return validate(p); })
           .prepared();

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "../../device_info.h"
 #include "../../launch_shape.h"
 #include "../../runner.h"
 #include "../../runner_table.h"
@@ -65,13 +66,25 @@ enum class Kernel { base, unrollx8 };
 // --use_fast_math already implies -ftz=true (the CUDA kernels are those of
 // unrollx8-fast); OpenCL adds -cl-denorms-are-zero to -cl-fast-relaxed-math.
 enum class Math { precise, ieee, fast };
+// Where unrollx8 reads its atoms (the same arithmetic in every form):
+//   constant  as written: a chunk of kAtomsPerChunk atoms in constant memory
+//             (CUDA a __constant__ symbol; OpenCL a __constant argument, which
+//             NVIDIA's JIT reads with global loads), one copy and one launch a chunk
+//   byvalue   the chunk is a kernel argument passed by value (a struct holding
+//             an array of atoms: OpenCL a plain struct argument, CUDA a
+//             __grid_constant__ parameter), read from the parameters' constant
+//             bank; byvalue_atoms() atoms a launch, no copy
+//   prefetch  as written, each step's atom read one step ahead into registers
+//             (software pipelining in the source: load atom n+1, then compute atom n)
+enum class Form { constant, byvalue, prefetch };
 // local: the block (work-group) shape the runners launch; --cp-local's rows
 // set it (local_size.h). Any shape that tiles the grid works: the kernels
 // read their block size at run time (blockDim / get_local_size).
 struct Variant {
-  std::string name;  // "base", "unrollx8", "unrollx8-ieee", "unrollx8-fast"
+  std::string name;  // "base", "unrollx8", "unrollx8-ieee", "unrollx8-fast", ...
   Kernel kernel;
   Math math;
+  Form form = Form::constant;
   LocalShape local{kBlockX, kBlockY};
 };
 inline bool default_local(const Variant& v) { return v.local == LocalShape{kBlockX, kBlockY}; }
@@ -79,6 +92,42 @@ const std::vector<Variant>& variants();
 
 // One of variants() by name; throws ApiError for an unknown one.
 const Variant& variant(const std::string& name);
+
+// byvalue: the kernel's other arguments before the chunk, in bytes: numatoms
+// (int), gridspacing (float), energygrid (a pointer, counted as 8 bytes);
+// the chunk, 16-byte aligned, follows at offset 16.
+constexpr long long kByValueOtherBytes = 4 + 4 + 8;
+// The CUDA control's chunk (a compile-time array size): what NVIDIA's OpenCL
+// driver's limit of 4352 bytes gives (below), so that both APIs launch alike.
+constexpr int kByValueAtoms = 256;
+// Atoms of one by-value launch on a device whose arguments may take
+// `parameter_bytes` in all: the largest power of two n with
+// other_bytes + 16 n <= parameter_bytes, at most 2048 (the largest power of
+// two in kAtomsPerChunk); 0 when not one atom fits. A power of two so that
+// the limits near NVIDIA's give the CUDA control's chunk: 4352 B -> 256
+// (271 would fit), 1024 B (OpenCL's minimum) -> 32.
+constexpr int byvalue_atoms(long long parameter_bytes, long long other_bytes) {
+  const long long fit = parameter_bytes > other_bytes ? (parameter_bytes - other_bytes) / 16 : 0;
+  int n = 0;
+  for (int p = 1; p <= 2048 && p <= fit; p *= 2) n = p;
+  return n;
+}
+static_assert(byvalue_atoms(4352, kByValueOtherBytes) == kByValueAtoms);
+// The chunk of a by-value launch on `dev`: from dev.max_parameter_bytes, or
+// kByValueAtoms where the API states no limit (CUDA, whose kernels' chunk is
+// compiled in). Throws Unavailable when not one atom fits.
+int byvalue_atoms(const DeviceInfo& dev);
+// Atoms one launch of `v`'s kernel takes on `dev` (kAtomsPerChunk, or
+// byvalue_atoms(dev) for the by-value form), and the commands one timed
+// launch enqueues: the grid cleared, then per chunk a copy into constant
+// memory (none by value) and a kernel.
+int atoms_per_launch(const Variant& v, const DeviceInfo& dev);
+int commands_per_launch(const Config& c, const Variant& v, const DeviceInfo& dev);
+// byvalue: the atoms as the launches pass them, `per_launch` to a kernel
+// argument: p.atoms followed by zero atoms up to a whole number of chunks, so
+// that the last launch passes as many bytes as the others (it reads only its
+// count).
+std::vector<float> byvalue_chunks(const Problem& p, int per_launch);
 
 // What `kernel` allows as its block on the grid of `c` (local_size.h): base,
 // X divides nx; unrollx8, 8 X divides nx (each thread 8 points, X apart); Y

@@ -56,10 +56,10 @@ parboil::BlockRule block_rule(Kind kind, int numX) {
 }
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"precise", false, KLoop::tile_and_count},
-                                         {"fast", true, KLoop::tile_and_count},
-                                         {"uniform-tile", false, KLoop::count_only},
-                                         {"uniform-tile-fast", true, KLoop::count_only}};
+  static const std::vector<Variant> v = {
+      {"precise", false, KLoop::tile_and_count},    {"fast", true, KLoop::tile_and_count},
+      {"uniform-tile", false, KLoop::count_only},   {"uniform-tile-fast", true, KLoop::count_only},
+      {"precise-prefetch", false, KLoop::prefetch}, {"fast-prefetch", true, KLoop::prefetch}};
   return v;
 }
 

@@ -83,14 +83,17 @@ double flops(Kind kind, int numK, int numX);
 //   count_only: gpucmp's first form: the unrolled loop bounded only by the
 //     count (a kernel parameter), the leftovers after it. nvcc 13.0 keeps the
 //     counter in a uniform register and reads the tile with ULDC c[0x3][UR].
-enum class KLoop { tile_and_count, count_only };
+//   prefetch: the origin's form with each step's k-values (2 for Q, 4 for
+//     FHD: the unrolled step) read one step ahead into registers (software
+//     pipelining in the source: load step s+1, then compute step s).
+enum class KLoop { tile_and_count, count_only, prefetch };
 
 // local: the voxel kernel's block (work-group) size, x only; the per-k
 // kernel keeps kBlock. Any size works: the grid rounds up and the kernel
 // returns for t >= numX; it reads its block size at run time (blockDim /
 // get_global_id), the tiles of k-values do not depend on it.
 struct Variant {
-  std::string name;  // "precise" | "fast" | "uniform-tile" | "uniform-tile-fast"
+  std::string name;  // "precise" | "fast" | "uniform-tile" | ... | "fast-prefetch"
   bool fast_math;
   KLoop loop = KLoop::tile_and_count;
   LocalShape local{kBlock, 1};

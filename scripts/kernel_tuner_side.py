@@ -1,0 +1,761 @@
+#!/usr/bin/env python3
+"""Runs Kernel Tuner (KernelTuner/kernel_tuner, PyPI kernel-tuner) beside gpucmp's own
+work-group-size tuner on the four work-size kernels (mmnaive, bilinear, sort,
+trapezoid), on both of its backends that gpucmp pairs: CUDA through cuda-python
+(Kernel Tuner's "nvcuda" backend: NVRTC and the driver API) and OpenCL through
+pyopencl. Per kernel and backend: Kernel Tuner's exhaustive search (brute_force)
+once, then each strategy (random_sample, genetic_algorithm, simulated_annealing,
+bayes_opt, its initial random sample half the budget) once per seed at a budget
+of max(candidates // 10, 3) timed configurations (gpucmp's tuner times
+max(1, candidates // 10) shapes: 6 of 66 on the 2-D kernels, none of 11 on the
+1-D ones, where its model alone picks). It
+writes every pick with Kernel Tuner's own time of it as JSON and prints, on
+stdout, the --<kernel>-local arguments of one gpucmp-bench run that re-times all
+the picks by gpucmp's protocol, `tuner` (gpucmp's tuner, choosing again in that
+run) first; the report's "Kernel Tuner beside gpucmp's tuner" reads both files.
+
+What is tuned is what gpucmp runs: the candidate space is the legal shapes of
+gpucmp itself, from `gpucmp-bench --benchmark_list_tests` with every
+--<kernel>-local sweep (--bench) or from the local:<shape> rows of a sweep's JSON
+(--sweep; rows skipped there, e.g. over a device's limit, are left out), per API,
+and so are the problem sizes (the listing's or the rows' parameters: with
+--bench, the size preset --size, standard as the suite's worksize part). The
+kernels are the repository's own files: opencl/worksize/<kernel>.cl as written,
+and the kernel of cuda/worksize/<kernel>.cu (the body of its anonymous namespace,
+the harness constants it names replaced by their values from
+harness/workloads/worksize/<kernel>.h) compiled by NVRTC with its defaults (gpucmp
+compiles it with nvcc -O3; neither uses fast math). OpenCL builds with
+-cl-std=CL1.2, as gpucmp does. Arguments are numpy arrays and scalars in the
+kernel's own parameter order and types, read from its signature; inputs are
+seeded uniform floats. sort launches bitonic_pass once per pass (171 at 2^18
+keys) after a restoring copy; Kernel Tuner times one kernel, so it tunes that
+kernel on one pass: the last (k = n, j = 1), whose stride-1 pairs are the most
+frequent kind (one pass of every stage), while gpucmp's rows time a whole sort.
+Kernel Tuner times each configuration by `--iterations` single launches (7),
+each alone between a synchronize and the next (CUDA: events on its stream around
+the launch; OpenCL: the launch's own profiling START..END), and ranks by their
+mean; for kernels of a few microseconds that measures the launch and event path
+as much as the kernel, so the report compares picks re-timed by gpucmp.
+
+Seeds: before each strategy run Python's `random` and numpy's global generator
+are seeded (Kernel Tuner 1.5's strategies draw from them; its own `seed`
+argument is passed too, which only pymoo's strategies read). A strategy's pick
+per seed is the fastest configuration it timed; its median and worst pick over
+the seeds are ranked by the exhaustive run's time of each picked shape (the
+lower median for an even count).
+
+Backends: one whose package does not import, or without a device (no CUDA device,
+no OpenCL platform), is a stated skip in the JSON ("status": "skipped", "why"),
+unless --backends names it: then a missing package is bad input (exit 2). A
+configuration that fails to build or run is kept with its error; a strategy run
+that raises is an error entry of that run, never a crash.
+
+Output (written atomically, one object):
+  {"tool": {"kernel_tuner": version, "packages": {name: version or null},
+            "strategies": [...], "seeds": [...], "iterations": N,
+            "budget": "max(candidates // 10, 3)" or the --budget given,
+            "gpucmp_tuner_budget": "max(1, candidates // 10)",
+            "timing": how Kernel Tuner timed, "selection": how median/worst are ranked},
+   "space": {"from": "gpucmp-bench --benchmark_list_tests ..." or "sweep JSON",
+             "command" or "files"}, "command": this script's command line,
+   "date", "host",
+   "backends": {"cuda" | "opencl": {"status": "ok" | "skipped", "why" (skipped),
+                "device" (ok: Kernel Tuner's device name), "platform" (OpenCL)}},
+   "kernels": [{"kernel": "mmnaive", "label": "mmnaive base n:1024" (workload,
+                variant and parameters, as scripts/worksize_retime.py names them),
+                "variant", "params": {name: value}, "dims": 1 or 2,
+                "kernel_name": the function tuned, "tuned": what is tuned (sort: one pass),
+                "problem_size": [x, y], "args": [{"name", "type", "value" (scalars)}],
+                "sources": {"cuda": path, "opencl": path},
+                "backends": {"cuda" | "opencl": {
+                   "status": "ok" | "skipped" | "error", "why" (not ok),
+                   "candidates": ["1x1", ...] (gpucmp's legal shapes of that API),
+                   "budget": N, "gpucmp_tuner_budget": N,
+                   "runs": [{"strategy", "seed" (null for brute_force), "options"
+                             (Kernel Tuner's strategy_options),
+                             "evaluated": [{"shape", "time_ms" | "error"}] in Kernel
+                             Tuner's order, "pick": shape or null, "pick_time_ms",
+                             "error" (only when the run raised)}],
+                   "exhaustive": {"pick", "time_ms"} or null,
+                   "strategies": {name: {"picks": [{"seed", "pick", "pick_time_ms",
+                                  "exhaustive_time_ms"}], "median": {"seed", "pick",
+                                  "exhaustive_time_ms"} or null, "worst": same}}}}}],
+   "gpucmp_tuner": {label: {api: {"picks": [shapes], "measured", "candidates"}}}
+                   (from --ours; {} without),
+   "retime": {"local_args": [...], "shapes": {kernel: [specs]},
+              "command": a gpucmp-bench command line that re-times them}}
+  Shapes are gpucmp's specs: "256" (1-D), "32x8" (2-D, x by y).
+
+usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sweep JSON...)
+           [--size standard] [--kernels mmnaive,bilinear,sort,trapezoid]
+           [--backends cuda,opencl] [--strategies random_sample,genetic_algorithm,
+           simulated_annealing,bayes_opt] [--seeds 1,2,3,4,5] [--budget N]
+           [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
+           [--ours RUN.json] [--retime-out kernel-tuner-retime.json]
+exit: 0 written (skipped backends and failed configurations are in the JSON);
+      2 bad input: kernel_tuner not importable, a backend named by --backends whose
+      package does not import, an unknown kernel, backend or strategy, bad seeds,
+      budget or iterations, --out in a missing or unwritable folder, a listing or
+      sweep without the kernels' local:<shape> rows, a kernel source that does not
+      parse; one line on stderr
+"""
+import contextlib
+import datetime
+import importlib
+import importlib.metadata
+import json
+import os
+import random
+import re
+import shlex
+import socket
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+import cli_args  # noqa: E402
+import gbench_json  # noqa: E402  (load, write_atomically)
+
+NAME = "kernel_tuner_side"
+KERNELS = ("mmnaive", "bilinear", "sort", "trapezoid")
+BACKENDS = ("cuda", "opencl")
+STRATEGIES = ("random_sample", "genetic_algorithm", "simulated_annealing", "bayes_opt")
+EXHAUSTIVE = "brute_force"
+LANG = {"cuda": "nvcuda", "opencl": "OpenCL"}
+PACKAGE = {"cuda": ("cuda.bindings", "cuda-python"), "opencl": ("pyopencl", "pyopencl")}
+CL_OPTIONS = ["-cl-std=CL1.2"]  # gpucmp's OpenCL build options (opencl.build_options)
+PACKAGES = ("kernel_tuner", "cuda-python", "cuda-bindings", "pyopencl", "numpy", "scipy",
+            "scikit-learn")
+LIST_TIMEOUT_S = 300
+# sort: the pass Kernel Tuner times (stage k = n, distance j = 1).
+SORT_TUNED = ("bitonic_pass on one pass, the last (k = n, j = 1: stride-1 pairs, the kind "
+              "every stage ends with); gpucmp's rows time a whole sort, a restoring copy and "
+              "every pass (171 at 2^18 keys), all launches of this kernel")
+TIMING = ("Kernel Tuner's: each configuration launched --iterations times, each launch "
+          "alone after a synchronize (CUDA: events recorded on its stream around the one "
+          "launch; OpenCL: the launch's own profiling START..END), ranked by the mean")
+SELECTION = ("a strategy's pick per seed is the fastest configuration it timed; the median "
+             "and worst over seeds rank the picks by the exhaustive run's time of the picked "
+             "shape (the lower median for an even count)")
+NUMPY_TYPES = {"float": "float32", "int": "int32", "uint": "uint32", "unsigned": "uint32",
+               "unsigned int": "uint32"}
+RETIME_FLAGS = ["--startup", "off", "--benchmark_repetitions=10",
+                "--benchmark_enable_random_interleaving=true", "--min-samples", "5",
+                "--time-limit", "0.5"]
+
+
+class BadInput(Exception):
+    """Exit 2 with this one line."""
+
+
+def fail(message):
+    cli_args.fail(NAME, message)
+
+
+def say(message):
+    print(f"{NAME}: {message}", file=sys.stderr, flush=True)
+
+
+# ---- the command line ----
+
+def word_list(option, text, known):
+    out = []
+    for word in (w.strip() for w in text.split(",")):
+        if word not in known:
+            fail(f"{option}: unknown '{word}' (known: {', '.join(known)})")
+        if word not in out:
+            out.append(word)
+    return out
+
+
+def parse_args(argv):
+    p = cli_args.parser(NAME, __doc__)
+    p.add_argument("--out", required=True, help="the JSON file to write")
+    src = p.add_mutually_exclusive_group(required=True)
+    src.add_argument("--bench", help="gpucmp-bench, whose listing gives the legal shapes")
+    src.add_argument("--sweep", nargs="+", help="sweep JSON files (local:<shape> rows)")
+    p.add_argument("--size", default="standard", help="gpucmp-bench --size (with --bench)")
+    p.add_argument("--kernels", default=",".join(KERNELS))
+    p.add_argument("--backends", help="cuda,opencl (default: both, a missing one skipped)")
+    p.add_argument("--strategies", default=",".join(STRATEGIES))
+    p.add_argument("--seeds", default="1,2,3,4,5", help="one strategy run per seed")
+    p.add_argument("--budget", help="configurations a strategy run times (default "
+                   "max(candidates // 10, 3))")
+    p.add_argument("--iterations", default="7", help="Kernel Tuner's launches per config")
+    p.add_argument("--cl-platform", default="auto", help="OpenCL platform index, or auto "
+                   "(NVIDIA's where present, else the first)")
+    p.add_argument("--cl-device", default="0")
+    p.add_argument("--cuda-device", default="0")
+    p.add_argument("--ours", help="a gpucmp-bench JSON with local:tuner rows (gpucmp's picks)")
+    p.add_argument("--retime-out", default="kernel-tuner-retime.json",
+                   help="the --benchmark_out of the printed re-time command")
+    args = p.parse_args(argv)
+    args.kernels = word_list("--kernels", args.kernels, KERNELS)
+    args.explicit_backends = args.backends is not None
+    args.backends = word_list("--backends", args.backends or ",".join(BACKENDS), BACKENDS)
+    args.strategies = word_list("--strategies", args.strategies, STRATEGIES)
+    args.seeds = whole_numbers("--seeds", args.seeds, least=0)
+    args.budget = None if args.budget is None else whole_numbers("--budget", args.budget, 1,
+                                                                  single=True)
+    args.iterations = whole_numbers("--iterations", args.iterations, 1, single=True)
+    args.cl_device = whole_numbers("--cl-device", args.cl_device, 0, single=True)
+    args.cuda_device = whole_numbers("--cuda-device", args.cuda_device, 0, single=True)
+    if args.cl_platform != "auto":
+        args.cl_platform = whole_numbers("--cl-platform", args.cl_platform, 0, single=True)
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if os.path.isdir(args.out):
+        fail(f"--out {args.out}: is a folder")
+    if not os.path.isdir(folder):
+        fail(f"--out {args.out}: no folder {folder}")
+    if not os.access(folder, os.W_OK):
+        fail(f"--out {args.out}: cannot write in {folder}")
+    for path in (args.sweep or []) + ([args.ours] if args.ours else []):
+        if not os.path.isfile(path):
+            fail(f"{path}: no such file")
+    if args.bench is not None and not (os.path.isfile(args.bench)
+                                       and os.access(args.bench, os.X_OK)):
+        fail(f"--bench {args.bench}: not an executable file")
+    return args
+
+
+def whole_numbers(option, text, least, single=False):
+    words = [w.strip() for w in str(text).split(",")]
+    if single and len(words) != 1:
+        fail(f"{option}: '{text}': one whole number")
+    out = []
+    for w in words:
+        if not w.isdigit() or int(w) < least:
+            fail(f"{option}: '{w}' is not a whole number of {least} or more (in '{text}')")
+        if int(w) not in out:
+            out.append(int(w))
+    return out[0] if single else out
+
+
+# ---- gpucmp's candidate space ----
+
+def split_row(name):
+    """(workload, api, variant, {param: value}, local spec) of a gpucmp row name, or None."""
+    parts = [p for p in name.strip().split("/") if p]
+    if len(parts) < 4 or parts[1] not in BACKENDS:
+        return None
+    params, local = {}, None
+    for part in parts[3:]:
+        if gbench_json.GBENCH_NAME_PART.fullmatch(part) or ":" not in part:
+            continue
+        key, value = part.split(":", 1)
+        if key == "local":
+            local = value
+        else:
+            params[key] = value
+    if local is None:
+        return None
+    return parts[0], parts[1], parts[2], params, local
+
+
+def is_shape(spec):
+    return re.fullmatch(r"\d+(x\d+)?", spec) is not None
+
+
+def shape_key(spec):
+    return tuple(int(v) for v in spec.split("x"))
+
+
+def collect(names, kernels):
+    """{(workload, variant, params tuple): {api: [shapes]}} of the rows named."""
+    space = {}
+    for name in names:
+        row = split_row(name)
+        if row is None or row[0] not in kernels or not is_shape(row[4]):
+            continue
+        workload, api, variant, params, spec = row
+        shapes = space.setdefault((workload, variant, tuple(params.items())), {}).setdefault(
+            api, [])
+        if spec not in shapes:
+            shapes.append(spec)
+    for apis in space.values():
+        for shapes in apis.values():
+            shapes.sort(key=shape_key)
+    return space
+
+
+def listing_command(bench, size, kernels):
+    cmd = [bench, "--benchmark_list_tests=true", "--size", size, "--startup", "off",
+           f"--benchmark_filter=^({'|'.join(kernels)})/"]
+    for k in kernels:
+        cmd += [f"--{k}-local", "sweep"]
+    return cmd
+
+
+def space_from_bench(bench, size, kernels):
+    cmd = listing_command(bench, size, kernels)
+    try:
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=LIST_TIMEOUT_S)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise BadInput(f"--bench {bench}: cannot list its rows ({e})") from e
+    if r.returncode != 0:
+        last = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
+        raise BadInput(f"--bench: '{shlex.join(cmd)}' exited {r.returncode}: {last}")
+    return collect(r.stdout.splitlines(), kernels), {"from": "gpucmp-bench listing",
+                                                     "command": shlex.join(cmd)}
+
+
+def space_from_sweeps(paths, kernels):
+    names = []
+    for path in paths:
+        try:
+            _, entries = gbench_json.load(path)
+        except gbench_json.InputError as e:
+            raise BadInput(str(e)) from e
+        names += [n for n, e in entries.items() if e["rows"] and not e["skipped"]
+                  and not e["error"]]
+    return collect(names, kernels), {"from": "sweep JSON rows", "files": list(paths)}
+
+
+# ---- the kernels: sources, signatures, arguments ----
+
+def read(path):
+    with open(os.path.join(REPO, path), encoding="utf-8") as f:
+        return f.read()
+
+
+def header_constants(workload):
+    """{namespace::name: value} of harness/workloads/worksize/<workload>.h's constexpr ints."""
+    text = read(f"harness/workloads/worksize/{workload}.h")
+    ns = re.search(r"namespace gpucmp::(\w+) \{", text)
+    if ns is None:
+        raise BadInput(f"harness/workloads/worksize/{workload}.h: no namespace gpucmp::<name>")
+    return {f"{ns.group(1)}::{k}": v
+            for k, v in re.findall(r"constexpr int (\w+) = (-?\d+);", text)}
+
+
+def cuda_source(workload):
+    """The kernel of cuda/worksize/<workload>.cu for NVRTC: its anonymous namespace's
+    body, with the harness constants it names replaced by their values."""
+    path = f"cuda/worksize/{workload}.cu"
+    text = read(path)
+    body = re.search(r"\nnamespace \{\n(.*?)\n\}  // namespace\n", text, re.S)
+    if body is None:
+        raise BadInput(f"{path}: no anonymous namespace holding the kernel")
+    source = body.group(1)
+    for include in re.findall(r'#include "workloads/worksize/(\w+)\.h"', text):
+        for name, value in header_constants(include).items():
+            source = re.sub(rf"\b{re.escape(name)}\b", value, source)
+    left = re.search(r"\b\w+::\w+", source)
+    if left:
+        raise BadInput(f"{path}: the kernel names {left.group(0)}, which NVRTC cannot see")
+    return source
+
+
+def signature(source, where):
+    """(kernel name, [(parameter name, type, is pointer)]) of the one kernel in source."""
+    found = re.findall(r"(?:__kernel|__global__)\s+void\s+(\w+)\s*\(([^)]*)\)", source)
+    if len(found) != 1:
+        raise BadInput(f"{where}: {len(found)} kernels (one expected)")
+    name, params = found[0]
+    out = []
+    for p in (" ".join(p.split()) for p in params.split(",")):
+        m = re.fullmatch(r"(?:__global\s+)?(?:const\s+)?([\w ]+?)\s*(\*?)\s*(\w+)", p)
+        if m is None:
+            raise BadInput(f"{where}: parameter '{p}' does not parse")
+        out.append((m.group(3), m.group(1), bool(m.group(2))))
+    return name, out
+
+
+def problem(workload, params):
+    """(values by parameter name, problem size, what is tuned) of a kernel at its size."""
+    import numpy as np
+
+    rng = np.random.default_rng(12345)
+
+    def uniform(n):
+        return rng.uniform(-1.0, 1.0, n).astype(np.float32)
+
+    def size(key):
+        if key not in params or not str(params[key]).isdigit():
+            raise BadInput(f"{workload}: rows without the parameter {key}:<n>")
+        return int(params[key])
+
+    if workload == "mmnaive":
+        n = size("n")
+        return ({"c": np.zeros(n * n, np.float32), "a": uniform(n * n), "b": uniform(n * n),
+                 "n": n, "x0": 0, "y0": 0}, (n, n), "the kernel, one launch")
+    if workload == "bilinear":
+        inn, out = size("in"), size("out")
+        scale = np.float32(inn) / np.float32(out)
+        return ({"out": np.zeros(out * out, np.float32),
+                 "in": rng.uniform(0.0, 1.0, inn * inn).astype(np.float32), "in_w": inn,
+                 "in_h": inn, "out_w": out, "scale_x": scale, "scale_y": scale, "x_first": 0,
+                 "y_first": 0}, (out, out), "the kernel, one launch")
+    if workload == "sort":
+        n = size("n")
+        return ({"a": uniform(n), "k": n, "j": 1}, (n // 2, 1), SORT_TUNED)
+    items = size("items")
+    steps = int(header_constants("trapezoid")["trapezoid::kSteps"])
+    return ({"partials": np.zeros(items, np.float32), "h": 1.0 / (items * steps),
+             "first_item": 0}, (items, 1), "the kernel, one launch")
+
+
+def arguments(values, params, where):
+    """The numpy arguments in the kernel's parameter order and types."""
+    import numpy as np
+
+    out, described = [], []
+    for name, ctype, pointer in params:
+        if name not in values:
+            raise BadInput(f"{where}: no value for its parameter '{name}'")
+        v = values[name]
+        if pointer:
+            if not isinstance(v, np.ndarray):
+                raise BadInput(f"{where}: parameter '{name}' is a pointer")
+            out.append(v)
+            described.append({"name": name, "type": f"{ctype}*", "elements": int(v.size)})
+            continue
+        dtype = NUMPY_TYPES.get(ctype)
+        if dtype is None:
+            raise BadInput(f"{where}: parameter '{name}' has type '{ctype}'")
+        out.append(getattr(np, dtype)(v))
+        described.append({"name": name, "type": ctype, "value": out[-1].item()})
+    return out, described
+
+
+# ---- the backends ----
+
+def version(dist):
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def open_backend(backend, args):
+    """{"status": "ok", "device", ...} or {"status": "skipped", "why"}: whether the
+    package imports and a device is there."""
+    module, dist = PACKAGE[backend]
+    try:
+        importlib.import_module(module)
+    except ImportError as e:
+        if args.explicit_backends:
+            raise BadInput(f"--backends {backend}: {dist} is not importable ({e}); "
+                           "install it (scripts/fetch_wheels.sh, README)") from e
+        return {"status": "skipped", "why": f"{dist} is not importable ({e})"}
+    try:
+        return cuda_device(args.cuda_device) if backend == "cuda" else \
+            opencl_device(args.cl_platform, args.cl_device)
+    except Exception as e:  # noqa: BLE001  a driver's own exception: a stated skip
+        return {"status": "skipped", "why": f"no device: {type(e).__name__}: {e}"}
+
+
+def cuda_device(index):
+    from cuda.bindings import driver
+
+    def check(result):
+        err, *rest = result if isinstance(result, tuple) else (result,)
+        if err != driver.CUresult.CUDA_SUCCESS:
+            raise RuntimeError(f"CUDA driver: {err.name}")
+        return rest[0] if rest else None
+
+    check(driver.cuInit(0))
+    count = check(driver.cuDeviceGetCount())
+    if index >= count:
+        raise RuntimeError(f"--cuda-device {index}: {count} CUDA devices")
+    name = check(driver.cuDeviceGetName(256, check(driver.cuDeviceGet(index))))
+    return {"status": "ok", "device": name.split(b"\0")[0].decode(), "device_index": index}
+
+
+def opencl_device(platform, device):
+    import pyopencl as cl
+
+    platforms = cl.get_platforms()
+    if platform == "auto":
+        platform = next((i for i, p in enumerate(platforms) if "NVIDIA" in p.name), 0)
+    if platform >= len(platforms):
+        raise RuntimeError(f"OpenCL platform {platform}: {len(platforms)} platforms")
+    devices = platforms[platform].get_devices()
+    if device >= len(devices):
+        raise RuntimeError(f"OpenCL device {device} of platform {platform}: "
+                           f"{len(devices)} devices")
+    return {"status": "ok", "platform": platforms[platform].name.strip(),
+            "platform_index": platform, "device": devices[device].name.strip(),
+            "device_index": device}
+
+
+# ---- tuning ----
+
+def shape_of(config, dims):
+    x = int(config["block_size_x"])
+    return str(x) if dims == 1 else f"{x}x{int(config['block_size_y'])}"
+
+
+def time_of(result):
+    t = result.get("time")
+    if isinstance(t, str) or t is None:  # Kernel Tuner's ErrorConfig values are strings
+        return None, str(t or "no time")
+    return float(t), None
+
+
+def strategy_options(strategy, budget):
+    """Kernel Tuner's strategy_options of a run: the budget (max_fevals: distinct
+    configurations timed); bayes_opt's random initial sample (popsize, 20 by default,
+    more than a budget of 3 to 6) half of it, at least 2, the rest guided by its model."""
+    if strategy == EXHAUSTIVE:
+        return {}
+    if strategy == "bayes_opt":
+        return {"max_fevals": budget, "popsize": max(2, budget // 2)}
+    return {"max_fevals": budget}
+
+
+def tune_once(kt, job, backend, info, strategy, seed, budget, iterations):
+    """One tune_kernel call: its run entry."""
+    import numpy as np
+
+    legal = {shape_key(s) for s in job["candidates"]}
+    if job["dims"] == 1:
+        tune_params = {"block_size_x": sorted(x for (x,) in legal)}
+        restrictions = None
+    else:
+        tune_params = {"block_size_x": sorted({x for x, _ in legal}),
+                       "block_size_y": sorted({y for _, y in legal})}
+
+        def restrictions(p):
+            return (p["block_size_x"], p["block_size_y"]) in legal
+
+    options = strategy_options(strategy, budget)
+    run = {"strategy": strategy, "seed": seed, "options": options, "evaluated": [],
+           "pick": None, "pick_time_ms": None}
+    if seed is not None:
+        random.seed(seed)
+        np.random.seed(seed)
+    kwargs = dict(restrictions=restrictions, lang=LANG[backend], iterations=iterations,
+                  strategy=strategy, strategy_options=options, quiet=True, verbose=False,
+                  seed=seed)
+    if backend == "opencl":
+        kwargs.update(platform=info["platform_index"], device=info["device_index"],
+                      compiler_options=CL_OPTIONS)
+    else:
+        kwargs.update(device=info["device_index"])
+    try:
+        with contextlib.redirect_stdout(sys.stderr):
+            results, _ = kt.tune_kernel(job["kernel_name"], job["source"][backend],
+                                        job["problem_size"], job["arguments"], tune_params,
+                                        **kwargs)
+    except Exception as e:  # noqa: BLE001  Kernel Tuner's or a driver's: kept in the run
+        run["error"] = f"{type(e).__name__}: {e}"
+        return run
+    best = None
+    for r in results:
+        t, why = time_of(r)
+        shape = shape_of(r, job["dims"])
+        run["evaluated"].append({"shape": shape, "time_ms": t} if t is not None
+                                else {"shape": shape, "error": why})
+        if t is not None and (best is None or t < best[1]):
+            best = (shape, t)
+    if best:
+        run["pick"], run["pick_time_ms"] = best
+    return run
+
+
+def summarize(runs, strategies):
+    """(exhaustive {"pick", "time_ms"} or None, {strategy: picks, median, worst})."""
+    exhaustive = next((r for r in runs if r["strategy"] == EXHAUSTIVE), None)
+    times = {e["shape"]: e["time_ms"] for e in (exhaustive or {"evaluated": []})["evaluated"]
+             if "time_ms" in e}
+    best = {"pick": exhaustive["pick"], "time_ms": exhaustive["pick_time_ms"]} \
+        if exhaustive and exhaustive["pick"] else None
+    out = {}
+    for strategy in strategies:
+        picks = [{"seed": r["seed"], "pick": r["pick"], "pick_time_ms": r["pick_time_ms"],
+                  "exhaustive_time_ms": times.get(r["pick"])}
+                 for r in runs if r["strategy"] == strategy and r["pick"]]
+        ranked = sorted((p for p in picks if p["exhaustive_time_ms"] is not None),
+                        key=lambda p: (p["exhaustive_time_ms"], p["seed"]))
+        pick = None
+        if ranked:
+            pick = {k: ranked[(len(ranked) - 1) // 2][k] for k in ("seed", "pick",
+                                                                     "exhaustive_time_ms")}
+        worst = {k: ranked[-1][k] for k in ("seed", "pick", "exhaustive_time_ms")} \
+            if ranked else None
+        out[strategy] = {"picks": picks, "median": pick, "worst": worst}
+    return best, out
+
+
+def budget_of(candidates, given):
+    return min(candidates, given if given is not None else max(candidates // 10, 3))
+
+
+def tune_kernel_backend(kt, job, backend, info, args):
+    entry = job["backends"][backend]
+    entry["budget"] = budget_of(len(entry["candidates"]), args.budget)
+    entry["gpucmp_tuner_budget"] = max(1, len(entry["candidates"]) // 10)
+    job["candidates"] = entry["candidates"]
+    plan = [(EXHAUSTIVE, None)] + [(s, seed) for s in args.strategies for seed in args.seeds]
+    runs = []
+    for strategy, seed in plan:
+        run = tune_once(kt, job, backend, info, strategy, seed, entry["budget"],
+                        args.iterations)
+        runs.append(run)
+        say(f"{job['label']} {backend} {strategy}" + (f" seed {seed}" if seed is not None
+                                                       else "") + ": " +
+            (f"error: {run['error'][:200]}" if "error" in run else
+             f"{len(run['evaluated'])} timed, pick {run['pick']} ({run['pick_time_ms']} ms)"))
+    entry["runs"] = runs
+    entry["exhaustive"], entry["strategies"] = summarize(runs, args.strategies)
+    if entry["exhaustive"] is None:
+        entry["status"] = "error"
+        first = runs[0].get("error") or "no configuration ran"
+        entry["why"] = f"the exhaustive run gave no pick: {first}"
+
+
+# ---- gpucmp's own picks and the re-time command ----
+
+def our_picks(path, labels):
+    """{label: {api: {"picks", "measured", "candidates"}}} of a run's local:tuner rows."""
+    try:
+        _, entries = gbench_json.load(path)
+    except gbench_json.InputError as e:
+        raise BadInput(str(e)) from e
+    out = {}
+    for name, entry in entries.items():
+        row = split_row(name)
+        if row is None or row[4] != "tuner" or not entry["rows"]:
+            continue
+        workload, api, variant, params, _ = row
+        label = " ".join([workload, variant] + [f"{k}:{v}" for k, v in params.items()])
+        if label not in labels:
+            continue
+        got = out.setdefault(label, {}).setdefault(api, {"picks": [], "measured": None,
+                                                         "candidates": None, "from": path})
+        for r in entry["rows"]:
+            x, y = r.get("local_x"), r.get("local_y")
+            if not isinstance(x, (int, float)) or x <= 0:
+                continue
+            shape = str(int(x)) if labels[label] == 1 else f"{int(x)}x{int(y or 1)}"
+            if shape not in got["picks"]:
+                got["picks"].append(shape)
+            for key in ("measured", "candidates"):
+                if isinstance(r.get(f"tuner_{key}"), (int, float)):
+                    got[key] = int(r[f"tuner_{key}"])
+    return out
+
+
+def retime(jobs, ours, args):
+    shapes = {}
+    for job in jobs:
+        specs = shapes.setdefault(job["kernel"], ["tuner"])
+        found = [p for apis in ours.get(job["label"], {}).values() for p in apis["picks"]]
+        for entry in job["backends"].values():
+            if entry.get("exhaustive"):
+                found.append(entry["exhaustive"]["pick"])
+            for s in entry.get("strategies", {}).values():
+                found += [p["pick"] for p in s["picks"]]
+        for spec in sorted(set(found), key=shape_key):
+            if spec not in specs:
+                specs.append(spec)
+    local_args = []
+    for kernel, specs in shapes.items():
+        local_args += [f"--{kernel}-local", ",".join(specs)]
+    cmd = ["gpucmp-bench"] + (["--size", args.size] if args.bench else []) + [
+        f"--benchmark_filter=^({'|'.join(shapes)})/"] + RETIME_FLAGS + local_args + [
+        f"--benchmark_out={args.retime_out}", "--benchmark_out_format=json"]
+    return {"local_args": local_args, "shapes": shapes, "command": shlex.join(cmd)}
+
+
+# ---- main ----
+
+def build_jobs(space):
+    jobs = []
+    for (workload, variant, params), apis in sorted(space.items(),
+                                                    key=lambda kv: KERNELS.index(kv[0][0])):
+        params = dict(params)
+        cl_src = read(f"opencl/worksize/{workload}.cl")
+        cu_src = cuda_source(workload)
+        name, cl_params = signature(cl_src, f"opencl/worksize/{workload}.cl")
+        cu_name, cu_params = signature(cu_src, f"cuda/worksize/{workload}.cu")
+        if cu_name != name or [p[0] for p in cu_params] != [p[0] for p in cl_params]:
+            raise BadInput(f"{workload}: the .cu and .cl kernels differ in name or parameters")
+        values, size, tuned = problem(workload, params)
+        args, described = arguments(values, cl_params, f"opencl/worksize/{workload}.cl")
+        dims = 2 if any("x" in s for shapes in apis.values() for s in shapes) else 1
+        label = " ".join([workload, variant] + [f"{k}:{v}" for k, v in params.items()])
+        jobs.append({"kernel": workload, "label": label, "variant": variant, "params": params,
+                     "dims": dims, "kernel_name": name, "tuned": tuned,
+                     "problem_size": list(size), "args": described,
+                     "sources": {"cuda": f"cuda/worksize/{workload}.cu",
+                                 "opencl": f"opencl/worksize/{workload}.cl"},
+                     "backends": {b: {"candidates": apis.get(b, [])} for b in BACKENDS},
+                     "arguments": args, "source": {"cuda": cu_src, "opencl": cl_src}})
+    return jobs
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    args = parse_args(argv)
+    try:
+        return run(args, argv)
+    except BadInput as e:
+        fail(str(e))
+
+
+def run(args, argv):
+    try:
+        kt = importlib.import_module("kernel_tuner")
+    except ImportError as e:
+        raise BadInput(f"kernel_tuner is not importable ({e}): pip install kernel-tuner "
+                       "(scripts/fetch_wheels.sh carries it to a machine without network)") \
+            from e
+    if args.bench:
+        space, origin = space_from_bench(args.bench, args.size, args.kernels)
+    else:
+        space, origin = space_from_sweeps(args.sweep, args.kernels)
+    missing = [k for k in args.kernels if not any(key[0] == k for key in space)]
+    if missing:
+        raise BadInput(f"no local:<shape> rows of {', '.join(missing)} in the "
+                       + (origin.get("command") or ", ".join(origin["files"])))
+    jobs = build_jobs(space)
+    ours = our_picks(args.ours, {j["label"]: j["dims"] for j in jobs}) if args.ours else {}
+    backends = {b: open_backend(b, args) if b in args.backends else
+                {"status": "skipped", "why": "not in --backends"} for b in BACKENDS}
+    for b, info in backends.items():
+        say(f"{b}: " + (f"{info['device']}" if info["status"] == "ok"
+                        else f"skipped: {info['why']}"))
+    for job in jobs:
+        for backend, info in backends.items():
+            entry = job["backends"][backend]
+            if info["status"] != "ok":
+                entry.update(status="skipped", why=info["why"])
+            elif not entry["candidates"]:
+                entry.update(status="skipped", why=f"no {backend} rows of {job['label']} "
+                             "in the listing or sweep")
+            else:
+                entry["status"] = "ok"
+                tune_kernel_backend(kt, job, backend, info, args)
+    doc = {
+        "tool": {"kernel_tuner": version("kernel_tuner"),
+                 "packages": {p: version(p) for p in PACKAGES},
+                 "strategies": args.strategies, "seeds": args.seeds,
+                 "iterations": args.iterations,
+                 "budget": "max(candidates // 10, 3)" if args.budget is None else args.budget,
+                 "gpucmp_tuner_budget": "max(1, candidates // 10)",
+                 "timing": TIMING, "selection": SELECTION},
+        "space": origin,
+        "command": "scripts/kernel_tuner_side.py " + shlex.join(argv),
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "host": socket.gethostname(),
+        "backends": backends,
+        "kernels": [{k: v for k, v in j.items() if k not in ("arguments", "source",
+                                                              "candidates")} for j in jobs],
+        "gpucmp_tuner": ours,
+    }
+    doc["retime"] = retime(jobs, ours, args)
+    try:
+        gbench_json.write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+    except OSError as e:
+        raise BadInput(f"--out {args.out}: cannot write ({e.strerror or e})") from e
+    say(f"wrote {args.out}; re-time every pick in one run: {doc['retime']['command']}")
+    print(shlex.join(doc["retime"]["local_args"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

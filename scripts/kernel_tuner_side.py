@@ -108,6 +108,7 @@ import os
 import random
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -433,6 +434,8 @@ def open_backend(backend, args):
     """{"status": "ok", "device", ...} or {"status": "skipped", "why"}: whether the
     package imports and a device is there."""
     module, dist = PACKAGE[backend]
+    if backend == "cuda":
+        cuda_home()
     try:
         importlib.import_module(module)
     except ImportError as e:
@@ -445,6 +448,18 @@ def open_backend(backend, args):
             opencl_device(args.cl_platform, args.cl_device)
     except Exception as e:  # noqa: BLE001  a driver's own exception: a stated skip
         return {"status": "skipped", "why": f"no device: {type(e).__name__}: {e}"}
+
+
+def cuda_home():
+    """CUDA_HOME for NVRTC's library and headers where neither CUDA_HOME nor CUDA_PATH
+    is set: the toolkit of the nvcc on PATH, else /usr/local/cuda."""
+    if os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH"):
+        return
+    nvcc = shutil.which("nvcc")
+    home = os.path.dirname(os.path.dirname(os.path.realpath(nvcc))) if nvcc else \
+        "/usr/local/cuda"
+    if os.path.isdir(home):
+        os.environ["CUDA_HOME"] = home
 
 
 def cuda_device(index):
@@ -489,9 +504,11 @@ def shape_of(config, dims):
 
 
 def time_of(result):
-    t = result.get("time")
-    if isinstance(t, str) or t is None:  # Kernel Tuner's ErrorConfig values are strings
-        return None, str(t or "no time")
+    """(Kernel Tuner's time in ms, None) or (None, why): a configuration that failed
+    carries an ErrorConfig (a str subclass) in "__error__" or in place of its time."""
+    error, t = result.get("__error__"), result.get("time")
+    if error is not None or isinstance(t, str) or not isinstance(t, (int, float)):
+        return None, type(error).__name__ if error is not None else str(t or "no time")
     return float(t), None
 
 
@@ -621,7 +638,7 @@ def our_picks(path, labels):
         if row is None or row[4] != "tuner" or not entry["rows"]:
             continue
         workload, api, variant, params, _ = row
-        label = " ".join([workload, variant] + [f"{k}:{v}" for k, v in params.items()])
+        label = label_of(workload, variant, tuple(params.items()))
         if label not in labels:
             continue
         got = out.setdefault(label, {}).setdefault(api, {"picks": [], "measured": None,
@@ -663,6 +680,15 @@ def retime(jobs, ours, args):
 
 # ---- main ----
 
+def label_of(workload, variant, params):
+    """"mmnaive base n:1024": workload, variant and parameters (worksize_retime.py's)."""
+    return " ".join([workload, variant] + [f"{k}:{v}" for k, v in params])
+
+
+def dims_of(apis):
+    return 2 if any("x" in s for shapes in apis.values() for s in shapes) else 1
+
+
 def build_jobs(space):
     jobs = []
     for (workload, variant, params), apis in sorted(space.items(),
@@ -676,8 +702,8 @@ def build_jobs(space):
             raise BadInput(f"{workload}: the .cu and .cl kernels differ in name or parameters")
         values, size, tuned = problem(workload, params)
         args, described = arguments(values, cl_params, f"opencl/worksize/{workload}.cl")
-        dims = 2 if any("x" in s for shapes in apis.values() for s in shapes) else 1
-        label = " ".join([workload, variant] + [f"{k}:{v}" for k, v in params.items()])
+        dims = dims_of(apis)
+        label = label_of(workload, variant, tuple(params.items()))
         jobs.append({"kernel": workload, "label": label, "variant": variant, "params": params,
                      "dims": dims, "kernel_name": name, "tuned": tuned,
                      "problem_size": list(size), "args": described,
@@ -698,12 +724,6 @@ def main(argv=None):
 
 
 def run(args, argv):
-    try:
-        kt = importlib.import_module("kernel_tuner")
-    except ImportError as e:
-        raise BadInput(f"kernel_tuner is not importable ({e}): pip install kernel-tuner "
-                       "(scripts/fetch_wheels.sh carries it to a machine without network)") \
-            from e
     if args.bench:
         space, origin = space_from_bench(args.bench, args.size, args.kernels)
     else:
@@ -712,8 +732,15 @@ def run(args, argv):
     if missing:
         raise BadInput(f"no local:<shape> rows of {', '.join(missing)} in the "
                        + (origin.get("command") or ", ".join(origin["files"])))
+    ours = our_picks(args.ours, {label_of(*key): dims_of(apis) for key, apis in space.items()}) \
+        if args.ours else {}
+    try:
+        kt = importlib.import_module("kernel_tuner")
+    except ImportError as e:
+        raise BadInput(f"kernel_tuner is not importable ({e}): pip install kernel-tuner "
+                       "(scripts/fetch_wheels.sh carries it to a machine without network)") \
+            from e
     jobs = build_jobs(space)
-    ours = our_picks(args.ours, {j["label"]: j["dims"] for j in jobs}) if args.ours else {}
     backends = {b: open_backend(b, args) if b in args.backends else
                 {"status": "skipped", "why": "not in --backends"} for b in BACKENDS}
     for b, info in backends.items():

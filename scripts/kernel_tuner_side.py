@@ -48,7 +48,8 @@ Backends: one whose package does not import, or without a device (no CUDA device
 no OpenCL platform), is a stated skip in the JSON ("status": "skipped", "why"),
 unless --backends names it: then a missing package is bad input (exit 2). A
 configuration that fails to build or run is kept with its error; a strategy run
-that raises is an error entry of that run, never a crash.
+that raises, or takes more than --run-timeout seconds, is an error entry of that
+run, never a crash.
 
 Output (written atomically, one object):
   {"tool": {"kernel_tuner": version, "packages": {name: version or null},
@@ -75,7 +76,7 @@ Output (written atomically, one object):
                              (Kernel Tuner's strategy_options),
                              "evaluated": [{"shape", "time_ms" | "error"}] in Kernel
                              Tuner's order, "pick": shape or null, "pick_time_ms",
-                             "error" (only when the run raised)}],
+                             "error" (only when the run raised or timed out)}],
                    "exhaustive": {"pick", "time_ms"} or null,
                    "strategies": {name: {"picks": [{"seed", "pick", "pick_time_ms",
                                   "exhaustive_time_ms"}], "median": {"seed", "pick",
@@ -91,11 +92,11 @@ usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sw
            [--backends cuda,opencl] [--strategies random_sample,genetic_algorithm,
            simulated_annealing,bayes_opt] [--seeds 1,2,3,4,5] [--budget N]
            [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
-           [--ours RUN.json] [--retime-out kernel-tuner-retime.json]
+           [--run-timeout 900] [--ours RUN.json] [--retime-out kernel-tuner-retime.json]
 exit: 0 written (skipped backends and failed configurations are in the JSON);
       2 bad input: kernel_tuner not importable, a backend named by --backends whose
       package does not import, an unknown kernel, backend or strategy, bad seeds,
-      budget or iterations, --out in a missing or unwritable folder, a listing or
+      budget, iterations or run timeout, --out in a missing or unwritable folder, a listing or
       sweep without the kernels' local:<shape> rows, a kernel source that does not
       parse; one line on stderr
 """
@@ -109,6 +110,7 @@ import random
 import re
 import shlex
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -189,6 +191,8 @@ def parse_args(argv):
                    "(NVIDIA's where present, else the first)")
     p.add_argument("--cl-device", default="0")
     p.add_argument("--cuda-device", default="0")
+    p.add_argument("--run-timeout", default="900", help="seconds one tune_kernel call "
+                   "may take (default 900)")
     p.add_argument("--ours", help="a gpucmp-bench JSON with local:tuner rows (gpucmp's picks)")
     p.add_argument("--retime-out", default="kernel-tuner-retime.json",
                    help="the --benchmark_out of the printed re-time command")
@@ -201,6 +205,7 @@ def parse_args(argv):
     args.budget = None if args.budget is None else whole_numbers("--budget", args.budget, 1,
                                                                   single=True)
     args.iterations = whole_numbers("--iterations", args.iterations, 1, single=True)
+    args.run_timeout = whole_numbers("--run-timeout", args.run_timeout, 1, single=True)
     args.cl_device = whole_numbers("--cl-device", args.cl_device, 0, single=True)
     args.cuda_device = whole_numbers("--cuda-device", args.cuda_device, 0, single=True)
     if args.cl_platform != "auto":
@@ -523,8 +528,19 @@ def strategy_options(strategy, budget):
     return {"max_fevals": budget}
 
 
-def tune_once(kt, job, backend, info, strategy, seed, budget, iterations):
-    """One tune_kernel call: its run entry."""
+class RunTimeout(BaseException):
+    """A tune_kernel call past --run-timeout (a BaseException: Kernel Tuner catches
+    Exception around compiling and launching)."""
+
+
+def stop_run(_signum, _frame):
+    raise RunTimeout()
+
+
+def tune_once(kt, job, backend, info, strategy, seed, budget, iterations, run_timeout):
+    """One tune_kernel call: its run entry. Kernel Tuner 1.5's genetic_algorithm can
+    loop without timing anything where few of its children are legal (a sparse 2-D
+    space smaller than its population), so every call has a time limit."""
     import numpy as np
 
     legal = {shape_key(s) for s in job["candidates"]}
@@ -552,14 +568,22 @@ def tune_once(kt, job, backend, info, strategy, seed, budget, iterations):
                       compiler_options=CL_OPTIONS)
     else:
         kwargs.update(device=info["device_index"])
+    signal.signal(signal.SIGALRM, stop_run)
+    signal.setitimer(signal.ITIMER_REAL, run_timeout)
     try:
         with contextlib.redirect_stdout(sys.stderr):
             results, _ = kt.tune_kernel(job["kernel_name"], job["source"][backend],
                                         job["problem_size"], job["arguments"], tune_params,
                                         **kwargs)
+    except RunTimeout:
+        run["error"] = (f"no result within {run_timeout} s (--run-timeout): stopped, what it "
+                        "timed is lost")
+        return run
     except Exception as e:  # noqa: BLE001  Kernel Tuner's or a driver's: kept in the run
         run["error"] = f"{type(e).__name__}: {e}"
         return run
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
     best = None
     for r in results:
         t, why = time_of(r)
@@ -610,7 +634,7 @@ def tune_kernel_backend(kt, job, backend, info, args):
     runs = []
     for strategy, seed in plan:
         run = tune_once(kt, job, backend, info, strategy, seed, entry["budget"],
-                        args.iterations)
+                        args.iterations, args.run_timeout)
         runs.append(run)
         say(f"{job['label']} {backend} {strategy}" + (f" seed {seed}" if seed is not None
                                                        else "") + ": " +

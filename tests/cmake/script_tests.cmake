@@ -78,6 +78,11 @@ if(Python3_FOUND)
            ${CMAKE_CURRENT_SOURCE_DIR}/report_worksize_test.py)
   set_tests_properties(report_worksize PROPERTIES LABELS "scripts"
                        SKIP_REGULAR_EXPRESSION "report_worksize_test: SKIPPED")
+  # Kernel Tuner beside gpucmp's tuner: its picks (kernel-tuner.json of
+  # scripts/kernel_tuner_side.py) and their re-time run, side files beside the results.
+  add_test(NAME report_kernel_tuner COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/report_kernel_tuner_test.py)
+  set_tests_properties(report_kernel_tuner PROPERTIES LABELS "scripts")
   # The data-layout section: kernels per layout, conversions, break-even.
   add_test(NAME report_layout COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_layout_test.py)

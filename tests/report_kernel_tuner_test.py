@@ -6,7 +6,8 @@ Kernel Tuner's exhaustive pick with its own time, gpucmp's tuner pick (--ours) a
 strategy's median / worst pick over the exhaustive best; re-timed, every pick and
 gpucmp's tuner (the shape it chose in that run) over the best re-timed row, a pick the
 run lacks a dash; skipped backends said; both files found beside the results or given
-as arguments, never read as results; without the re-time run a sentence says so;
+as arguments, never read as results (but the re-time run given alone is the results
+too); without the re-time run a sentence says so;
 without kernel-tuner.json no section; a bad one is one line and exit 2."""
 import contextlib
 import io
@@ -171,6 +172,14 @@ class Section(unittest.TestCase):
         self.assertEqual(len(tables(md)), 2)
         self.assertNotIn(f"`{rt}`", md.split(TITLE, 1)[0])  # not among the inputs' rows
         self.assertNotIn("mmnaive/opencl", md)
+
+    def test_the_re_time_run_alone_is_the_results_too(self):
+        kt = write_file(self.tmp, "kt/kernel-tuner.json", kt_doc())
+        rt = write_file(self.tmp, "kt/kernel-tuner-retime.json", retime_doc())
+        md = self.report(rt)
+        self.assertEqual(len(tables(md)), 2)
+        self.assertIn(f"`{kt}`", md)  # found beside it
+        self.assertIn("## Work-size tuning", md)  # its local:<spec> rows as results
 
     def test_without_the_re_time_run_a_sentence(self):
         write_file(self.tmp, "run/kernel-tuner.json", kt_doc())

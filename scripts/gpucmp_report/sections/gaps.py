@@ -125,8 +125,11 @@ def is_side_file(path):
 
 def split_inputs(paths):
     """(result paths, Side): arguments that are side files are taken out; the same
-    files in the folders of the result files are added."""
+    files in the folders of the result files are added. Where Kernel Tuner's re-time
+    run is the only gpucmp-bench JSON given, it is the results as well."""
     results = [p for p in paths if not is_side_file(p)]
+    if not results:  # Kernel Tuner's re-time run alone: a gpucmp-bench run, results too
+        results = [p for p in paths if os.path.basename(p) == report_kt.RETIME_NAME]
     given = [p for p in paths if is_side_file(p)]
     dirs = list(dict.fromkeys(os.path.dirname(p) or "." for p in results))
     found = list(given)

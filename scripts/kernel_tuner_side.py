@@ -304,19 +304,23 @@ def space_from_bench(bench, size, kernels):
         last = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
         raise BadInput(f"--bench: '{shlex.join(cmd)}' exited {r.returncode}: {last}")
     return collect(r.stdout.splitlines(), kernels), {"from": "gpucmp-bench listing",
-                                                     "command": shlex.join(cmd)}
+                                                     "command": shlex.join(cmd), "size": size}
 
 
 def space_from_sweeps(paths, kernels):
-    names = []
+    names, sizes = [], set()
     for path in paths:
         try:
-            _, entries = gbench_json.load(path)
+            context, entries = gbench_json.load(path)
         except gbench_json.InputError as e:
             raise BadInput(str(e)) from e
         names += [n for n, e in entries.items() if e["rows"] and not e["skipped"]
                   and not e["error"]]
-    return collect(names, kernels), {"from": "sweep JSON rows", "files": list(paths)}
+        sizes.add(context.get("gpucmp.size"))
+    origin = {"from": "sweep JSON rows", "files": list(paths)}
+    if len(sizes) == 1 and isinstance(next(iter(sizes)), str):
+        origin["size"] = next(iter(sizes))  # gpucmp-bench's --size of those runs
+    return collect(names, kernels), origin
 
 
 # ---- the kernels: sources, signatures, arguments ----
@@ -680,7 +684,7 @@ def our_picks(path, labels):
     return out
 
 
-def retime(jobs, ours, args):
+def retime(jobs, ours, args, size):
     shapes = {}
     for job in jobs:
         specs = shapes.setdefault(job["kernel"], ["tuner"])
@@ -696,7 +700,7 @@ def retime(jobs, ours, args):
     local_args = []
     for kernel, specs in shapes.items():
         local_args += [f"--{kernel}-local", ",".join(specs)]
-    cmd = ["gpucmp-bench"] + (["--size", args.size] if args.bench else []) + [
+    cmd = ["gpucmp-bench"] + (["--size", size] if size else []) + [
         f"--benchmark_filter=^({'|'.join(shapes)})/"] + RETIME_FLAGS + local_args + [
         f"--benchmark_out={args.retime_out}", "--benchmark_out_format=json"]
     return {"local_args": local_args, "shapes": shapes, "command": shlex.join(cmd)}
@@ -748,6 +752,8 @@ def main(argv=None):
 
 
 def run(args, argv):
+    if "cuda" in args.backends:
+        cuda_home()  # before Kernel Tuner's CUDA backend looks for NVRTC
     if args.bench:
         space, origin = space_from_bench(args.bench, args.size, args.kernels)
     else:
@@ -798,7 +804,7 @@ def run(args, argv):
                                                               "candidates")} for j in jobs],
         "gpucmp_tuner": ours,
     }
-    doc["retime"] = retime(jobs, ours, args)
+    doc["retime"] = retime(jobs, ours, args, origin.get("size"))
     try:
         gbench_json.write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
     except OSError as e:

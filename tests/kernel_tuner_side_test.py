@@ -151,9 +151,9 @@ def gbench_rows(names_times):
     return rows
 
 
-def write_json(path, benchmarks):
+def write_json(path, benchmarks, context=None):
     with open(path, "w", encoding="utf-8") as f:
-        json.dump({"context": {}, "benchmarks": benchmarks}, f)
+        json.dump({"context": context or {}, "benchmarks": benchmarks}, f)
     return path
 
 
@@ -335,7 +335,17 @@ class Stubbed(unittest.TestCase):
         self.assertEqual(entry["candidates"], ["32", "64", "128"])
         self.assertEqual(entry["budget"], 2)
         self.assertEqual(doc["space"], {"from": "sweep JSON rows", "files": [sweep]})
-        self.assertNotIn("--size", doc["retime"]["command"])
+        self.assertNotIn("--size", doc["retime"]["command"])  # its context says none
+        sized = write_json(os.path.join(self.dir, "sized.json"), gbench_rows(
+            [("trapezoid/cuda/base/items:1024/local:64", {})]), {"gpucmp.size": "standard"})
+        code, _, err = self.run_script("--out", self.out, "--sweep", sized, "--kernels",
+                                       "trapezoid", "--seeds", "1", "--strategies",
+                                       "random_sample")
+        self.assertEqual(code, 0, err)
+        with open(self.out, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual(doc["space"]["size"], "standard")
+        self.assertIn("gpucmp-bench --size standard ", doc["retime"]["command"])
 
     def test_missing_backend_is_a_stated_skip_unless_named(self):
         doc, _, err = self.tune("--kernels", "trapezoid", env={"FAKE_NO_CUDA": "1"})

@@ -84,7 +84,10 @@ Output (written atomically, one object):
    "gpucmp_tuner": {label: {api: {"picks": [shapes], "measured", "candidates"}}}
                    (from --ours; {} without),
    "retime": {"local_args": [...], "shapes": {kernel: [specs]},
-              "command": a gpucmp-bench command line that re-times them}}
+              "command": a gpucmp-bench command line that re-times them},
+   "partial": why (only while running, or when stopped by SIGTERM)}
+  The file is rewritten after each kernel and backend, so a run cut short keeps what
+  finished.
   Shapes are gpucmp's specs: "256" (1-D), "32x8" (2-D, x by y).
 
 usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sweep JSON...)
@@ -94,6 +97,7 @@ usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sw
            [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
            [--run-timeout 900] [--ours RUN.json] [--retime-out kernel-tuner-retime.json]
 exit: 0 written (skipped backends and failed configurations are in the JSON);
+      143 stopped by SIGTERM (what finished written, marked partial);
       2 bad input: kernel_tuner not importable, a backend named by --backends whose
       package does not import, an unknown kernel, backend or strategy, bad seeds,
       budget, iterations or run timeout, --out in a missing or unwritable folder, a listing or
@@ -132,6 +136,7 @@ CL_OPTIONS = ["-cl-std=CL1.2"]  # gpucmp's OpenCL build options (opencl.build_op
 PACKAGES = ("kernel_tuner", "cuda-python", "cuda-bindings", "pyopencl", "numpy", "scipy",
             "scikit-learn")
 LIST_TIMEOUT_S = 300
+SIGTERM_RC = 128 + signal.SIGTERM
 # sort: the pass Kernel Tuner times (stage k = n, distance j = 1).
 SORT_TUNED = ("bitonic_pass on one pass, the last (k = n, j = 1: stride-1 pairs, the kind "
               "every stage ends with); gpucmp's rows time a whole sort, a restoring copy and "
@@ -532,6 +537,14 @@ def strategy_options(strategy, budget):
     return {"max_fevals": budget}
 
 
+class Stopped(BaseException):
+    """SIGTERM: what finished is written, marked partial."""
+
+
+def stop_all(signum, _frame):
+    raise Stopped(signal.Signals(signum).name)
+
+
 class RunTimeout(BaseException):
     """A tune_kernel call past --run-timeout (a BaseException: Kernel Tuner catches
     Exception around compiling and launching)."""
@@ -776,17 +789,6 @@ def run(args, argv):
     for b, info in backends.items():
         say(f"{b}: " + (f"{info['device']}" if info["status"] == "ok"
                         else f"skipped: {info['why']}"))
-    for job in jobs:
-        for backend, info in backends.items():
-            entry = job["backends"][backend]
-            if info["status"] != "ok":
-                entry.update(status="skipped", why=info["why"])
-            elif not entry["candidates"]:
-                entry.update(status="skipped", why=f"no {backend} rows of {job['label']} "
-                             "in the listing or sweep")
-            else:
-                entry["status"] = "ok"
-                tune_kernel_backend(kt, job, backend, info, args)
     doc = {
         "tool": {"kernel_tuner": version("kernel_tuner"),
                  "packages": {p: version(p) for p in PACKAGES},
@@ -800,18 +802,61 @@ def run(args, argv):
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "host": socket.gethostname(),
         "backends": backends,
-        "kernels": [{k: v for k, v in j.items() if k not in ("arguments", "source",
-                                                              "candidates")} for j in jobs],
         "gpucmp_tuner": ours,
     }
-    doc["retime"] = retime(jobs, ours, args, origin.get("size"))
+    signal.signal(signal.SIGTERM, stop_all)
+    rc = 0
     try:
-        gbench_json.write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
-    except OSError as e:
-        raise BadInput(f"--out {args.out}: cannot write ({e.strerror or e})") from e
+        for job in jobs:
+            for backend, info in backends.items():
+                entry = job["backends"][backend]
+                if info["status"] != "ok":
+                    entry.update(status="skipped", why=info["why"])
+                elif not entry["candidates"]:
+                    entry.update(status="skipped", why=f"no {backend} rows of {job['label']} "
+                                 "in the listing or sweep")
+                else:
+                    entry["status"] = "ok"
+                    tune_kernel_backend(kt, job, backend, info, args)
+                    write(args.out, doc, jobs, ours, args, "running: the kernels and backends "
+                          "after the last with \"strategies\" had not run yet")
+    except Stopped as e:
+        rc = SIGTERM_RC
+        stopped = f"stopped by {e}: the kernels and backends without \"strategies\" did not run"
+        say(stopped)
+        write(args.out, doc, jobs, ours, args, stopped)
+    else:
+        write(args.out, doc, jobs, ours, args, None)
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
     say(f"wrote {args.out}; re-time every pick in one run: {doc['retime']['command']}")
     print(shlex.join(doc["retime"]["local_args"]))
-    return 0
+    return rc
+
+
+def finished(entry, partial):
+    """A backend's entry as written: one not run to its end is a skip saying why."""
+    if entry.get("status") in ("skipped", "error") or "strategies" in entry:
+        return entry
+    return {**{k: v for k, v in entry.items() if k != "status"}, "status": "skipped",
+            "why": f"not run to its end: {partial}"}
+
+
+def write(path, doc, jobs, ours, args, partial):
+    """Writes the document as it stands (after each kernel and backend, so that a run
+    cut short keeps what finished), "partial" saying why where it is not complete."""
+    doc["kernels"] = [{**{k: v for k, v in j.items() if k not in (
+        "arguments", "source", "candidates", "backends")},
+        "backends": {b: finished(e, partial) for b, e in j["backends"].items()}}
+        for j in jobs]
+    doc["retime"] = retime(jobs, ours, args, doc["space"].get("size"))
+    doc.pop("partial", None)
+    if partial:
+        doc["partial"] = partial
+    try:
+        gbench_json.write_atomically(path, json.dumps(doc, indent=1) + "\n")
+    except OSError as e:
+        raise BadInput(f"--out {path}: cannot write ({e.strerror or e})") from e
 
 
 if __name__ == "__main__":

@@ -8,7 +8,8 @@ strategy per seed at max(candidates // 10, 3), the median and worst pick over se
 by the exhaustive times, failed configurations and a strategy run that raises kept,
 OpenCL on NVIDIA's platform where there is one, a missing backend a stated skip (bad
 input when --backends names it), gpucmp's own picks (--ours) and every pick in the
-printed --<kernel>-local arguments; bad input is one line and exit 2.
+printed --<kernel>-local arguments; SIGTERM keeps what finished (exit 143, the JSON
+marked partial); bad input is one line and exit 2.
 
 `PoclEndToEnd` (CTest kernel_tuner_side_pocl) runs the real Kernel Tuner on PoCL's
 OpenCL device at tiny sizes, `CudaUnderNvrtc` (kernel_tuner_side_nvrtc) compiles the
@@ -22,6 +23,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -38,7 +40,7 @@ STRATEGIES = ["random_sample", "genetic_algorithm", "simulated_annealing", "baye
 # time in ms fastest at 64 (1-D) and 32x8 (2-D); 1024 fails as Kernel Tuner marks a
 # launch that fails; each call logged. FAKE_NO_<X> makes a module unimportable.
 STUB_KT = r'''
-import itertools, json, math, os, random
+import itertools, json, math, os, random, time
 if os.environ.get("FAKE_NO_KT"):
     raise ImportError("stub: no kernel_tuner")
 
@@ -53,6 +55,7 @@ def cost(c):
 
 def tune_kernel(kernel_name, kernel_source, problem_size, arguments, tune_params,
                 restrictions=None, strategy=None, strategy_options=None, **kw):
+    time.sleep(float(os.environ.get("FAKE_KT_SLEEP", "0")))
     names = list(tune_params)
     configs = [dict(zip(names, v)) for v in itertools.product(*tune_params.values())]
     if restrictions is not None:
@@ -371,6 +374,32 @@ class Stubbed(unittest.TestCase):
         self.assertIn("stub: the strategy failed", failed[0]["error"])
         self.assertEqual(entry["strategies"]["genetic_algorithm"]["median"], None)
         self.assertEqual(entry["status"], "ok")
+
+    def test_sigterm_keeps_what_finished(self):
+        proc = subprocess.Popen(
+            [sys.executable, SCRIPT, "--out", self.out, "--bench", self.bench, "--kernels",
+             "mmnaive,sort", "--backends", "opencl", "--seeds", "1", "--strategies",
+             "random_sample"], env=dict(self.env, FAKE_KT_SLEEP="0.5"),
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while not os.path.exists(self.out) and time.monotonic() < deadline:
+            time.sleep(0.05)  # written once mmnaive's OpenCL runs finished
+        proc.terminate()
+        out, err = proc.communicate(timeout=120)
+        self.assertEqual(proc.returncode, 143, err)
+        self.assertIn("stopped by SIGTERM", err)
+        with open(self.out, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertIn("stopped by SIGTERM", doc["partial"])
+        mm, sort = doc["kernels"]
+        self.assertIn("strategies", mm["backends"]["opencl"])
+        self.assertEqual(sort["backends"]["opencl"]["status"], "skipped")
+        self.assertIn("not run to its end: stopped by SIGTERM",
+                      sort["backends"]["opencl"]["why"])
+        words = out.split()
+        self.assertEqual(words[0::2], ["--mmnaive-local", "--sort-local"])
+        self.assertIn("32x8", words[1].split(","))  # the exhaustive pick
+        self.assertEqual(words[3], "tuner")  # sort did not run
 
     def test_bad_input_is_one_line_and_exit_2(self):
         sweep = write_json(os.path.join(self.dir, "sweep.json"), gbench_rows(

@@ -186,6 +186,18 @@ class Section(unittest.TestCase):
         md = self.report(self.result)
         self.assertEqual(len(tables(md)), 1)
         self.assertIn("Not re-timed: no kernel-tuner-retime.json", part(md))
+        self.assertNotIn("Partial", part(md))
+
+    def test_a_partial_run_says_so(self):
+        doc = kt_doc()
+        doc["partial"] = "stopped by SIGTERM: the kernels and backends without ..."
+        doc["kernels"][1]["backends"]["cuda"] = {"status": "skipped", "candidates": [],
+                                                 "why": "not run to its end: stopped"}
+        write_file(self.tmp, "run/kernel-tuner.json", doc)
+        text = part(self.report(self.result))
+        self.assertIn("**Partial:** the run did not finish (stopped by SIGTERM", text)
+        self.assertIn(f"{SORT} CUDA: skipped (not run to its end: stopped)", text)
+        self.assertEqual(list(tables("\n" + TITLE + "\n" + text)[0]), [(MM, "CUDA")])
 
     def test_no_section_without_kernel_tuner_json(self):
         write_file(self.tmp, "run/kernel-tuner-retime.json", retime_doc())

@@ -36,6 +36,7 @@ class Doc:
         self.kernels = doc["kernels"]
         self.ours = doc.get("gpucmp_tuner", {})
         self.space = doc.get("space", {})
+        self.partial = doc.get("partial")  # why the run did not finish, or None
 
 
 class Retimed:

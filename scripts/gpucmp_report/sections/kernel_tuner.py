@@ -142,6 +142,8 @@ def section(rep):
     md = [f"## {TITLE}", ""]
     for doc in docs:
         md += intro(doc)
+        if doc.partial:
+            md += [f"**Partial:** the run did not finish ({doc.partial}).", ""]
         table, skipped = own_table(doc)
         md += table + [""] if table else ["No kernel and backend was tuned.", ""]
         if skipped:

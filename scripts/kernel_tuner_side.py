@@ -8,11 +8,12 @@ once, then each strategy (random_sample, genetic_algorithm, simulated_annealing,
 bayes_opt, its initial random sample half the budget) once per seed at a budget
 of max(candidates // 10, 3) timed configurations (gpucmp's tuner times
 max(1, candidates // 10) shapes: 6 of 66 on the 2-D kernels, none of 11 on the
-1-D ones, where its model alone picks). It
-writes every pick with Kernel Tuner's own time of it as JSON and prints, on
-stdout, the --<kernel>-local arguments of one gpucmp-bench run that re-times all
-the picks by gpucmp's protocol, `tuner` (gpucmp's tuner, choosing again in that
-run) first; the report's "Kernel Tuner beside gpucmp's tuner" reads both files.
+1-D ones, where its model alone picks). It writes every pick with Kernel Tuner's
+own time of it as JSON and prints, on stdout, the --<kernel>-local arguments of
+one gpucmp-bench run that re-times all the picks by gpucmp's protocol, `tuner`
+(gpucmp's tuner, choosing again in that run) first; the report's "Kernel Tuner
+beside gpucmp's tuner" reads both files (kernel-tuner.json and that run's
+kernel-tuner-retime.json).
 
 What is tuned is what gpucmp runs: the candidate space is the legal shapes of
 gpucmp itself, from `gpucmp-bench --benchmark_list_tests` with every
@@ -51,14 +52,15 @@ configuration that fails to build or run is kept with its error; a strategy run
 that raises, or takes more than --run-timeout seconds, is an error entry of that
 run, never a crash.
 
-Output (written atomically, one object):
+Output (kernel-tuner.json by the report's name; written atomically, one object):
   {"tool": {"kernel_tuner": version, "packages": {name: version or null},
             "strategies": [...], "seeds": [...], "iterations": N,
             "budget": "max(candidates // 10, 3)" or the --budget given,
             "gpucmp_tuner_budget": "max(1, candidates // 10)",
             "timing": how Kernel Tuner timed, "selection": how median/worst are ranked},
-   "space": {"from": "gpucmp-bench --benchmark_list_tests ..." or "sweep JSON",
-             "command" or "files"}, "command": this script's command line,
+   "space": {"from": "gpucmp-bench listing" or "sweep JSON rows", "command" (the
+             listing's) or "files", "size": gpucmp-bench's --size (a sweep's from its
+             context, where its files agree)}, "command": this script's command line,
    "date", "host",
    "backends": {"cuda" | "opencl": {"status": "ok" | "skipped", "why" (skipped),
                 "device" (ok: Kernel Tuner's device name), "platform" (OpenCL)}},
@@ -100,9 +102,9 @@ exit: 0 written (skipped backends and failed configurations are in the JSON);
       143 stopped by SIGTERM (what finished written, marked partial);
       2 bad input: kernel_tuner not importable, a backend named by --backends whose
       package does not import, an unknown kernel, backend or strategy, bad seeds,
-      budget, iterations or run timeout, --out in a missing or unwritable folder, a listing or
-      sweep without the kernels' local:<shape> rows, a kernel source that does not
-      parse; one line on stderr
+      budget, iterations or run timeout, --out in a missing or unwritable folder,
+      a listing or sweep without the kernels' local:<shape> rows, a kernel source
+      that does not parse; one line on stderr
 """
 import contextlib
 import datetime

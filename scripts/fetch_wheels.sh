@@ -5,8 +5,12 @@
 # `source scripts/device_setup.sh` installs them from it into a virtual
 # environment (GPUCMP_KT_PYTHON names its python). Run on a machine with
 # network. The wheels are for the GPU machine's Python, not this one's:
-# GPUCMP_WHEEL_PYTHON (default 3.12, Ubuntu 24.04's) and x86_64 Linux.
-# Usage: scripts/fetch_wheels.sh
+# GPUCMP_WHEEL_PYTHON (default 3.12, Ubuntu 24.04's) and x86_64 Linux. All of
+# them come to about 120 MB; GPUCMP_WHEEL_SKIP names distributions to leave out
+# because the GPU machine's Python has them (e.g. "numpy scipy matplotlib
+# pillow fonttools"), and there GPUCMP_KT_SYSTEM_SITE=1 lets the environment
+# see them (numpy 2 or later and scipy 1.14.1 or later, as Kernel Tuner needs).
+# Usage: [GPUCMP_WHEEL_PYTHON=3.12] [GPUCMP_WHEEL_SKIP="numpy scipy"] scripts/fetch_wheels.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 version="${GPUCMP_WHEEL_PYTHON:-3.12}"
@@ -24,5 +28,12 @@ abi="cp${version/./}"
   --platform manylinux_2_24_x86_64 --platform manylinux_2_17_x86_64 \
   --platform manylinux2014_x86_64 --platform any \
   -r "$root/scripts/kernel_tuner_requirements.txt"
-echo "fetch_wheels: $(ls "$root/.whl"/*.whl | wc -l) wheels for CPython $version in" \
-     "$root/.whl ($(du -sh "$root/.whl" | cut -f1)); carry the folder with the checkout"
+# Wheel file names spell a distribution with underscores for - and . (PEP 427).
+for name in ${GPUCMP_WHEEL_SKIP:-}; do
+  stem="$(echo "$name" | tr 'A-Z.-' 'a-z__')"
+  find "$root/.whl" -maxdepth 1 -iname "${stem}-*.whl" -print -delete |
+    sed 's|^|fetch_wheels: left out (GPUCMP_WHEEL_SKIP): |'
+done
+echo "fetch_wheels: $(find "$root/.whl" -maxdepth 1 -name '*.whl' | wc -l) wheels in" \
+     "$root/.whl ($(du -sh "$root/.whl" | cut -f1)) for CPython $version; carry the folder" \
+     "with the checkout"

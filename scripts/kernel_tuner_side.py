@@ -143,7 +143,7 @@ SIGTERM_RC = 128 + signal.SIGTERM
 SORT_TUNED = ("bitonic_pass on one pass, the last (k = n, j = 1: stride-1 pairs, the kind "
               "every stage ends with); gpucmp's rows time a whole sort, a restoring copy and "
               "every pass (171 at 2^18 keys), all launches of this kernel")
-TIMING = ("Kernel Tuner's: each configuration launched --iterations times, each launch "
+TIMING = ("each configuration launched --iterations times, each launch "
           "alone after a synchronize (CUDA: events recorded on its stream around the one "
           "launch; OpenCL: the launch's own profiling START..END), ranked by the mean")
 SELECTION = ("a strategy's pick per seed is the fastest configuration it timed; the median "

@@ -84,7 +84,7 @@ def kt_doc():
         "retime": {"local_args": [], "command": "gpucmp-bench ..."}}
 
 
-def retime_doc():
+def retime_doc(tuner_us=320):
     """mmnaive CUDA, 3 repetitions (us): tuner (chose 512x2) 320, 512x2 318, 256x4 330,
     32x8 350; sort CUDA: tuner (chose 1024) 700, 256 630, 1024 700, 512 650; 128 not
     re-timed. An OpenCL row (Kernel Tuner did not tune OpenCL): left out."""
@@ -93,7 +93,7 @@ def retime_doc():
         return rows(name, [us, us * 1.01, us * 0.99], counters=counters, time_unit="us")
     mm, sort = "mmnaive/cuda/base/n:1024/local:", "sort/cuda/bitonic/n:262144/local:"
     return {"context": DEVICE, "benchmarks":
-            r(mm + "tuner", 320, 512, 2) + r(mm + "512x2", 318, 512, 2)
+            r(mm + "tuner", tuner_us, 512, 2) + r(mm + "512x2", 318, 512, 2)
             + r(mm + "256x4", 330, 256, 4) + r(mm + "32x8", 350, 32, 8)
             + r(sort + "tuner", 700, 1024) + r(sort + "256", 630, 256)
             + r(sort + "1024", 700, 1024) + r(sort + "512", 650, 512)
@@ -164,6 +164,13 @@ class Section(unittest.TestCase):
                              "`512` 1.03 / `1024` 1.11", "`128` – / `128` –"]})
         self.assertIn("(kernel-tuner-retime.json, 3 repetitions a row)", text)
         self.assertNotIn("results.json` |", text)
+
+    def test_the_tuners_row_as_the_best_names_its_shape(self):
+        write_file(self.tmp, "run/kernel-tuner.json", kt_doc())
+        write_file(self.tmp, "run/kernel-tuner-retime.json", retime_doc(tuner_us=300))
+        retimed = tables(self.report(self.result))[1]
+        self.assertEqual(retimed[(MM, "CUDA")][:3], ["`tuner` (`512x2`) 300 us", "`512x2` 1.00",
+                                                     "`512x2` 1.06"])
 
     def test_given_as_arguments_they_are_no_result_files(self):
         kt = write_file(self.tmp, "elsewhere/kernel-tuner.json", kt_doc())

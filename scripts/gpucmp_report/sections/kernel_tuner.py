@@ -96,14 +96,12 @@ def retime_table(doc, retime):
             reps |= {r.repetitions for r in runs.values()}
             best_spec, best_ns = best_of(runs)
             tuner = runs.get("tuner")
-            if tuner:
-                chosen = ", ".join(code(report_kt.shape_text(s, k["dims"]))
-                                   for s in tuner.shapes) or code("tuner")
-                ours = f"{chosen} {fmt_ratio(tuner.median_ns / best_ns)}"
-            else:
-                ours = NONE
-            rows.append([k["label"], API_LABEL[api],
-                         f"{code(best_spec)} {fmt_time(best_ns)}", ours,
+            chosen = ", ".join(code(report_kt.shape_text(s, k["dims"]))
+                               for s in tuner.shapes) if tuner else ""
+            ours = f"{chosen or code('tuner')} {fmt_ratio(tuner.median_ns / best_ns)}" \
+                if tuner else NONE
+            best = code(best_spec) + (f" ({chosen})" if best_spec == "tuner" and chosen else "")
+            rows.append([k["label"], API_LABEL[api], f"{best} {fmt_time(best_ns)}", ours,
                          retimed(runs, (b.get("exhaustive") or {}).get("pick"), best_ns)]
                         + [" / ".join(retimed(runs, (b["strategies"].get(s, {}).get(w) or {})
                                               .get("pick"), best_ns)

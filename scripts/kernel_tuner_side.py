@@ -126,9 +126,10 @@ REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 import gbench_json  # noqa: E402  (load, write_atomically)
+from worksize_kernels import (KERNELS, KernelError, arguments, cuda_source,  # noqa: E402
+                              problem, read, signature)
 
 NAME = "kernel_tuner_side"
-KERNELS = ("mmnaive", "bilinear", "sort", "trapezoid")
 BACKENDS = ("cuda", "opencl")
 STRATEGIES = ("random_sample", "genetic_algorithm", "simulated_annealing", "bayes_opt")
 EXHAUSTIVE = "brute_force"
@@ -139,18 +140,12 @@ PACKAGES = ("kernel_tuner", "cuda-python", "cuda-bindings", "pyopencl", "numpy",
             "scikit-learn")
 LIST_TIMEOUT_S = 300
 SIGTERM_RC = 128 + signal.SIGTERM
-# sort: the pass Kernel Tuner times (stage k = n, distance j = 1).
-SORT_TUNED = ("bitonic_pass on one pass, the last (k = n, j = 1: stride-1 pairs, the kind "
-              "every stage ends with); gpucmp's rows time a whole sort, a restoring copy and "
-              "every pass (171 at 2^18 keys), all launches of this kernel")
 TIMING = ("each configuration launched --iterations times, each launch "
           "alone after a synchronize (CUDA: events recorded on its stream around the one "
           "launch; OpenCL: the launch's own profiling START..END), ranked by the mean")
 SELECTION = ("a strategy's pick per seed is the fastest configuration it timed; the median "
              "and worst over seeds rank the picks by the exhaustive run's time of the picked "
              "shape (the lower median for an even count)")
-NUMPY_TYPES = {"float": "float32", "int": "int32", "uint": "uint32", "unsigned": "uint32",
-               "unsigned int": "uint32"}
 RETIME_FLAGS = ["--startup", "off", "--benchmark_repetitions=10",
                 "--benchmark_enable_random_interleaving=true", "--min-samples", "5",
                 "--time-limit", "0.5"]
@@ -328,113 +323,6 @@ def space_from_sweeps(paths, kernels):
     if len(sizes) == 1 and isinstance(next(iter(sizes)), str):
         origin["size"] = next(iter(sizes))  # gpucmp-bench's --size of those runs
     return collect(names, kernels), origin
-
-
-# ---- the kernels: sources, signatures, arguments ----
-
-def read(path):
-    with open(os.path.join(REPO, path), encoding="utf-8") as f:
-        return f.read()
-
-
-def header_constants(workload):
-    """{namespace::name: value} of harness/workloads/worksize/<workload>.h's constexpr ints."""
-    text = read(f"harness/workloads/worksize/{workload}.h")
-    ns = re.search(r"namespace gpucmp::(\w+) \{", text)
-    if ns is None:
-        raise BadInput(f"harness/workloads/worksize/{workload}.h: no namespace gpucmp::<name>")
-    return {f"{ns.group(1)}::{k}": v
-            for k, v in re.findall(r"constexpr int (\w+) = (-?\d+);", text)}
-
-
-def cuda_source(workload):
-    """The kernel of cuda/worksize/<workload>.cu for NVRTC: its anonymous namespace's
-    body, with the harness constants it names replaced by their values."""
-    path = f"cuda/worksize/{workload}.cu"
-    text = read(path)
-    body = re.search(r"\nnamespace \{\n(.*?)\n\}  // namespace\n", text, re.S)
-    if body is None:
-        raise BadInput(f"{path}: no anonymous namespace holding the kernel")
-    source = body.group(1)
-    for include in re.findall(r'#include "workloads/worksize/(\w+)\.h"', text):
-        for name, value in header_constants(include).items():
-            source = re.sub(rf"\b{re.escape(name)}\b", value, source)
-    left = re.search(r"\b\w+::\w+", source)
-    if left:
-        raise BadInput(f"{path}: the kernel names {left.group(0)}, which NVRTC cannot see")
-    return source
-
-
-def signature(source, where):
-    """(kernel name, [(parameter name, type, is pointer)]) of the one kernel in source."""
-    found = re.findall(r"(?:__kernel|__global__)\s+void\s+(\w+)\s*\(([^)]*)\)", source)
-    if len(found) != 1:
-        raise BadInput(f"{where}: {len(found)} kernels (one expected)")
-    name, params = found[0]
-    out = []
-    for p in (" ".join(p.split()) for p in params.split(",")):
-        m = re.fullmatch(r"(?:__global\s+)?(?:const\s+)?([\w ]+?)\s*(\*?)\s*(\w+)", p)
-        if m is None:
-            raise BadInput(f"{where}: parameter '{p}' does not parse")
-        out.append((m.group(3), m.group(1), bool(m.group(2))))
-    return name, out
-
-
-def problem(workload, params):
-    """(values by parameter name, problem size, what is tuned) of a kernel at its size."""
-    import numpy as np
-
-    rng = np.random.default_rng(12345)
-
-    def uniform(n):
-        return rng.uniform(-1.0, 1.0, n).astype(np.float32)
-
-    def size(key):
-        if key not in params or not str(params[key]).isdigit():
-            raise BadInput(f"{workload}: rows without the parameter {key}:<n>")
-        return int(params[key])
-
-    if workload == "mmnaive":
-        n = size("n")
-        return ({"c": np.zeros(n * n, np.float32), "a": uniform(n * n), "b": uniform(n * n),
-                 "n": n, "x0": 0, "y0": 0}, (n, n), "the kernel, one launch")
-    if workload == "bilinear":
-        inn, out = size("in"), size("out")
-        scale = np.float32(inn) / np.float32(out)
-        return ({"out": np.zeros(out * out, np.float32),
-                 "in": rng.uniform(0.0, 1.0, inn * inn).astype(np.float32), "in_w": inn,
-                 "in_h": inn, "out_w": out, "scale_x": scale, "scale_y": scale, "x_first": 0,
-                 "y_first": 0}, (out, out), "the kernel, one launch")
-    if workload == "sort":
-        n = size("n")
-        return ({"a": uniform(n), "k": n, "j": 1}, (n // 2, 1), SORT_TUNED)
-    items = size("items")
-    steps = int(header_constants("trapezoid")["trapezoid::kSteps"])
-    return ({"partials": np.zeros(items, np.float32), "h": 1.0 / (items * steps),
-             "first_item": 0}, (items, 1), "the kernel, one launch")
-
-
-def arguments(values, params, where):
-    """The numpy arguments in the kernel's parameter order and types."""
-    import numpy as np
-
-    out, described = [], []
-    for name, ctype, pointer in params:
-        if name not in values:
-            raise BadInput(f"{where}: no value for its parameter '{name}'")
-        v = values[name]
-        if pointer:
-            if not isinstance(v, np.ndarray):
-                raise BadInput(f"{where}: parameter '{name}' is a pointer")
-            out.append(v)
-            described.append({"name": name, "type": f"{ctype}*", "elements": int(v.size)})
-            continue
-        dtype = NUMPY_TYPES.get(ctype)
-        if dtype is None:
-            raise BadInput(f"{where}: parameter '{name}' has type '{ctype}'")
-        out.append(getattr(np, dtype)(v))
-        described.append({"name": name, "type": ctype, "value": out[-1].item()})
-    return out, described
 
 
 # ---- the backends ----
@@ -785,7 +673,10 @@ def run(args, argv):
         raise BadInput(f"kernel_tuner is not importable ({e}): pip install kernel-tuner "
                        "(scripts/fetch_wheels.sh carries it to a machine without network)") \
             from e
-    jobs = build_jobs(space)
+    try:
+        jobs = build_jobs(space)
+    except KernelError as e:
+        raise BadInput(str(e)) from e
     backends = {b: open_backend(b, args) if b in args.backends else
                 {"status": "skipped", "why": "not in --backends"} for b in BACKENDS}
     for b, info in backends.items():

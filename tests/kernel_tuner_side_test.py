@@ -9,13 +9,16 @@ by the exhaustive times, failed configurations and a strategy run that raises ke
 OpenCL on NVIDIA's platform where there is one, a missing backend a stated skip (bad
 input when --backends names it), gpucmp's own picks (--ours) and every pick in the
 printed --<kernel>-local arguments; SIGTERM keeps what finished (exit 143, the JSON
-marked partial); bad input is one line and exit 2.
+marked partial); bad input is one line and exit 2. `KernelSources`: the kernels'
+sources pair across the APIs, arguments come in order and type, and what does not
+parse (scripts/worksize_kernels.py) is a KernelError naming it.
 
 `PoclEndToEnd` (CTest kernel_tuner_side_pocl) runs the real Kernel Tuner on PoCL's
 OpenCL device at tiny sizes, `CudaUnderNvrtc` (kernel_tuner_side_nvrtc) compiles the
 CUDA kernels with NVRTC as Kernel Tuner's CUDA backend does; each skips, saying so,
 where kernel_tuner, pyopencl or an OpenCL device, or cuda-python's NVRTC, is not
-there. Run alone: kernel_tuner_side_test.py Stubbed|PoclEndToEnd|CudaUnderNvrtc."""
+there. Run alone: kernel_tuner_side_test.py Stubbed|KernelSources|PoclEndToEnd|
+CudaUnderNvrtc."""
 import json
 import os
 import shutil
@@ -31,6 +34,7 @@ SCRIPTS = os.path.join(HERE, "..", "scripts")
 SCRIPT = os.path.join(SCRIPTS, "kernel_tuner_side.py")
 sys.path.insert(0, SCRIPTS)
 import kernel_tuner_side  # noqa: E402
+import worksize_kernels  # noqa: E402
 
 SKIPPED = "kernel_tuner_side_test: SKIPPED"
 STRATEGIES = ["random_sample", "genetic_algorithm", "simulated_annealing", "bayes_opt"]
@@ -224,7 +228,7 @@ class Stubbed(unittest.TestCase):
             listed = f.read().split()
         self.assertIn("--benchmark_list_tests=true", listed)
         self.assertEqual(listed[listed.index("--size") + 1], "quick")
-        for k in kernel_tuner_side.KERNELS:
+        for k in worksize_kernels.KERNELS:
             self.assertEqual(listed[listed.index(f"--{k}-local") + 1], "sweep")
 
         self.assertEqual([k["kernel"] for k in doc["kernels"]],
@@ -452,6 +456,52 @@ class Stubbed(unittest.TestCase):
             self.assertIn("cannot write in", err)
 
 
+class KernelSources(unittest.TestCase):
+    """scripts/worksize_kernels.py: the repository's kernels, their signatures and
+    arguments; what does not parse is a KernelError."""
+
+    def test_the_four_kernels_pair(self):
+        for kernel in worksize_kernels.KERNELS:
+            cl = worksize_kernels.signature(
+                worksize_kernels.read(f"opencl/worksize/{kernel}.cl"), kernel)
+            cu = worksize_kernels.signature(worksize_kernels.cuda_source(kernel), kernel)
+            self.assertEqual(cl[0], cu[0])
+            self.assertEqual([p[0] for p in cl[1]], [p[0] for p in cu[1]])
+            self.assertEqual([p[2] for p in cl[1]], [p[2] for p in cu[1]])
+
+    def test_arguments_in_order_and_type(self):
+        import numpy as np
+        values, size, tuned = worksize_kernels.problem("bilinear", {"in": "8", "out": "16"})
+        self.assertEqual(size, (16, 16))
+        _, params = worksize_kernels.signature(
+            worksize_kernels.read("opencl/worksize/bilinear.cl"), "bilinear")
+        args, described = worksize_kernels.arguments(values, params, "bilinear")
+        self.assertEqual([type(a).__name__ for a in args],
+                         ["ndarray", "ndarray"] + ["int32"] * 3 + ["float32"] * 2
+                         + ["int32"] * 2)
+        self.assertEqual(args[0].size, 256)
+        self.assertEqual(args[1].dtype, np.float32)
+        self.assertEqual(described[5], {"name": "scale_x", "type": "float", "value": 0.5})
+        self.assertEqual(tuned, "the kernel, one launch")
+
+    def test_what_does_not_parse(self):
+        two = "__kernel void a(int x) {}\n__kernel void b(int y) {}"
+        cases = [
+            (lambda: worksize_kernels.signature(two, "two.cl"), "two.cl: 2 kernels"),
+            (lambda: worksize_kernels.signature("__kernel void a(int x[4]) {}", "a.cl"),
+             "parameter 'int x[4]' does not parse"),
+            (lambda: worksize_kernels.arguments({}, [("n", "int", False)], "k.cl"),
+             "no value for its parameter 'n'"),
+            (lambda: worksize_kernels.arguments({"n": 1}, [("n", "double", False)], "k.cl"),
+             "parameter 'n' has type 'double'"),
+            (lambda: worksize_kernels.problem("sort", {"n": "many"}),
+             "sort: rows without the parameter n:<n>")]
+        for call, words in cases:
+            with self.assertRaises(worksize_kernels.KernelError) as e:
+                call()
+            self.assertIn(words, str(e.exception))
+
+
 def have(*modules):
     import importlib.util
     return all(importlib.util.find_spec(m) is not None for m in modules)
@@ -536,9 +586,9 @@ class CudaUnderNvrtc(unittest.TestCase):
             err, prog = nvrtc.nvrtcCreateProgram(b"__global__ void k() {}", b"k.cu", 0, [], [])
         except Exception as e:  # noqa: BLE001  no libnvrtc here
             self.skip(f"NVRTC does not load ({e})")
-        for kernel in kernel_tuner_side.KERNELS:
-            source = kernel_tuner_side.cuda_source(kernel)
-            name, _ = kernel_tuner_side.signature(source, kernel)
+        for kernel in worksize_kernels.KERNELS:
+            source = worksize_kernels.cuda_source(kernel)
+            name, _ = worksize_kernels.signature(source, kernel)
             # As Kernel Tuner's nvcuda backend: its defines first, the name expression.
             text = "#define block_size_x 32\n#define block_size_y 1\n#define block_size_z 1\n" \
                    "#define kernel_tuner 1\n" + source

@@ -109,9 +109,10 @@ if(Python3_FOUND)
            ${CMAKE_CURRENT_SOURCE_DIR}/jacobi_reference_test.py)
   set_tests_properties(jacobi_reference PROPERTIES LABELS "scripts")
   # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
-  # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input.
+  # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input; the
+  # kernels' sources and arguments (scripts/worksize_kernels.py).
   add_test(NAME kernel_tuner_side COMMAND Python3::Interpreter
-           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py Stubbed)
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py Stubbed KernelSources)
   set_tests_properties(kernel_tuner_side PROPERTIES LABELS "scripts")
   # The real Kernel Tuner end to end on PoCL at tiny sizes (about 25 s), and the CUDA kernels
   # under NVRTC as its CUDA backend builds them; each skipped, said, without its packages

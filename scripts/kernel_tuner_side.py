@@ -89,7 +89,9 @@ Output (kernel-tuner.json by the report's name; written atomically, one object):
               "command": a gpucmp-bench command line that re-times them},
    "partial": why (only while running, or when stopped by SIGTERM)}
   The file is rewritten after each kernel and backend, so a run cut short keeps what
-  finished.
+  finished, and --resume (that file, as --out too) goes on from there: the kernels and
+  backends it finished are kept (same strategies, seeds, iterations and budget, same
+  candidates and device; "resumed_from" names it), the rest run.
   Shapes are gpucmp's specs: "256" (1-D), "32x8" (2-D, x by y).
 
 usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sweep JSON...)
@@ -97,12 +99,14 @@ usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sw
            [--backends cuda,opencl] [--strategies random_sample,genetic_algorithm,
            simulated_annealing,bayes_opt] [--seeds 1,2,3,4,5] [--budget N]
            [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
-           [--run-timeout 900] [--ours RUN.json] [--retime-out kernel-tuner-retime.json]
+           [--run-timeout 900] [--ours RUN.json] [--resume EARLIER.json]
+           [--retime-out kernel-tuner-retime.json]
 exit: 0 written (skipped backends and failed configurations are in the JSON);
       143 stopped by SIGTERM (what finished written, marked partial);
       2 bad input: kernel_tuner not importable, a backend named by --backends whose
       package does not import, an unknown kernel, backend or strategy, bad seeds,
       budget, iterations or run timeout, --out in a missing or unwritable folder,
+      a --resume file of other settings,
       a listing or sweep without the kernels' local:<shape> rows, a kernel source
       that does not parse; one line on stderr
 """
@@ -195,6 +199,8 @@ def parse_args(argv):
     p.add_argument("--cuda-device", default="0")
     p.add_argument("--run-timeout", default="900", help="seconds one tune_kernel call "
                    "may take (default 900)")
+    p.add_argument("--resume", help="an earlier kernel-tuner.json of the same settings (it "
+                   "may be --out): its finished kernels and backends are kept")
     p.add_argument("--ours", help="a gpucmp-bench JSON with local:tuner rows (gpucmp's picks)")
     p.add_argument("--retime-out", default="kernel-tuner-retime.json",
                    help="the --benchmark_out of the printed re-time command")
@@ -219,7 +225,7 @@ def parse_args(argv):
         fail(f"--out {args.out}: no folder {folder}")
     if not os.access(folder, os.W_OK):
         fail(f"--out {args.out}: cannot write in {folder}")
-    for path in (args.sweep or []) + ([args.ours] if args.ours else []):
+    for path in (args.sweep or []) + [p for p in (args.ours, args.resume) if p]:
         if not os.path.isfile(path):
             fail(f"{path}: no such file")
     if args.bench is not None and not (os.path.isfile(args.bench)
@@ -677,6 +683,7 @@ def run(args, argv):
         jobs = build_jobs(space)
     except KernelError as e:
         raise BadInput(str(e)) from e
+    previous = earlier_runs(args) if args.resume else {}
     backends = {b: open_backend(b, args) if b in args.backends else
                 {"status": "skipped", "why": "not in --backends"} for b in BACKENDS}
     for b, info in backends.items():
@@ -684,10 +691,7 @@ def run(args, argv):
                         else f"skipped: {info['why']}"))
     doc = {
         "tool": {"kernel_tuner": version("kernel_tuner"),
-                 "packages": {p: version(p) for p in PACKAGES},
-                 "strategies": args.strategies, "seeds": args.seeds,
-                 "iterations": args.iterations,
-                 "budget": "max(candidates // 10, 3)" if args.budget is None else args.budget,
+                 "packages": {p: version(p) for p in PACKAGES}, **settings(args),
                  "gpucmp_tuner_budget": "max(1, candidates // 10)",
                  "timing": TIMING, "selection": SELECTION},
         "space": origin,
@@ -697,13 +701,21 @@ def run(args, argv):
         "backends": backends,
         "gpucmp_tuner": ours,
     }
+    if args.resume:
+        doc["resumed_from"] = args.resume
     signal.signal(signal.SIGTERM, stop_all)
     rc = 0
     try:
         for job in jobs:
             for backend, info in backends.items():
                 entry = job["backends"][backend]
-                if info["status"] != "ok":
+                kept, device = previous.get((job["label"], backend), (None, None))
+                if kept and kept.get("candidates") == entry["candidates"] and \
+                        info["status"] == "ok" and device == info["device"]:
+                    entry.clear()
+                    entry.update(kept)
+                    say(f"{job['label']} {backend}: kept from --resume {args.resume}")
+                elif info["status"] != "ok":
                     entry.update(status="skipped", why=info["why"])
                 elif not entry["candidates"]:
                     entry.update(status="skipped", why=f"no {backend} rows of {job['label']} "
@@ -725,6 +737,35 @@ def run(args, argv):
     say(f"wrote {args.out}; re-time every pick in one run: {doc['retime']['command']}")
     print(shlex.join(doc["retime"]["local_args"]))
     return rc
+
+
+def settings(args):
+    """What makes two runs' picks comparable (--resume keeps a run's only when equal)."""
+    return {"strategies": args.strategies, "seeds": args.seeds, "iterations": args.iterations,
+            "budget": "max(candidates // 10, 3)" if args.budget is None else args.budget}
+
+
+def earlier_runs(args):
+    """{(label, backend): (entry, its device)} of the finished kernels and backends of
+    --resume (a kernel-tuner.json of this script with the same settings)."""
+    try:
+        with open(args.resume, encoding="utf-8") as f:
+            doc = json.load(f)
+        tool, kernels = doc["tool"], doc["kernels"]
+        ok = isinstance(tool, dict) and isinstance(kernels, list)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise BadInput(f"--resume {args.resume}: not a kernel-tuner.json of this script "
+                       f"({e})") from e
+    if not ok:
+        raise BadInput(f"--resume {args.resume}: not a kernel-tuner.json of this script")
+    for key, want in settings(args).items():
+        if tool.get(key) != want:
+            raise BadInput(f"--resume {args.resume}: its {key} {tool.get(key)!r} differ from "
+                           f"this run's {want!r}")
+    devices = {b: (i or {}).get("device") for b, i in (doc.get("backends") or {}).items()}
+    return {(k.get("label"), b): (e, devices.get(b)) for k in kernels if isinstance(k, dict)
+            for b, e in (k.get("backends") or {}).items()
+            if isinstance(e, dict) and e.get("status") == "ok" and "strategies" in e}
 
 
 def finished(entry, partial):

@@ -9,9 +9,10 @@ by the exhaustive times, failed configurations and a strategy run that raises ke
 OpenCL on NVIDIA's platform where there is one, a missing backend a stated skip (bad
 input when --backends names it), gpucmp's own picks (--ours) and every pick in the
 printed --<kernel>-local arguments; SIGTERM keeps what finished (exit 143, the JSON
-marked partial); bad input is one line and exit 2. `KernelSources`: the kernels'
-sources pair across the APIs, arguments come in order and type, and what does not
-parse (scripts/worksize_kernels.py) is a KernelError naming it.
+marked partial) and --resume goes on from it; bad input is one line and exit 2.
+`KernelSources`: the kernels' sources pair across the APIs, arguments come in order
+and type, and what does not parse (scripts/worksize_kernels.py) is a KernelError
+naming it.
 
 `PoclEndToEnd` (CTest kernel_tuner_side_pocl) runs the real Kernel Tuner on PoCL's
 OpenCL device at tiny sizes, `CudaUnderNvrtc` (kernel_tuner_side_nvrtc) compiles the
@@ -404,6 +405,31 @@ class Stubbed(unittest.TestCase):
         self.assertEqual(words[0::2], ["--mmnaive-local", "--sort-local"])
         self.assertIn("32x8", words[1].split(","))  # the exhaustive pick
         self.assertEqual(words[3], "tuner")  # sort did not run
+
+    def test_resume_keeps_what_finished(self):
+        args = ["--out", self.out, "--bench", self.bench, "--kernels", "mmnaive,sort",
+                "--backends", "opencl", "--seeds", "1", "--strategies", "random_sample"]
+        code, _, err = self.run_script(*args[:5], "mmnaive", *args[6:])
+        self.assertEqual(code, 0, err)
+        with open(self.out, encoding="utf-8") as f:
+            first = json.load(f)["kernels"][0]["backends"]["opencl"]
+        os.remove(self.log)
+        code, out, err = self.run_script(*args, "--resume", self.out)
+        self.assertEqual(code, 0, err)
+        self.assertIn("mmnaive base n:256 opencl: kept from --resume", err)
+        self.assertEqual({c["kernel"] for c in self.calls()}, {"bitonic_pass"})  # sort alone
+        with open(self.out, encoding="utf-8") as f:
+            doc = json.load(f)
+        self.assertEqual(doc["resumed_from"], self.out)
+        self.assertEqual(doc["kernels"][0]["backends"]["opencl"], first)
+        self.assertIn("strategies", doc["kernels"][1]["backends"]["opencl"])
+        self.assertIn(first["exhaustive"]["pick"], out.split()[1].split(","))
+        code, _, err = self.run_script(*args, "--seeds", "2", "--resume", self.out)
+        self.assertEqual(code, 2, err)
+        self.assertIn("its seeds [1] differ from this run's [2]", err)
+        code, _, err = self.run_script(*args, "--resume", self.bench_args)
+        self.assertEqual(code, 2, err)
+        self.assertIn("not a kernel-tuner.json of this script", err)
 
     def test_bad_input_is_one_line_and_exit_2(self):
         sweep = write_json(os.path.join(self.dir, "sweep.json"), gbench_rows(

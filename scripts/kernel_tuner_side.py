@@ -91,7 +91,8 @@ Output (kernel-tuner.json by the report's name; written atomically, one object):
   The file is rewritten after each kernel and backend, so a run cut short keeps what
   finished, and --resume (that file, as --out too) goes on from there: the kernels and
   backends it finished are kept (same strategies, seeds, iterations and budget, same
-  candidates and device; "resumed_from" names it), the rest run.
+  candidates and device; "resumed_from" names it), the rest run; a --resume file that
+  does not exist keeps nothing, so the same command run again goes on where it stopped.
   Shapes are gpucmp's specs: "256" (1-D), "32x8" (2-D, x by y).
 
 usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sweep JSON...)
@@ -200,7 +201,8 @@ def parse_args(argv):
     p.add_argument("--run-timeout", default="900", help="seconds one tune_kernel call "
                    "may take (default 900)")
     p.add_argument("--resume", help="an earlier kernel-tuner.json of the same settings (it "
-                   "may be --out): its finished kernels and backends are kept")
+                   "may be --out; a missing one keeps nothing): its finished kernels and "
+                   "backends are kept")
     p.add_argument("--ours", help="a gpucmp-bench JSON with local:tuner rows (gpucmp's picks)")
     p.add_argument("--retime-out", default="kernel-tuner-retime.json",
                    help="the --benchmark_out of the printed re-time command")
@@ -225,7 +227,7 @@ def parse_args(argv):
         fail(f"--out {args.out}: no folder {folder}")
     if not os.access(folder, os.W_OK):
         fail(f"--out {args.out}: cannot write in {folder}")
-    for path in (args.sweep or []) + [p for p in (args.ours, args.resume) if p]:
+    for path in (args.sweep or []) + ([args.ours] if args.ours else []):
         if not os.path.isfile(path):
             fail(f"{path}: no such file")
     if args.bench is not None and not (os.path.isfile(args.bench)
@@ -683,7 +685,9 @@ def run(args, argv):
         jobs = build_jobs(space)
     except KernelError as e:
         raise BadInput(str(e)) from e
-    previous = earlier_runs(args) if args.resume else {}
+    previous = earlier_runs(args) if args.resume and os.path.exists(args.resume) else {}
+    if args.resume and not previous:
+        say(f"--resume {args.resume}: nothing finished to keep, every kernel and backend runs")
     backends = {b: open_backend(b, args) if b in args.backends else
                 {"status": "skipped", "why": "not in --backends"} for b in BACKENDS}
     for b, info in backends.items():

@@ -409,8 +409,9 @@ class Stubbed(unittest.TestCase):
     def test_resume_keeps_what_finished(self):
         args = ["--out", self.out, "--bench", self.bench, "--kernels", "mmnaive,sort",
                 "--backends", "opencl", "--seeds", "1", "--strategies", "random_sample"]
-        code, _, err = self.run_script(*args[:5], "mmnaive", *args[6:])
+        code, _, err = self.run_script(*args[:5], "mmnaive", *args[6:], "--resume", self.out)
         self.assertEqual(code, 0, err)
+        self.assertIn("nothing finished to keep", err)  # no such file yet
         with open(self.out, encoding="utf-8") as f:
             first = json.load(f)["kernels"][0]["backends"]["opencl"]
         os.remove(self.log)

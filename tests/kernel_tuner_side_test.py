@@ -384,7 +384,7 @@ class Stubbed(unittest.TestCase):
         proc = subprocess.Popen(
             [sys.executable, SCRIPT, "--out", self.out, "--bench", self.bench, "--kernels",
              "mmnaive,sort", "--backends", "opencl", "--seeds", "1", "--strategies",
-             "random_sample"], env=dict(self.env, FAKE_KT_SLEEP="0.5"),
+             "random_sample"], env=dict(self.env, FAKE_KT_SLEEP="1"),
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
         while not os.path.exists(self.out) and time.monotonic() < deadline:

@@ -100,7 +100,7 @@ usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sw
            [--backends cuda,opencl] [--strategies random_sample,genetic_algorithm,
            simulated_annealing,bayes_opt] [--seeds 1,2,3,4,5] [--budget N]
            [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
-           [--run-timeout 900] [--ours RUN.json] [--resume EARLIER.json]
+           [--run-timeout 180] [--ours RUN.json] [--resume EARLIER.json]
            [--retime-out kernel-tuner-retime.json]
 exit: 0 written (skipped backends and failed configurations are in the JSON);
       143 stopped by SIGTERM (what finished written, marked partial);
@@ -198,8 +198,8 @@ def parse_args(argv):
                    "(NVIDIA's where present, else the first)")
     p.add_argument("--cl-device", default="0")
     p.add_argument("--cuda-device", default="0")
-    p.add_argument("--run-timeout", default="900", help="seconds one tune_kernel call "
-                   "may take (default 900)")
+    p.add_argument("--run-timeout", default="180", help="seconds one tune_kernel call "
+                   "may take (default 180: an exhaustive run of 66 shapes takes far less)")
     p.add_argument("--resume", help="an earlier kernel-tuner.json of the same settings (it "
                    "may be --out; a missing one keeps nothing): its finished kernels and "
                    "backends are kept")

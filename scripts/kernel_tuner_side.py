@@ -199,7 +199,7 @@ def parse_args(argv):
     p.add_argument("--cl-device", default="0")
     p.add_argument("--cuda-device", default="0")
     p.add_argument("--run-timeout", default="180", help="seconds one tune_kernel call "
-                   "may take (default 180: an exhaustive run of 66 shapes takes far less)")
+                   "may take (default 180)")
     p.add_argument("--resume", help="an earlier kernel-tuner.json of the same settings (it "
                    "may be --out; a missing one keeps nothing): its finished kernels and "
                    "backends are kept")

@@ -55,7 +55,8 @@ if [ "${GPUCMP_NO_VENV:-0}" = 1 ]; then
 else
   # Reused while its interpreter runs and requirements.txt is what it was made from.
   stamp="$venv/gpucmp-requirements.sha256"
-  want="$(cat "$req" "$root/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+  want="$(cat "$req" "$root/scripts/kernel_tuner_requirements.txt" "$root/pyproject.toml" |
+          sha256sum | cut -d' ' -f1)"
   if "$venv/bin/python" -c '' 2>/dev/null && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then
     echo "setup: .venv present ($("$venv/bin/python" --version 2>&1), requirements.txt and gpucmp-tools installed)"
   else

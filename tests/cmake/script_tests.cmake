@@ -86,6 +86,11 @@ if(Python3_FOUND)
            ${CMAKE_CURRENT_SOURCE_DIR}/report_worksize_test.py)
   set_tests_properties(report_worksize PROPERTIES LABELS "scripts"
                        SKIP_REGULAR_EXPRESSION "report_worksize_test: SKIPPED")
+  # Kernel Tuner beside gpucmp's tuner: its picks (kernel-tuner.json of
+  # scripts/kernel_tuner_side.py) and their re-time run, side files beside the results.
+  add_test(NAME report_kernel_tuner COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/report_kernel_tuner_test.py)
+  set_tests_properties(report_kernel_tuner PROPERTIES LABELS "scripts")
   # The data-layout section: kernels per layout, conversions, break-even.
   add_test(NAME report_layout COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_layout_test.py)
@@ -111,6 +116,23 @@ if(Python3_FOUND)
   add_test(NAME jacobi_reference COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/jacobi_reference_test.py)
   set_tests_properties(jacobi_reference PROPERTIES LABELS "scripts")
+  # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
+  # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input; the
+  # kernels' sources and arguments (scripts/worksize_kernels.py).
+  add_test(NAME kernel_tuner_side COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py Stubbed KernelSources)
+  set_tests_properties(kernel_tuner_side PROPERTIES LABELS "scripts")
+  # The real Kernel Tuner end to end on PoCL at tiny sizes (about 25 s), and the CUDA kernels
+  # under NVRTC as its CUDA backend builds them; each skipped, said, without its packages
+  # (requirements.txt), an OpenCL device or NVRTC.
+  add_test(NAME kernel_tuner_side_pocl COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py PoclEndToEnd)
+  set_tests_properties(kernel_tuner_side_pocl PROPERTIES LABELS "scripts;opencl" TIMEOUT 900
+                       SKIP_REGULAR_EXPRESSION "kernel_tuner_side_test: SKIPPED")
+  add_test(NAME kernel_tuner_side_nvrtc COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py CudaUnderNvrtc)
+  set_tests_properties(kernel_tuner_side_nvrtc PROPERTIES LABELS "scripts"
+                       SKIP_REGULAR_EXPRESSION "kernel_tuner_side_test: SKIPPED")
   # The tuner against the best shapes re-timed in one run: top shapes, the table.
   add_test(NAME worksize_retime COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/worksize_retime_test.py)

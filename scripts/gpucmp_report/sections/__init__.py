@@ -5,9 +5,9 @@ is a gpucmp_report.build.Report: the inputs (args, contexts, benches, missing),
 the analyses over them (data, all_pairs, shown, analyses, best_rows, bw, peaks)
 and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds a
 module here and one line to SECTIONS."""
-from . import (advection, agpu, at_best, bandwidth, best, changed, cold, gaps, header, layout,
-               not_measured, one_api, peak, ptx_steps, quality, ratio, roofline, scaling, split,
-               startup, vendor, worksize)
+from . import (advection, agpu, at_best, bandwidth, best, changed, cold, gaps, header,
+               kernel_tuner, layout, not_measured, one_api, peak, ptx_steps, quality, ratio,
+               roofline, scaling, split, startup, vendor, worksize)
 
 SECTIONS = [
     header,        # title, input files, device and software, how to read it
@@ -23,6 +23,7 @@ SECTIONS = [
     startup,       # startup: build, module load and first launch
     cold,          # hot vs cold caches
     worksize,      # work-size tuning: shapes, rules, heat maps (local:<spec> rows)
+    kernel_tuner,  # Kernel Tuner's picks beside gpucmp's tuner, re-timed by gpucmp (side files)
     split,         # one kernel's work split across devices (split:<spec> rows)
     layout,        # data layouts: AoS, SoA, AoSoA and the conversions (layout:<l> rows)
     agpu,          # reductions, scans, the AGPU model's predictions and CUB (reduce/, scan/)

@@ -5,7 +5,9 @@ SASS (sass/*.sass) and a curated explanations.json, all beside the results.
 
 Side inputs: report.py's arguments named explanations.json or *-ncu.json are
 these files, never benchmark results (and jacobi.json, NVIDIA's Jacobi for
-sections/scaling.py: gpucmp_report/jacobi.py); the same files and sass/*.sass
+sections/scaling.py: gpucmp_report/jacobi.py; kernel-tuner.json and
+kernel-tuner-retime.json, Kernel Tuner's picks and their re-time run for
+sections/kernel_tuner.py: gpucmp_report/kernel_tuner.py); the same files and sass/*.sass
 in the folders of the result files are read too, and for a suite run's folder (one
 with manifest.json: results/<gpu>/<date>-<revision>/) the explanations.json
 of the GPU's folder above it, where the causes found on that GPU are curated;
@@ -23,6 +25,7 @@ import types
 
 from .. import counters as report_counters
 from .. import jacobi as report_jacobi
+from .. import kernel_tuner as report_kt
 from .. import sass as report_sass
 from ..fmt import fmt_params, md_table
 from ..names import parse_name, size_key, workload_rank
@@ -78,12 +81,15 @@ class InputError(Exception):
 class Side:
     """The side inputs: profiles, explanations and SASS, and the folders searched."""
 
-    def __init__(self, ncu=(), explanations=(), dirs=(), jacobi=()):
+    def __init__(self, ncu=(), explanations=(), dirs=(), jacobi=(), kernel_tuner=()):
         self.ncu_paths, self.explanation_paths, self.dirs = list(ncu), list(explanations), \
             list(dirs)
         self.jacobi_paths = list(jacobi)
+        self.kernel_tuner_paths = list(kernel_tuner)
         self.ncu_docs, self.ncu_rows, self.explanations, self.sass = [], {}, {}, []
         self.jacobi = []  # [gpucmp_report.jacobi.Doc]
+        self.kernel_tuner = []  # [gpucmp_report.kernel_tuner.Doc]
+        self.kernel_tuner_retime = {}  # {(label, api): {spec: Retimed}}
 
     def load(self):
         try:
@@ -96,6 +102,14 @@ class Side:
             self.jacobi = report_jacobi.load(self.jacobi_paths)
         except report_jacobi.InputError as e:
             raise InputError(str(e)) from e
+        named = {p: os.path.basename(p) for p in self.kernel_tuner_paths}
+        try:
+            self.kernel_tuner = report_kt.load([p for p, n in named.items()
+                                                if n == report_kt.NAME])
+            self.kernel_tuner_retime = report_kt.load_retime(
+                [p for p, n in named.items() if n == report_kt.RETIME_NAME])
+        except report_kt.InputError as e:
+            raise InputError(str(e)) from e
         self.sass = report_sass.load(self.dirs)
         return self
 
@@ -105,13 +119,17 @@ class Side:
 
 def is_side_file(path):
     name = os.path.basename(path)
-    return name in (EXPLANATIONS, report_jacobi.NAME) or name.endswith(NCU_SUFFIX)
+    return name in (EXPLANATIONS, report_jacobi.NAME, *report_kt.NAMES) or \
+        name.endswith(NCU_SUFFIX)
 
 
 def split_inputs(paths):
     """(result paths, Side): arguments that are side files are taken out; the same
-    files in the folders of the result files are added."""
+    files in the folders of the result files are added. Where Kernel Tuner's re-time
+    run is the only gpucmp-bench JSON given, it is the results as well."""
     results = [p for p in paths if not is_side_file(p)]
+    if not results:  # Kernel Tuner's re-time run alone: a gpucmp-bench run, results too
+        results = [p for p in paths if os.path.basename(p) == report_kt.RETIME_NAME]
     given = [p for p in paths if is_side_file(p)]
     dirs = list(dict.fromkeys(os.path.dirname(p) or "." for p in results))
     found = list(given)
@@ -119,15 +137,17 @@ def split_inputs(paths):
     for d in dirs:
         gpu_folder = (gpu_explanations(os.path.dirname(os.path.abspath(d)))
                       if os.path.isfile(os.path.join(d, RUN_MANIFEST)) else [])
-        for p in gpu_folder + [os.path.join(d, EXPLANATIONS), os.path.join(
-                d, report_jacobi.NAME)] + sorted(glob.glob(os.path.join(d, "*" + NCU_SUFFIX))):
+        for p in gpu_folder + [os.path.join(d, n) for n in (
+                EXPLANATIONS, report_jacobi.NAME, *report_kt.NAMES)] + sorted(
+                glob.glob(os.path.join(d, "*" + NCU_SUFFIX))):
             if os.path.isfile(p) and os.path.realpath(p) not in seen:
                 seen.add(os.path.realpath(p))
                 found.append(p)
     ncu = [p for p in found if os.path.basename(p).endswith(NCU_SUFFIX)]
     explanations = [p for p in found if os.path.basename(p) == EXPLANATIONS]
     jacobi = [p for p in found if os.path.basename(p) == report_jacobi.NAME]
-    return results, Side(ncu, explanations, dirs, jacobi)
+    kernel_tuner = [p for p in found if os.path.basename(p) in report_kt.NAMES]
+    return results, Side(ncu, explanations, dirs, jacobi, kernel_tuner)
 
 
 def gpu_explanations(gpu_dir):

@@ -31,10 +31,34 @@ __device__ float pixel(const float* frame, int row, int col) {
   return frame[row * kW + col];
 }
 
+// GENERATE TEMPLATE (frame 0): each point's template is the patch around its
+// input point, its position and anchor the input point. A kernel of its own:
+// Rodinia branches on frame_no inside one kernel, but a branch around the
+// tracking's barriers, uniform as it is, breaks PoCL's work-group barriers
+// (heartwall.cl), and the pair keeps one structure.
 template <int GPUCMP_LAYOUT, int GPUCMP_TILE>
 __global__ void __launch_bounds__(kThreads)
-    heartwall_kernel(const float* frame, int frame_no, const int* start, float* state, size_t n,
-                     float* corr_all, int* tables_all, int* track) {
+    heartwall_template_kernel(const float* frame, const int* start, float* state, size_t n,
+                              int* track) {
+  const int p = blockIdx.x, tx = threadIdx.x;
+  const int row = start[2 * p], col = start[2 * p + 1];
+  for (int e = tx; e < kTE; e += kThreads)
+    hwpoint_templ(state, n, p, e) = pixel(frame, row - kTR + e / kT, col - kTR + e % kT);
+  if (tx == 0) {
+    hwpoint_row(state, n, p) = float(row);
+    hwpoint_col(state, n, p) = float(col);
+    hwpoint_anchor_row(state, n, p) = float(row);
+    hwpoint_anchor_col(state, n, p) = float(col);
+    track[2 * p] = row;
+    track[2 * p + 1] = col;
+  }
+}
+
+// PROCESS POINTS (frames 1, 2, ...).
+template <int GPUCMP_LAYOUT, int GPUCMP_TILE>
+__global__ void __launch_bounds__(kThreads)
+    heartwall_kernel(const float* frame, int frame_no, float* state, size_t n, float* corr_all,
+                     int* tables_all, int* track) {
   __shared__ float area[kS * kS];  // the search area (Rodinia's d_in2)
   __shared__ float templ[kTE];     // the template (Rodinia's d_in_mod_temp)
   __shared__ float sum_part[kThreads], sq_part[kThreads];
@@ -42,22 +66,6 @@ __global__ void __launch_bounds__(kThreads)
   __shared__ int peak_at[kC];
   __shared__ int found[2];
   const int p = blockIdx.x, tx = threadIdx.x;
-
-  // GENERATE TEMPLATE (frame 0): the patch around the input point.
-  if (frame_no == 0) {
-    const int row = start[2 * p], col = start[2 * p + 1];
-    for (int e = tx; e < kTE; e += kThreads)
-      hwpoint_templ(state, n, p, e) = pixel(frame, row - kTR + e / kT, col - kTR + e % kT);
-    if (tx == 0) {
-      hwpoint_row(state, n, p) = float(row);
-      hwpoint_col(state, n, p) = float(col);
-      hwpoint_anchor_row(state, n, p) = float(row);
-      hwpoint_anchor_col(state, n, p) = float(col);
-      track[2 * p] = row;
-      track[2 * p + 1] = col;
-    }
-    return;
-  }
 
   // SELECTION: the area around the anchor and the template, into shared memory.
   const int anchor_row = int(hwpoint_anchor_row(state, n, p));
@@ -180,8 +188,8 @@ __global__ void __launch_bounds__(kThreads)
 
   // UPDATE (frames 10, 20, ...): the anchor moves to the new position and
   // the template blends alpha : 1 - alpha with the frame's patch around it.
+  __syncthreads();  // outside the branch, as heartwall.cl has it
   if (frame_no % hw::kUpdateEvery == 0) {
-    __syncthreads();
     const int row = found[0], col = found[1];
     if (tx == 0) {
       hwpoint_anchor_row(state, n, p) = float(row);
@@ -197,8 +205,13 @@ __global__ void __launch_bounds__(kThreads)
 template <int Layout>
 void launch(const float* frame, int frame_no, const int* start, float* state, int points,
             float* corr, int* tables, int* track, cudaStream_t stream) {
+  if (frame_no == 0) {
+    heartwall_template_kernel<Layout, hw::kDefaultTile>
+        <<<unsigned(points), kThreads, 0, stream>>>(frame, start, state, size_t(points), track);
+    return;
+  }
   heartwall_kernel<Layout, hw::kDefaultTile><<<unsigned(points), kThreads, 0, stream>>>(
-      frame, frame_no, start, state, size_t(points), corr, tables, track);
+      frame, frame_no, state, size_t(points), corr, tables, track);
 }
 }  // namespace
 

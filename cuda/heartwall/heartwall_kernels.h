@@ -7,8 +7,9 @@
 
 namespace gpucmp::cuda {
 
-// One frame's launch of heartwall (harness/workloads/heartwall/heartwall.h):
-// one block of heartwall::kThreads per point over `points` points whose
+// One frame's launch of heartwall (harness/workloads/heartwall/heartwall.h),
+// the template kernel for frame 0, the tracking kernel after: one block of
+// heartwall::kThreads per point over `points` points whose
 // state (records.json's hwpoint) is in `layout`. `frame` is frame `frame_no`
 // (kHeight x kWidth floats); `start` the points' frame-0 positions; `corr`
 // and `tables` the per-point scratch (kCorrElems floats, 2 x kTableElems

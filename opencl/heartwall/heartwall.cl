@@ -7,23 +7,23 @@
 // line.
 #include "gpucmp_layouts.h"
 
-#define FRAME_W 609        // heartwall::kWidth
-#define FRAME_H 590        // heartwall::kHeight
-#define T_SIDE 51          // kTemplateSide
-#define T_RADIUS 25        // kTemplateRadius
-#define T_ELEMS 2601       // kTemplateElems
-#define S_SIDE 81          // kSearchSide
-#define S_RADIUS 40        // kSearchRadius
-#define C_SIDE 131         // kCorrSide
-#define C_RADIUS 65        // kCorrRadius
-#define C_ELEMS 17161      // kCorrElems
-#define Q_SIDE 82          // kTableSide
-#define Q_ELEMS 6724       // kTableElems
-#define THREADS 256        // kThreads
-#define BOX_LOW (-5)       // kBoxLow
-#define MAX_MOVE 10        // kMaxMove
-#define UPDATE_EVERY 10    // kUpdateEvery
-#define ALPHA 0.87f        // kAlphaF
+#define FRAME_W 609      // heartwall::kWidth
+#define FRAME_H 590      // heartwall::kHeight
+#define T_SIDE 51        // kTemplateSide
+#define T_RADIUS 25      // kTemplateRadius
+#define T_ELEMS 2601     // kTemplateElems
+#define S_SIDE 81        // kSearchSide
+#define S_RADIUS 40      // kSearchRadius
+#define C_SIDE 131       // kCorrSide
+#define C_RADIUS 65      // kCorrRadius
+#define C_ELEMS 17161    // kCorrElems
+#define Q_SIDE 82        // kTableSide
+#define Q_ELEMS 6724     // kTableElems
+#define THREADS 256      // kThreads
+#define BOX_LOW (-5)     // kBoxLow
+#define MAX_MOVE 10      // kMaxMove
+#define UPDATE_EVERY 10  // kUpdateEvery
+#define ALPHA 0.87f      // kAlphaF
 
 // A pixel of the frame, its coordinates held inside it: a point tracked off
 // its course reads the border instead of another buffer.
@@ -33,32 +33,39 @@ float pixel(__global const float* frame, int row, int col) {
   return frame[row * FRAME_W + col];
 }
 
+// GENERATE TEMPLATE (frame 0): each point's template is the patch around its
+// input point, its position and anchor the input point. A kernel of its own:
+// Rodinia branches on frame_no inside one kernel, but a branch around the
+// tracking's barriers, uniform as it is, breaks PoCL's work-group barriers.
+__kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void heartwall_template(
+    __global const float* frame, __global const int* start, __global float* state, ulong n,
+    __global int* track) {
+  const int p = get_group_id(0), tx = get_local_id(0);
+  const int row = start[2 * p], col = start[2 * p + 1];
+  for (int e = tx; e < T_ELEMS; e += THREADS)
+    hwpoint_templ(state, n, p, e) =
+        pixel(frame, row - T_RADIUS + e / T_SIDE, col - T_RADIUS + e % T_SIDE);
+  if (tx == 0) {
+    hwpoint_row(state, n, p) = (float)row;
+    hwpoint_col(state, n, p) = (float)col;
+    hwpoint_anchor_row(state, n, p) = (float)row;
+    hwpoint_anchor_col(state, n, p) = (float)col;
+    track[2 * p] = row;
+    track[2 * p + 1] = col;
+  }
+}
+
+// PROCESS POINTS (frames 1, 2, ...).
 __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void heartwall(
-    __global const float* frame, int frame_no, __global const int* start, __global float* state,
-    ulong n, __global float* corr_all, __global int* tables_all, __global int* track) {
+    __global const float* frame, int frame_no, __global float* state, ulong n,
+    __global float* corr_all, __global int* tables_all, __global int* track) {
   __local float area[S_SIDE * S_SIDE];  // the search area (Rodinia's d_in2)
-  __local float templ[T_ELEMS];    // the template (Rodinia's d_in_mod_temp)
+  __local float templ[T_ELEMS];         // the template (Rodinia's d_in_mod_temp)
   __local float sum_part[THREADS], sq_part[THREADS];
   __local float peak_val[C_SIDE];
   __local int peak_at[C_SIDE];
   __local int found[2];
   const int p = get_group_id(0), tx = get_local_id(0);
-
-  // GENERATE TEMPLATE (frame 0): the patch around the input point.
-  if (frame_no == 0) {
-    const int row = start[2 * p], col = start[2 * p + 1];
-    for (int e = tx; e < T_ELEMS; e += THREADS)
-      hwpoint_templ(state, n, p, e) = pixel(frame, row - T_RADIUS + e / T_SIDE, col - T_RADIUS + e % T_SIDE);
-    if (tx == 0) {
-      hwpoint_row(state, n, p) = (float)row;
-      hwpoint_col(state, n, p) = (float)col;
-      hwpoint_anchor_row(state, n, p) = (float)row;
-      hwpoint_anchor_col(state, n, p) = (float)col;
-      track[2 * p] = row;
-      track[2 * p + 1] = col;
-    }
-    return;
-  }
 
   // SELECTION: the area around the anchor and the template, into local memory.
   const int anchor_row = (int)hwpoint_anchor_row(state, n, p);
@@ -130,10 +137,12 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void heartwall(
     const int x0 = max(left, 0), x1 = min(left + T_SIDE, S_SIDE);
     float cross = 0;
     for (int y = y0; y < y1; ++y)
-      for (int x = x0; x < x1; ++x) cross += templ[(y - top) * T_SIDE + x - left] * area[y * S_SIDE + x];
-    const float s =
-        (float)(sum[y1 * Q_SIDE + x1] - sum[y0 * Q_SIDE + x1] - sum[y1 * Q_SIDE + x0] + sum[y0 * Q_SIDE + x0]);
-    const float q = (float)(sq[y1 * Q_SIDE + x1] - sq[y0 * Q_SIDE + x1] - sq[y1 * Q_SIDE + x0] + sq[y0 * Q_SIDE + x0]);
+      for (int x = x0; x < x1; ++x)
+        cross += templ[(y - top) * T_SIDE + x - left] * area[y * S_SIDE + x];
+    const float s = (float)(sum[y1 * Q_SIDE + x1] - sum[y0 * Q_SIDE + x1] - sum[y1 * Q_SIDE + x0] +
+                            sum[y0 * Q_SIDE + x0]);
+    const float q = (float)(sq[y1 * Q_SIDE + x1] - sq[y0 * Q_SIDE + x1] - sq[y1 * Q_SIDE + x0] +
+                            sq[y0 * Q_SIDE + x0]);
     const float numerator = cross - s * t_sum / T_ELEMS;
     const float denom_s = sqrt(fmax(q - s * s / T_ELEMS, 0.0f));
     corr[e] = numerator / (denom_s * denom_t);
@@ -169,7 +178,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void heartwall(
         best = peak_val[j];
         best_at = peak_at[j];
       }
-    const int row = anchor_row + best_at % C_SIDE - C_RADIUS, col = anchor_col + best_at / C_SIDE - C_RADIUS;
+    const int row = anchor_row + best_at % C_SIDE - C_RADIUS,
+              col = anchor_col + best_at / C_SIDE - C_RADIUS;
     found[0] = row;
     found[1] = col;
     hwpoint_row(state, n, p) = (float)row;
@@ -180,8 +190,8 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void heartwall(
 
   // UPDATE (frames 10, 20, ...): the anchor moves to the new position and
   // the template blends alpha : 1 - alpha with the frame's patch around it.
+  barrier(CLK_LOCAL_MEM_FENCE);  // outside the branch: PoCL's barriers (above)
   if (frame_no % UPDATE_EVERY == 0) {
-    barrier(CLK_LOCAL_MEM_FENCE);
     const int row = found[0], col = found[1];
     if (tx == 0) {
       hwpoint_anchor_row(state, n, p) = (float)row;
@@ -189,6 +199,7 @@ __kernel __attribute__((reqd_work_group_size(THREADS, 1, 1))) void heartwall(
     }
     for (int e = tx; e < T_ELEMS; e += THREADS)
       hwpoint_templ(state, n, p, e) =
-          ALPHA * templ[e] + (1.0f - ALPHA) * pixel(frame, row - T_RADIUS + e / T_SIDE, col - T_RADIUS + e % T_SIDE);
+          ALPHA * templ[e] +
+          (1.0f - ALPHA) * pixel(frame, row - T_RADIUS + e / T_SIDE, col - T_RADIUS + e % T_SIDE);
   }
 }

@@ -16,16 +16,6 @@ namespace gpucmp::heartwall {
 static_assert(HWPOINT_WORDS == kStateWords, "records.json's hwpoint is not kStateWords long");
 static_assert(HWPOINT_TEMPL == 4, "hwpoint's template must follow its four positions");
 
-const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"base"}};
-  return v;
-}
-
-Runners& runners() {
-  static Runners table("heartwall", variants());
-  return table;
-}
-
 std::size_t frame_elems() { return std::size_t(kWidth) * std::size_t(kHeight); }
 
 Problem make_problem(int frames) {

@@ -14,6 +14,19 @@
 #include "heartwall.h"
 
 namespace gpucmp::heartwall {
+
+const std::vector<Variant>& variants() {
+  static const std::vector<Variant> v = {{"base"}};
+  return v;
+}
+
+// Here, beside GPUCMP_WORKLOAD: the runners' references to this table link
+// this file, and with it the workload's registration.
+Runners& runners() {
+  static Runners table("heartwall", variants());
+  return table;
+}
+
 namespace {
 
 class HeartWall : public Workload {

@@ -14,8 +14,8 @@ namespace {
 
 void expect_rows(const ProcessResult& r, const std::string& api, int frames) {
   for (const char* layout : {"aos", "soa"}) {
-    const std::string row = "\"heartwall/" + api + "/base/frames:" + std::to_string(frames) +
-                            "/layout:" + layout + "/";
+    const std::string row =
+        "\"heartwall/" + api + "/base/frames:" + std::to_string(frames) + "/layout:" + layout + "/";
     EXPECT_NE(r.output.find(row), std::string::npos) << row << " missing in\n" << r.output;
   }
   EXPECT_EQ(r.output.find("FAILED"), std::string::npos) << r.output;

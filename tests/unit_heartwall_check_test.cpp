@@ -2,7 +2,8 @@
 // track_check.h): the tie rule that validates the FP32 kernels against the
 // CPU reference (equal positions; a first difference only at a near tie, not
 // compared after it; anything else a failure naming the point and frame),
-// the final state's check, the hwpoint record's accessors, the layouts the
+// the final state's check, the FP32 correlations' check (the rule's
+// premise), the hwpoint record's accessors, the layouts the
 // workload offers, and its bad frame counts.
 #include <gpucmp_layouts.h>
 #include <gtest/gtest.h>
@@ -97,9 +98,16 @@ TEST(HeartWallCheck, FinalAnchorFollowsTheUpdates) {
   EXPECT_EQ(final_anchor(r, 1), (Point{10, 20}));  // frame 2 updates nothing
 }
 
+// Where the kernels leave the correlation at displacement (dr, dc) of point p.
+std::size_t map_index(int p, int dr, int dc) {
+  return std::size_t(p) * kCorrElems + std::size_t(dc + kCorrRadius) * kCorrSide +
+         std::size_t(dr + kCorrRadius);
+}
+
 // The reference against itself through validate(): what a device that
-// tracked exactly as the reference would leave, then one wrong word.
-TEST(HeartWallCheck, ValidateChecksTrackAndFinalState) {
+// tracked exactly as the reference would leave (its box correlations rounded
+// to float), then one wrong word of each kind.
+TEST(HeartWallCheck, ValidateChecksTrackFinalStateAndCorrelations) {
   Problem p = make_problem(kMinFrames);
   EXPECT_EQ(p.points, 51);
   EXPECT_EQ(p.pixels.size(), std::size_t(kMinFrames) * frame_elems());
@@ -110,10 +118,29 @@ TEST(HeartWallCheck, ValidateChecksTrackAndFinalState) {
     s[1] = float(final_position(p.ref, i).col);
     s[2] = float(final_anchor(p.ref, i).row);
     s[3] = float(final_anchor(p.ref, i).col);
+    ASSERT_EQ(p.ref.last_box[std::size_t(i)].size(), std::size_t(kMaxMove * kMaxMove));
+    for (const BoxValue& b : p.ref.last_box[std::size_t(i)])
+      p.corr[map_index(i, b.dr, b.dc)] = float(b.ncc);
   }
-  EXPECT_TRUE(validate(p).ok) << validate(p).where;
+  Validation v = validate(p);
+  EXPECT_TRUE(v.ok) << v.where;
+  EXPECT_EQ(v.checked, std::size_t(51 * kMaxMove * kMaxMove));
+  EXPECT_LT(v.max_rel_err, 1e-7);  // float's rounding of values below 1.0002
+
+  const BoxValue b = p.ref.last_box[3][42];
+  const double peak = p.ref.peak[p.ref.index(kMinFrames - 1, 3)];
+  p.corr[map_index(3, b.dr, b.dc)] = float(b.ncc + 2 * kTieTolerance * peak);
+  v = validate(p);
+  EXPECT_FALSE(v.ok);
+  EXPECT_NEAR(v.max_rel_err, 2 * kTieTolerance, 1e-6);
+  EXPECT_NE(v.where.find("point 3, frame 1, displacement (" + std::to_string(b.dr) + ", " +
+                         std::to_string(b.dc) + ")"),
+            std::string::npos)
+      << v.where;
+  p.corr[map_index(3, b.dr, b.dc)] = float(b.ncc);
+
   p.state[7 * kStateWords + 2] += 1;  // point 7's anchor row
-  const Validation v = validate(p);
+  v = validate(p);
   EXPECT_FALSE(v.ok);
   EXPECT_NE(v.where.find("point 7's final state: anchor"), std::string::npos) << v.where;
 }

@@ -1,8 +1,9 @@
 // CUDA runner of heartwall: the frames staged once in pinned host memory;
-// each launch uploads frame f and launches heartwall.cu's kernel for it, for
-// f = 0 .. frames - 1, on the runner's stream, as Rodinia's loop over
-// frame_no does. The track and the final state (converted back to AoS) are
-// downloaded for validation.
+// each launch uploads frame f and launches heartwall.cu's kernel for it
+// (the template kernel for frame 0, the tracking kernel after), for f = 0 ..
+// frames - 1, on the runner's stream, as Rodinia's loop over frame_no does.
+// The track, the final state (converted back to AoS) and the last frame's
+// correlation maps are downloaded for validation.
 #include <cstring>
 
 #include "check.h"
@@ -41,6 +42,8 @@ class HeartWallRunner : public TimedRunner {
     copy_and_wait(state.data(), state_.get(), state.size() * sizeof(float), cudaMemcpyDeviceToHost,
                   stream(), "heartwall state");
     layout::to_aos(state, layout_, p_.state, std::size_t(p_.points), heartwall::kStateWords);
+    copy_and_wait(p_.corr.data(), corr_.get(), p_.corr.size() * sizeof(float),
+                  cudaMemcpyDeviceToHost, stream(), "heartwall correlation");
   }
 
  protected:

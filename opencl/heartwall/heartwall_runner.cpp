@@ -1,9 +1,10 @@
 // OpenCL runner of heartwall: the frames staged once in pinned host memory;
 // each launch uploads frame f and launches heartwall.cl's kernel for it
 // (heartwall_template for frame 0, heartwall after), for f = 0 .. frames - 1,
-// on the session's queue, as Rodinia's loop over frame_no does. The kernel is built once per state
-// layout (registered below). The track and the final state (converted back to AoS) are downloaded
-// for validation.
+// on the session's queue, as Rodinia's loop over frame_no does. The program
+// is built once per state layout (registered below). The track, the final
+// state (converted back to AoS) and the last frame's correlation maps are
+// downloaded for validation.
 #include <cstring>
 
 #include "check.h"
@@ -54,6 +55,7 @@ class HeartWallRunner : public TimedRunner {
     std::vector<float> state(std::size_t(p_.points) * heartwall::kStateWords);
     read(state_, state.data(), state.size() * sizeof(float), "heartwall state");
     layout::to_aos(state, layout_, p_.state, std::size_t(p_.points), heartwall::kStateWords);
+    read(corr_, p_.corr.data(), p_.corr.size() * sizeof(float), "heartwall correlation");
   }
   double build_ms() const override { return program_.build_ms; }
 

@@ -38,6 +38,7 @@ Problem make_problem(int frames) {
   p.ref = track(seq, frames);
   p.track.assign(std::size_t(frames) * std::size_t(p.points) * 2, -1);
   p.state.assign(std::size_t(p.points) * kStateWords, NAN);
+  p.corr.assign(std::size_t(p.points) * kCorrElems, NAN);
   return p;
 }
 
@@ -75,7 +76,9 @@ Validation validate(const Problem& p) {
   if (!track.ok) return track;
   const Validation state = check_state(p);
   if (!state.ok) return state;
-  return track;
+  Validation corr = check_correlations(p.ref, p.track, p.corr);
+  if (corr.ok && !track.where.empty()) corr.where += "; " + track.where;  // the near ties
+  return corr;
 }
 
 double convolution_macs(const Problem& p) {

@@ -52,6 +52,9 @@ struct Problem {
   TrackResult ref;           // the CPU reference over the same frames
   std::vector<int> track;    // the device's: frames x points x (row, col)
   std::vector<float> state;  // the device's final state, converted to AoS
+  // The device's correlation maps of the last frame (points x kCorrElems,
+  // track_check.h's DeviceMaps): the kernels' scratch, downloaded.
+  std::vector<float> corr;
 };
 
 Problem make_problem(int frames);
@@ -59,7 +62,10 @@ Problem make_problem(int frames);
 std::size_t frame_elems();  // kWidth x kHeight
 
 // The device's track (track_check.h) and its final state: every position and
-// anchor equal to the reference's, up to near ties.
+// anchor equal to the reference's, up to near ties (measure: pixels); then the
+// last frame's box correlations within kTieTolerance of the peak (measure:
+// their error relative to the peak, what max_rel_err reports when the rest
+// holds).
 Validation validate(const Problem& p);
 
 // Multiply-adds one launch's convolutions take (the overlap of template and

@@ -81,6 +81,7 @@ class HeartWall : public Workload {
           .clear_output([&p] {
             fill_parallel(p.track, -1);
             fill_parallel(p.state, NAN);
+            fill_parallel(p.corr, NAN);
           })
           .validate([&p] { return validate(p); })
           .prepared();

@@ -76,6 +76,47 @@ Validation check_track(const TrackResult& ref, const DeviceTrack& got) {
   return v;
 }
 
+Validation check_correlations(const TrackResult& ref, const DeviceTrack& got,
+                              const DeviceMaps& maps) {
+  constexpr int side = 2 * kCorrRadius + 1;
+  const std::size_t map_elems = std::size_t(side) * side;
+  Validation v;
+  v.tolerance = kTieTolerance;
+  if (maps.size() != map_elems * std::size_t(ref.points) ||
+      ref.last_box.size() != std::size_t(ref.points)) {
+    v.ok = false;
+    v.max_rel_err = INFINITY;
+    v.where = "heartwall: " + std::to_string(maps.size()) + " correlation values, want " +
+              std::to_string(map_elems * std::size_t(ref.points));
+    return v;
+  }
+  const int last = ref.frames - 1;
+  for (int p = 0; p < ref.points; ++p) {
+    if (check_point(ref, got, p).first_difference < ref.frames) continue;  // stopped at a tie
+    const double peak = ref.peak[ref.index(last, p)];
+    const double scale = peak > 0 ? peak : 1.0;
+    for (const BoxValue& b : ref.last_box[std::size_t(p)]) {
+      const std::size_t e = std::size_t(p) * map_elems + std::size_t(b.dc + kCorrRadius) * side +
+                            (b.dr + kCorrRadius);
+      const double dev = maps[e];
+      double err = std::fabs(dev - b.ncc) / scale;
+      if (std::isnan(dev) && std::isnan(b.ncc)) err = 0;
+      if (std::isnan(err)) err = INFINITY;
+      ++v.checked;
+      if (err <= v.max_rel_err && !v.where.empty()) continue;
+      v.max_rel_err = err;
+      char buf[192];
+      std::snprintf(buf, sizeof buf,
+                    "point %d, frame %d, displacement (%d, %d): correlation %.7g, want %.7g "
+                    "(peak %.7g)",
+                    p, last, b.dr, b.dc, dev, b.ncc, peak);
+      v.where = buf;
+    }
+  }
+  v.ok = v.max_rel_err <= v.tolerance;
+  return v;
+}
+
 Point final_position(const TrackResult& ref, int point) { return ref.at(ref.frames - 1, point); }
 
 Point final_anchor(const TrackResult& ref, int point) {

@@ -36,6 +36,19 @@ PointCheck check_point(const TrackResult& ref, const DeviceTrack& got, int point
 // near tie (if any).
 Validation check_track(const TrackResult& ref, const DeviceTrack& got);
 
+// The device's correlation maps of the last frame, one a point: (2 x
+// kCorrRadius + 1)^2 floats, column-major from displacement (-65, -65), as the
+// kernels leave them in their scratch.
+using DeviceMaps = std::vector<float>;
+
+// The premise of the tie rule, checked: every value of the last frame's box
+// (ref.last_box) against the device's map, for each point whose track matched
+// to the end. The measure is |device - reference| / that point's peak; the
+// tolerance kTieTolerance (FP32's error must stay below the margin the rule
+// lets through). A NaN on one side only fails.
+Validation check_correlations(const TrackResult& ref, const DeviceTrack& got,
+                              const DeviceMaps& maps);
+
 // The positions the reference has for `point` after its last frame: the
 // position tracked in the last frame and the anchor the next search would
 // use (the last frame's anchor, or its position after an update).

@@ -22,8 +22,9 @@
 // argmax, so FP32 rounding changes one only where two values in the box lie
 // within it. FP32 sums of 2601 products of pixels up to 255 (about 1e8), less
 // a mean term of nearly the same size, leave the correlation with a relative
-// error of the order of 1e-5 (an estimate, to be checked against the kernels);
-// 1e-4 is ten times that. On seed 1's first 16 frames no peak leads by less
+// error of the order of 1e-5 (an estimate; every heartwall row checks it:
+// track_check.h's check_correlations); 1e-4 is ten times that. On seed 1's
+// first 16 frames no peak leads by less
 // than 2.5e-4 (10 of the 765 by less than 1e-3), so there every position must
 // match.
 #pragma once

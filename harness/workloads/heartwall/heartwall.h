@@ -45,8 +45,8 @@ struct Problem {
   int frames = 0;  // frames 0 .. frames - 1 are tracked
   int points = 0;  // 51
   // frames x kHeight x kWidth, 0 to 255 as floats (Rodinia's get_frame
-  // gives float frames), rows top-down, row-major: one frame is uploaded
-  // before each launch.
+  // gives float frames), rows top-down, row-major: each frame is uploaded
+  // right before its kernel.
   std::vector<float> pixels;
   std::vector<int> start;    // points x (row, col): frame 0's points
   TrackResult ref;           // the CPU reference over the same frames

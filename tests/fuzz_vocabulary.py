@@ -51,6 +51,7 @@ BENCH_VALID = {
     "--trapezoid-items": ["1024"],
     "--trapezoid-local": ["256", "driver", "query", "study", "tuner", "sweep"],
     "--lavamd-boxes": ["1", "2"], "--lavamd-layout": ["aos", "soa", "aosoa", "aos,soa"],
+    "--heartwall-frames": ["2", "3"], "--heartwall-layout": ["aos", "soa", "aos,soa", "aosoa"],
     "--layoutconv-boxes": ["2"], "--bodies-n": ["256"], "--bodies-layout": ["aos", "soa,aosoa"],
     "--reduce-n": ["1", "5", "257"], "--reduce-type": ["int32", "float", "affine16,int32"],
     "--scan-n": ["1", "5", "257"], "--scan-type": ["int32", "float", "affine16"],

@@ -13,7 +13,7 @@ endfunction()
 gpucmp_cli_test_executable(gpucmp_bad_input_tests cli_bad_input_test.cpp cli_parboil_files_test.cpp
                            cli_parboil_local_bad_input_test.cpp cli_worksize_bad_input_test.cpp
                            cli_layout_bad_input_test.cpp cli_reduce_bad_input_test.cpp
-                           cli_advection_bad_input_test.cpp)
+                           cli_advection_bad_input_test.cpp cli_heartwall_bad_input_test.cpp)
 gtest_discover_tests(gpucmp_bad_input_tests
   PROPERTIES LABELS "cli" SKIP_REGULAR_EXPRESSION "  SKIPPED ")
 
@@ -73,6 +73,18 @@ gtest_discover_tests(gpucmp_interrupt_tests PROPERTIES LABELS "cli;opencl" TIMEO
 # prefetch, reduce's register cap), validated on the default OpenCL device.
 gpucmp_cli_test_executable(gpucmp_gap_forms_tests cli_gap_forms_test.cpp)
 gtest_discover_tests(gpucmp_gap_forms_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 600)
+
+# heartwall validated against its CPU reference: both layouts on the default
+# OpenCL device over 3 frames; GPU-only: both APIs over 12 frames (skips, not
+# fails, without a CUDA device).
+gpucmp_cli_test_executable(gpucmp_heartwall_tests cli_heartwall_test.cpp)
+add_test(NAME heartwall_opencl COMMAND gpucmp_heartwall_tests
+         --gtest_filter=HeartWall.BothLayoutsValidateOnOpenCL)
+set_tests_properties(heartwall_opencl PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
+add_test(NAME gpu_heartwall COMMAND gpucmp_heartwall_tests
+         --gtest_filter=HeartWall.GpuBothApisValidateThroughAnUpdate)
+set_tests_properties(gpu_heartwall PROPERTIES LABELS "gpu;cli" TIMEOUT 600
+                     SKIP_REGULAR_EXPRESSION "  SKIPPED ")
 
 # The quick-run checks share one run of the suite: one CTest test.
 gpucmp_cli_test_executable(gpucmp_quick_run_tests cli_run_test.cpp)

@@ -34,13 +34,16 @@ void PointTracker::step() {
   const int r_hi = std::min(dr0 + kBoxHigh, kCorrRadius);
   const int c_lo = std::max(dc0 + kBoxLow, -kCorrRadius);
   const int c_hi = std::min(dc0 + kBoxHigh, kCorrRadius);
+  box_.clear();
   double best = 0;
   double second = 0;
   int best_dr = -kCorrRadius;  // the map's first element, if nothing beats 0
   int best_dc = -kCorrRadius;
   for (int dc = c_lo; dc <= c_hi; ++dc)
     for (int dr = r_lo; dr <= r_hi; ++dr) {
-      const double v = std::fabs(area.ncc(templ_, stats_, dr, dc));
+      const double ncc = area.ncc(templ_, stats_, dr, dc);
+      box_.push_back({dr, dc, ncc});
+      const double v = std::fabs(ncc);
       if (v > best) {
         second = best;
         best = v;
@@ -78,6 +81,7 @@ TrackResult track(const Sequence& seq, int frames) {
   r.anchor_col.resize(n);
   r.peak.resize(n);
   r.margin.resize(n);
+  r.last_box.resize(std::size_t(r.points));
   // Points never meet: each thread writes its own points' entries.
   parallel_for(std::size_t(r.points), 1, [&](std::size_t begin, std::size_t end, unsigned) {
     for (auto p = int(begin); p < int(end); ++p) {
@@ -93,6 +97,7 @@ TrackResult track(const Sequence& seq, int frames) {
         r.peak[i] = tracker.peak();
         r.margin[i] = tracker.margin();
       }
+      r.last_box[std::size_t(p)] = tracker.box();
     }
   });
   return r;

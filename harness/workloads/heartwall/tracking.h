@@ -22,8 +22,9 @@
 // argmax, so FP32 rounding changes one only where two values in the box lie
 // within it. FP32 sums of 2601 products of pixels up to 255 (about 1e8), less
 // a mean term of nearly the same size, leave the correlation with a relative
-// error of the order of 1e-5 (an estimate, to be checked against the kernels);
-// 1e-4 is ten times that. On seed 1's first 16 frames no peak leads by less
+// error of the order of 1e-5 (an estimate; every heartwall row checks it:
+// track_check.h's check_correlations); 1e-4 is ten times that. On seed 1's
+// first 16 frames no peak leads by less
 // than 2.5e-4 (10 of the 765 by less than 1e-3), so there every position must
 // match.
 #pragma once
@@ -45,6 +46,14 @@ constexpr double kTieTolerance = 1e-4;            // relative; see above
 // Whether Rodinia updates the anchor and template after the search in `frame`.
 constexpr bool updates_template(int frame) { return frame != 0 && frame % kUpdateEvery == 0; }
 
+// One correlation of the maxMove box: dr rows and dc columns from the
+// anchor of its search.
+struct BoxValue {
+  int dr = 0;
+  int dc = 0;
+  double ncc = 0;  // signed, as SearchArea::ncc gives it
+};
+
 // One point's tracker: frame 0 at construction, then one frame per step().
 class PointTracker {
  public:
@@ -61,6 +70,8 @@ class PointTracker {
   // the next largest in the box (both 0 in frame 0).
   double peak() const { return peak_; }
   double margin() const { return margin_; }
+  // The last search's box, every value it computed (empty in frame 0).
+  const std::vector<BoxValue>& box() const { return box_; }
 
  private:
   const Sequence* seq_;
@@ -71,6 +82,7 @@ class PointTracker {
   TemplateStats stats_;
   double peak_ = 0;
   double margin_ = 0;
+  std::vector<BoxValue> box_;
 };
 
 // Every point through frames 0 to frames - 1, frame-major: [frame * points +
@@ -81,6 +93,9 @@ struct TrackResult {
   std::vector<int> row, col;                // tracked positions
   std::vector<int> anchor_row, anchor_col;  // the anchor each frame's search used
   std::vector<double> peak, margin;         // PointTracker's, per frame
+  // Per point, the box of the last frame's search (PointTracker::box()): what
+  // the kernels' FP32 correlations are compared with.
+  std::vector<std::vector<BoxValue>> last_box;
 
   std::size_t index(int frame, int point) const {
     return std::size_t(frame) * std::size_t(points) + std::size_t(point);

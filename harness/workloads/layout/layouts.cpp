@@ -3,6 +3,8 @@
 #include <gpucmp_layouts.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <utility>
 
 #include "../../errors.h"
 #include "../../options.h"
@@ -28,19 +30,39 @@ Layout parse_layout(const std::string& text, const std::string& what) {
   throw UsageError(what + " " + text + ": not a layout (aos, soa, aosoa)");
 }
 
+LayoutAxis::LayoutAxis(std::vector<Layout> offered, std::string why_not_others)
+    : offered_(std::move(offered)), why_not_others_(std::move(why_not_others)) {}
+
+namespace {
+std::string names(const std::vector<Layout>& layouts) {
+  std::string out;
+  for (Layout l : layouts) out += (out.empty() ? "" : ", ") + to_string(l);
+  return out;
+}
+}  // namespace
+
+Layout LayoutAxis::parse(const std::string& text, const std::string& name) const {
+  const Layout l = parse_layout(text, name);
+  if (std::find(offered_.begin(), offered_.end(), l) == offered_.end())
+    throw UsageError(name + " " + text + ": not offered (" + names(offered_) +
+                     "): " + why_not_others_);
+  return l;
+}
+
 void LayoutAxis::add_option(CLI::App& app, const std::string& name, const std::string& what) {
+  const std::string all = offered_.size() == 3 ? "all three" : names(offered_);
   add_checked_list_option(
       app, name,
       [this, name](const std::vector<std::string>& items) {
-        for (const auto& text : items) chosen_.push_back(parse_layout(text, name));
+        for (const auto& text : items) chosen_.push_back(parse(text, name));
       },
-      what + " (comma-separated aos, soa, aosoa; default all three)")
+      what + " (comma-separated " + names(offered_) + "; default " + all + ")")
       ->type_name("LIST");
 }
 
 std::vector<Layout> LayoutAxis::rows() const {
   if (!chosen_.empty()) return chosen_;
-  return {Layout::aos, Layout::soa, Layout::aosoa};
+  return offered_;
 }
 
 std::string program_name(const Variant& v) {

@@ -25,14 +25,22 @@ std::string to_string(Layout layout);
 Layout parse_layout(const std::string& text, const std::string& what);
 
 // A workload's `layout:` row axis: the option `name` (e.g. "--lavamd-layout",
-// comma-separated aos, soa, aosoa) and the layouts its rows take, all three
-// when the option was not given.
+// comma-separated aos, soa, aosoa) and the layouts its rows take, all it
+// offers when the option was not given. A workload that cannot use every
+// layout offers fewer and says why (heartwall: "AoSoA's tiles of 32 do not
+// divide its 51 points"); naming another is a UsageError with that reason.
 class LayoutAxis {
  public:
+  LayoutAxis() = default;
+  LayoutAxis(std::vector<Layout> offered, std::string why_not_others);
   void add_option(CLI::App& app, const std::string& name, const std::string& what);
   std::vector<Layout> rows() const;
+  // What the option's value names, checked as add_option's parser checks it.
+  Layout parse(const std::string& text, const std::string& name) const;
 
  private:
+  std::vector<Layout> offered_{Layout::aos, Layout::soa, Layout::aosoa};
+  std::string why_not_others_;
   std::vector<Layout> chosen_;  // empty: not given
 };
 

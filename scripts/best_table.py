@@ -32,14 +32,9 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cli_args  # noqa: E402
 import readme_block  # noqa: E402
 from gbench_json import InputError  # noqa: E402
 from gpucmp_report import api_best, load  # noqa: E402
-
-def fail(message):
-    cli_args.fail("best_table", message)
-
 
 def manifest(run_dir):
     """(the GPU's short name, the part files in the suite's order)."""
@@ -101,21 +96,7 @@ def table(run_dirs):
 def main(argv=None):
     if argv is None:  # as an installed command (pyproject.toml)
         argv = sys.argv[1:]
-    p = cli_args.parser("best_table", __doc__)
-    p.add_argument("run_dirs", nargs="+")
-    p.add_argument("--check", metavar="README")
-    args = p.parse_args(argv)
-    for d in args.run_dirs:
-        if not os.path.isdir(d):
-            fail(f"{d}: no such folder")
-    try:
-        lines = table(args.run_dirs)
-        if not args.check:
-            print("\n".join(lines))
-            return 0
-        return readme_block.check("best_table", args.check, "best", args.run_dirs, lines)
-    except InputError as e:
-        fail(str(e))
+    return readme_block.command("best_table", __doc__, "best", table, argv)
 
 
 if __name__ == "__main__":

@@ -19,7 +19,6 @@ import statistics
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cli_args  # noqa: E402
 import readme_block  # noqa: E402
 from gbench_json import InputError, gpucmp_name, load, samples  # noqa: E402
 
@@ -52,10 +51,6 @@ ROWS = [
      "advection/cuda/async/nx:8192/ny:16384", "advection/opencl/async/nx:8192/ny:16384", "time",
      "advection"),
 ]
-
-
-def fail(message):
-    cli_args.fail("headline", message)
 
 
 class Run:
@@ -120,20 +115,7 @@ def table(run_dir):
 def main(argv=None):
     if argv is None:  # as an installed command (pyproject.toml)
         argv = sys.argv[1:]
-    p = cli_args.parser("headline", __doc__)
-    p.add_argument("run_dir")
-    p.add_argument("--check", metavar="README")
-    args = p.parse_args(argv)
-    if not os.path.isdir(args.run_dir):
-        fail(f"{args.run_dir}: no such folder")
-    try:
-        lines = table(args.run_dir)
-        if not args.check:
-            print("\n".join(lines))
-            return 0
-        return readme_block.check("headline", args.check, "headline", [args.run_dir], lines)
-    except InputError as e:
-        fail(str(e))
+    return readme_block.command("headline", __doc__, "headline", table, argv, one_run=True)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,6 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import cli_args  # noqa: E402
 import readme_block  # noqa: E402
 from gbench_json import InputError  # noqa: E402
 from gpucmp_report.names import BEST_MARGIN, STUDY_2010_RATIO  # noqa: E402
@@ -78,10 +77,6 @@ ROWS = [
     ("advection step 8192 x 16384, async", "advection", "advection/{api}/{v}/nx:8192/ny:16384",
      "async", [("advection", "advection/{api}/{v}/nx:8192/ny:16384", "ring")]),
 ]
-
-
-def fail(message):
-    cli_args.fail("passes_table", message)
 
 
 def gpu_name(run_dir):
@@ -136,23 +131,9 @@ def table(run_dirs):
 
 
 def main(argv=None):
-    if argv is None:  # as an installed command
+    if argv is None:  # as an installed command (pyproject.toml)
         argv = sys.argv[1:]
-    p = cli_args.parser("passes_table", __doc__)
-    p.add_argument("run_dirs", nargs="+")
-    p.add_argument("--check", metavar="README")
-    args = p.parse_args(argv)
-    for d in args.run_dirs:
-        if not os.path.isdir(d):
-            fail(f"{d}: no such folder")
-    try:
-        lines = table(args.run_dirs)
-        if not args.check:
-            print("\n".join(lines))
-            return 0
-        return readme_block.check("passes_table", args.check, "passes", args.run_dirs, lines)
-    except InputError as e:
-        fail(str(e))
+    return readme_block.command("passes_table", __doc__, "passes", table, argv)
 
 
 if __name__ == "__main__":

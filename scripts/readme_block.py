@@ -1,11 +1,13 @@
 """A generated table in README.md, between the markers <!-- NAME: RUN_DIR ... -->
-and <!-- /NAME -->: scripts/headline.py (NAME headline) and
-scripts/passes_table.py (NAME passes) print such a table from run folders and
-check README's against their output, so that no number in it is typed by hand."""
+and <!-- /NAME -->: scripts/headline.py (NAME headline), scripts/passes_table.py
+(NAME passes) and scripts/best_table.py (NAME best) print such a table from run
+folders and check README's against their output, so that no number in it is
+typed by hand. command() is their one command line."""
 import os
 import re
 import sys
 
+import cli_args
 from gbench_json import InputError
 
 
@@ -42,3 +44,26 @@ def check(tool, readme, name, run_dirs, lines):
                   f"  should: {want}", file=sys.stderr)
             return 1
     return 0
+
+
+def command(tool, doc, name, table, argv, one_run=False):
+    """The command line of a table script `tool` (its usage `doc`): RUN_DIR
+    (one_run) or RUN_DIR... [--check README]. Prints table(run_dirs), or checks
+    README's block `name` against it (0 equal, 1 not); a missing folder or an
+    InputError of table() is one line and exit 2."""
+    p = cli_args.parser(tool, doc)
+    p.add_argument("run_dirs", nargs=None if one_run else "+", metavar="RUN_DIR")
+    p.add_argument("--check", metavar="README")
+    args = p.parse_args(argv)
+    run_dirs = [args.run_dirs] if one_run else args.run_dirs
+    for d in run_dirs:
+        if not os.path.isdir(d):
+            cli_args.fail(tool, f"{d}: no such folder")
+    try:
+        lines = table(run_dirs[0] if one_run else run_dirs)
+        if not args.check:
+            print("\n".join(lines))
+            return 0
+        return check(tool, args.check, name, run_dirs, lines)
+    except InputError as e:
+        cli_args.fail(tool, str(e))

@@ -10,8 +10,7 @@ rows, the failed ones (an "error" instead of times) kept; InputError names the
 file and what is wrong with it."""
 import statistics
 
-from .counters import InputError as CountersInputError
-from .counters import read_json
+from . import side_json
 
 NAME = "jacobi.json"
 IDENT = ("variant", "problem", "nx", "ny", "iterations", "gpus", "repetition")
@@ -58,20 +57,10 @@ def check_row(path, i, row):
 
 def load(paths):
     """[Doc] of the jacobi.json files, in order."""
-    docs = []
-    for path in paths:
-        try:
-            doc = read_json(path)
-        except CountersInputError as e:
-            raise InputError(str(e)) from e
-        if not isinstance(doc, dict) or not isinstance(doc.get("rows"), list) or \
-                not isinstance(doc.get("reference", {}), dict):
-            raise InputError(f"{path}: not a jacobi.json of scripts/jacobi_reference.py "
-                             "(an object with \"reference\" and a list \"rows\")")
-        for i, row in enumerate(doc["rows"]):
-            check_row(path, i, row)
-        docs.append(Doc(path, doc.get("reference", {}), doc["rows"]))
-    return docs
+    return [Doc(path, doc.get("reference", {}), doc["rows"])
+            for path, doc in side_json.read_docs(
+                paths, "rows", "reference", "a jacobi.json of scripts/jacobi_reference.py",
+                InputError, check_row)]
 
 
 def medians(rows):

@@ -13,8 +13,7 @@ import statistics
 
 import gbench_json
 
-from .counters import InputError as CountersInputError
-from .counters import read_json
+from . import side_json
 from .names import APIS, parse_name
 
 NAME = "kernel-tuner.json"
@@ -66,20 +65,9 @@ def check_kernel(path, i, k):
 
 def load(paths):
     """[Doc] of the kernel-tuner.json files, in order."""
-    docs = []
-    for path in paths:
-        try:
-            doc = read_json(path)
-        except CountersInputError as e:
-            raise InputError(str(e)) from e
-        if not isinstance(doc, dict) or not isinstance(doc.get("kernels"), list) or \
-                not isinstance(doc.get("tool", {}), dict):
-            raise InputError(f"{path}: not a kernel-tuner.json of scripts/kernel_tuner_side.py "
-                             "(an object with \"tool\" and a list \"kernels\")")
-        for i, k in enumerate(doc["kernels"]):
-            check_kernel(path, i, k)
-        docs.append(Doc(path, doc))
-    return docs
+    return [Doc(path, doc) for path, doc in side_json.read_docs(
+        paths, "kernels", "tool", "a kernel-tuner.json of scripts/kernel_tuner_side.py",
+        InputError, check_kernel)]
 
 
 def shape_text(shape, dims):

@@ -59,7 +59,7 @@ TEST(HeartWallCheck, EqualTracksPass) {
 TEST(HeartWallCheck, ADifferenceAtANearTieStopsThatPointOnly) {
   const TrackResult r = small_reference();
   DeviceTrack t = as_device(r);
-  t[(2 * 2 + 1) * 2] += 3;  // point 1, frame 2: its near tie
+  t[std::size_t(2 * 2 + 1) * 2] += 3;  // point 1, frame 2: its near tie
   const Validation v = check_track(r, t);
   EXPECT_TRUE(v.ok) << v.where;
   EXPECT_NE(v.where.find("point 1, frame 2: got (15, 22), want (12, 22)"), std::string::npos)

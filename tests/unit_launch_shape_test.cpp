@@ -167,7 +167,7 @@ TEST(LocalChoice, KernelResourcesBoundTheBlocksAnSmHolds) {
   // 33 registers are allocated as 40 (1280 a warp): 6 blocks of 8 warps.
   EXPECT_EQ(blocks_per_sm(256, sm, {33, 0, 0}), 6);
   // 48 KB of shared memory and 1 KB reserved a block: 4 blocks in 228 KB.
-  EXPECT_EQ(blocks_per_sm(256, sm, {0, 48 * 1024, 0}), 4);
+  EXPECT_EQ(blocks_per_sm(256, sm, {0, 48LL * 1024, 0}), 4);
   EXPECT_EQ(blocks_per_sm(1024, sm, {0, 0, 512}), 0);  // over the kernel's own largest block
   EXPECT_EQ(blocks_per_sm(1024, sm, {128, 0, 0}), 0);  // 128 x 1024 registers do not fit
 }

@@ -55,7 +55,7 @@ Validation check_state(const Problem& p) {
     const Point want[2] = {final_position(p.ref, i), final_anchor(p.ref, i)};
     for (int k = 0; k < 2; ++k) {
       ++v.checked;
-      const float row = s[2 * k], col = s[2 * k + 1];
+      const float row = s[std::ptrdiff_t(2) * k], col = s[std::ptrdiff_t(2) * k + 1];
       if (row == float(want[k].row) && col == float(want[k].col)) continue;
       char buf[160];
       std::snprintf(buf, sizeof buf, "point %d's final state: %s (%g, %g), want (%d, %d)", i,
@@ -72,9 +72,9 @@ Validation check_state(const Problem& p) {
 }  // namespace
 
 Validation validate(const Problem& p) {
-  const Validation track = check_track(p.ref, p.track);
+  Validation track = check_track(p.ref, p.track);
   if (!track.ok) return track;
-  const Validation state = check_state(p);
+  Validation state = check_state(p);
   if (!state.ok) return state;
   Validation corr = check_correlations(p.ref, p.track, p.corr);
   if (corr.ok && !track.where.empty()) corr.where += "; " + track.where;  // the near ties

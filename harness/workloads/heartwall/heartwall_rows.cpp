@@ -92,7 +92,7 @@ class HeartWall : public Workload {
   // The state's two conversions once, whatever the frame counts: 51 records
   // of kStateWords words.
   void register_conversions(const Options& opts, const ApiSet& apis) {
-    const auto records = std::size_t(kEndoPoints + kEpiPoints);
+    const auto records = std::size_t(kEndoPoints) + std::size_t(kEpiPoints);
     for (const auto& [from, to] : {std::pair{layout::Layout::aos, layout::Layout::soa},
                                    std::pair{layout::Layout::soa, layout::Layout::aos}})
       for (const layoutconv::Runners::Row& row : layoutconv::runners().rows()) {
@@ -103,8 +103,7 @@ class HeartWall : public Workload {
                               {"words", std::to_string(kStateWords)},
                               {"from", to_string(from)},
                               {"to", to_string(to)}}};
-        const auto prepare = [this, records, from = from, to = to, row,
-                              name](const DeviceInfo& dev) {
+        const auto prepare = [this, from = from, to = to, row, name](const DeviceInfo& dev) {
           const int key = int(from) * 3 + int(to);
           layoutconv::Problem& p = conversions_.get(
               key, [&] { return layoutconv::make_problem(records, kStateWords, from, to); });

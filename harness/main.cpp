@@ -124,6 +124,9 @@ int bench_main(int argc, char** argv) {
   const std::string filter = benchmark::GetBenchmarkFilter();
   try {
     app.parse(argc, argv);
+    bool wrote = false;  // files asked for instead of a run: written, and nothing runs
+    for (const auto& w : workloads) wrote = w->write_requested_files(opts) || wrote;
+    if (wrote) return kExitOk;
     set_launch_spans(opts.launch_gaps);
     opts.repetitions = repetitions.empty() ? 1 : std::atoi(repetitions.c_str());
     opts.interleaved = interleaved;

@@ -36,6 +36,14 @@ class Workload {
   // over devices or MPI ranks (harness/split_executor.h), so that the split
   // options apply without --split.
   virtual bool has_split_rows() const { return false; }
+  // Files the options asked for in place of a run (heartwall's
+  // --heartwall-write-rodinia): written, and true; nothing asked, false.
+  // Called once the command line is parsed, before any API or device starts;
+  // a file that cannot be written is a UsageError.
+  virtual bool write_requested_files(const Options& opts) {
+    (void)opts;
+    return false;
+  }
 };
 
 // The timed benchmark's name: `name`, plus the parameter cache:cold in cold

@@ -30,5 +30,12 @@ TEST(HeartWallBadInput, UnknownLayout) {
                            "--heartwall-layout aosa: not a layout (aos, soa, aosoa)");
 }
 
+TEST(HeartWallBadInput, RodiniaFilesFolderMissingOrAFile) {
+  expect_quick_usage_error("--heartwall-write-rodinia /nonexistent/hw",
+                           "--heartwall-write-rodinia /nonexistent/hw: no such");
+  expect_quick_usage_error("--heartwall-write-rodinia /proc/version",
+                           "--heartwall-write-rodinia /proc/version: not a directory");
+}
+
 }  // namespace
 }  // namespace gpucmp::test

@@ -75,6 +75,7 @@ ROLES = {
     "--cl-kernel-dir": "in-dir", "--mriq-input": "in-file", "--mrifhd-input": "in-file",
     "--mriq-output": "out-file", "--mrifhd-output": "out-file",
     "--mriq-save-inputs": "out-dir", "--mrifhd-save-inputs": "out-dir",
+    "--heartwall-write-rodinia": "out-dir",
     "--benchmark_out": "out-file",
     "dump --out": "out-dir", "dump --jit-cache": "out-dir", "cache-sass --out": "out-dir",
     "cache-sass --cache": "in-dir", "normalize -o": "out-file", "opt -o": "out-file",

@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""Tests the suite's multi-GPU parts and the jacobi part (scripts/suite_parts/) without a
-GPU or a gpucmp-bench: the GPU count fills "{gpu_counts}", "{cuda_devices}" and
-"{cl_devices}" (1, 2, 4, 8 GPUs and a count that is no power of two; nvidia-smi -L where
-no count is given), the four-rank part runs four ranks on GPUs 0-3; the jacobi part is a
-said skip without a checkout in GPUCMP_JACOBI_SRC and, with one, runs
-scripts/jacobi_reference.py into jacobi.json (stub nvidia-smi, make, nvcc, mpirun and
-Jacobi program: tests/jacobi_reference_test.py's)."""
+"""Tests the suite's multi-GPU parts, the jacobi part and the rodinia-heartwall part's
+requirement (scripts/suite_parts/) without a GPU or a gpucmp-bench: the GPU count fills
+"{gpu_counts}", "{cuda_devices}" and "{cl_devices}" (1, 2, 4, 8 GPUs and a count that is no
+power of two; nvidia-smi -L where no count is given), the four-rank part runs four ranks on
+GPUs 0-3; the jacobi part is a said skip without a checkout in GPUCMP_JACOBI_SRC and, with
+one, runs scripts/jacobi_reference.py into jacobi.json (stub nvidia-smi, make, nvcc, mpirun
+and Jacobi program: tests/jacobi_reference_test.py's); the rodinia-heartwall part needs a
+checkout of Rodinia 3.1 in GPUCMP_RODINIA_SRC and is not in the standard set."""
 import json
 import os
 import re
@@ -21,6 +22,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 from suite_parts import parts, tools  # noqa: E402
 
 import jacobi_reference_test  # noqa: E402  (its stubs and stub checkout)
+import rodinia_heartwall_test  # noqa: E402  (its stub checkout)
 
 # A gpucmp-bench that lists NVIDIA's OpenCL as platform 1 and does nothing else.
 LISTING_BENCH = """#!/bin/sh
@@ -156,6 +158,25 @@ class JacobiPart(unittest.TestCase):
         self.assertTrue(all("seconds" in row and row["gpus"] == 2 for row in rows))
         with open(os.path.join(out, "jacobi.log"), encoding="utf-8") as f:
             self.assertIn("jacobi_reference.py --src", f.read())
+
+
+class RodiniaPart(unittest.TestCase):
+    def test_it_needs_a_checkout_and_is_not_standard(self):
+        part = parts.by_name()["rodinia-heartwall"]
+        self.assertEqual((part.tool, part.min_gpus, part.standard), ("rodinia", 1, False))
+        self.assertEqual(tools.made(part), "rodinia-heartwall.json")
+        env = {k: v for k, v in os.environ.items() if k != "GPUCMP_RODINIA_SRC"}
+        env["PATH"] = stubs()["PATH"]
+        with mock.patch.dict(os.environ, env, clear=True):
+            self.assertEqual(tools.requirement(part, "gpucmp-bench"),
+                             "GPUCMP_RODINIA_SRC is unset: set GPUCMP_RODINIA_SRC to a checkout "
+                             "of Rodinia 3.1 (yuhc/gpu-rodinia 31d0ebf)")
+            os.environ["GPUCMP_RODINIA_SRC"] = tempfile.mkdtemp()
+            self.assertIn("has no cuda/heartwall/main.cu: set GPUCMP_RODINIA_SRC",
+                          tools.requirement(part, "gpucmp-bench"))
+            os.environ["GPUCMP_RODINIA_SRC"] = rodinia_heartwall_test.make_src(
+                os.path.join(tempfile.mkdtemp(), "src"))
+            self.assertIsNone(tools.requirement(part, "gpucmp-bench"))
 
 
 def bench_filter(part):

@@ -11,7 +11,9 @@ quick (the suite's own test) the parts' size options are left out and the
 preset's quick sizes run. A part's tool is
 gpucmp-bench unless it names another (suite_parts/tools.py: sass, crosssass,
 ncu, sanitizer, ctest, jacobi: NVIDIA's multi-GPU Jacobi from the checkout in
-GPUCMP_JACOBI_SRC, scripts/jacobi_reference.py, into jacobi.json).
+GPUCMP_JACOBI_SRC, scripts/jacobi_reference.py, into jacobi.json; rodinia:
+Rodinia 3.1's own heartwall from the checkout in GPUCMP_RODINIA_SRC,
+scripts/rodinia_heartwall.py, into <part>.json).
 
 The standard set is every part with standard=True whose min_gpus the machine
 has: with two GPUs or more the multi-GPU parts join it, with four the
@@ -183,6 +185,13 @@ PARTS = [
           "--advection-over", "host,p2p,p2p-copy", "--advection-halo-steps", "1,3",
           "--cuda-split-devices", "{cuda_devices}"],
          tool="sanitizer", min_gpus=2, standard=False),
+    # Rodinia 3.1's own heartwall (CUDA and OpenCL) on gpucmp's generated sequence at
+    # the heartwall rows' frame counts, beside gpucmp's rows; its tracks against the
+    # CPU reference. Skipped, said, without GPUCMP_RODINIA_SRC. estimate_s: a guess
+    # (30 runs of a process of about 2 s and two builds), not yet measured.
+    Part("rodinia-heartwall", "Rodinia 3.1's own heartwall, CUDA and OpenCL, on the rows' "
+         "sequence and frame counts (GPUCMP_RODINIA_SRC)", 120, 600,
+         ["--repetitions", "3"], tool="rodinia", standard=False),
     # Only when --part names them.
     Part("sanitizer", "compute-sanitizer's four tools over every CUDA row at quick size",
          300, 600, tool="sanitizer", standard=False),

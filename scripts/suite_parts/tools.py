@@ -3,14 +3,15 @@ part needs of the machine.
 
 requirement(part, bench) says why a part cannot run here (no ncu, no
 compute-sanitizer, no mpirun, no NVIDIA OpenCL platform for "{nv_cl}", no
-checkout of NVIDIA's Jacobi in GPUCMP_JACOBI_SRC), or None; the suite then
+checkout of NVIDIA's Jacobi in GPUCMP_JACOBI_SRC, no checkout of Rodinia 3.1
+in GPUCMP_RODINIA_SRC), or None; the suite then
 records the part as skipped with that reason. fill() gives a part's arguments
 for this machine: "{nv_cl}" is NVIDIA's OpenCL platform index, and from the
 number n of GPUs nvidia-smi lists, "{gpu_counts}" is 1 and the powers of two up
 to n ("1,2" on two GPUs, "1,2,4" on four), "{split_counts}" the same without
 the 1, "{cuda_devices}" "0,..,n-1" and
 "{cl_devices}" "{nv_cl}:0,..,{nv_cl}:n-1". run() runs a tool part (sass,
-crosssass, ncu, sanitizer, ctest, jacobi) with its output in the part's log
+crosssass, ncu, sanitizer, ctest, jacobi, rodinia) with its output in the part's log
 and returns its exit code; made(part) names the file it leaves in the run's
 folder. launch_prefix() and launch_env() put a part with launcher "mpi" under
 OpenMPI's mpirun, one rank a GPU."""
@@ -32,6 +33,8 @@ CTEST_FILE = "ctest-gpu.log"
 JACOBI_FILE = "jacobi.json"  # the report reads it beside the results (Scaling over GPUs)
 JACOBI_SRC = "GPUCMP_JACOBI_SRC"  # a checkout of NVIDIA/multi-gpu-programming-models
 JACOBI_MARKER = os.path.join("multi_threaded_p2p", "jacobi.cu")
+RODINIA_SRC = "GPUCMP_RODINIA_SRC"  # a checkout of Rodinia 3.1 (scripts/rodinia_heartwall.py)
+RODINIA_MARKER = os.path.join("cuda", "heartwall", "main.cu")
 GPU_TESTS = "gpu_quick_run|ProtocolRun|ClockMonitor|CrossRun|JitCache|Interrupt|GbenchFlags|" \
             "BadInput|RunnerCatalog|AgpuOrder"
 
@@ -81,10 +84,26 @@ def jacobi_requirement():
     return None
 
 
+def rodinia_requirement():
+    """Why the rodinia part cannot run here, or None."""
+    src = os.environ.get(RODINIA_SRC)
+    hint = f"set {RODINIA_SRC} to a checkout of Rodinia 3.1 (yuhc/gpu-rodinia 31d0ebf)"
+    if not src:
+        return f"{RODINIA_SRC} is unset: {hint}"
+    if not os.path.isfile(os.path.join(src, RODINIA_MARKER)):
+        return f"{RODINIA_SRC}={src} has no {RODINIA_MARKER}: {hint}"
+    for name, fallback in (("make", None), ("nvcc", "/usr/local/cuda/bin/nvcc")):
+        if not which(name, fallback):
+            return f"no {name} on PATH (Rodinia's heartwall builds with make and nvcc)"
+    return None
+
+
 def requirement(part, bench):
     """Why `part` cannot run on this machine, or None."""
     if part.tool == "jacobi":
         return jacobi_requirement()
+    if part.tool == "rodinia":
+        return rodinia_requirement()
     tools = {"ncu": ("ncu", "/usr/local/cuda/bin/ncu", "Nsight Compute (ncu)"),
              "sanitizer": ("compute-sanitizer", "/usr/local/cuda/bin/compute-sanitizer",
                            "compute-sanitizer"),
@@ -200,6 +219,13 @@ def run(part, bench, ptx, out_dir, log, run_bounded):
             return run_bounded([sys.executable, os.path.join(HERE, "jacobi_reference.py"),
                                 "--src", os.environ[JACOBI_SRC], "--out",
                                 os.path.join(out_dir, JACOBI_FILE), "--build-dir", work,
+                                *fill(part.args, bench)],
+                               log, part.limit_s, env)
+        if part.tool == "rodinia":  # built under `work`, never in the source
+            return run_bounded([sys.executable, os.path.join(HERE, "rodinia_heartwall.py"),
+                                "--src", os.environ[RODINIA_SRC], "--out",
+                                os.path.join(out_dir, made(part)), "--bench",
+                                os.path.abspath(bench), "--build-dir", work,
                                 *fill(part.args, bench)],
                                log, part.limit_s, env)
         if part.tool == "ctest":

@@ -81,6 +81,11 @@ gpucmp_cli_test_executable(gpucmp_heartwall_tests cli_heartwall_test.cpp)
 add_test(NAME heartwall_opencl COMMAND gpucmp_heartwall_tests
          --gtest_filter=HeartWall.BothLayoutsValidateOnOpenCL)
 set_tests_properties(heartwall_opencl PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
+# --heartwall-write-rodinia: Rodinia's test.avi and input.txt and the reference's
+# track, written with no device (scripts/rodinia_heartwall.py's inputs).
+add_test(NAME heartwall_rodinia_files COMMAND gpucmp_heartwall_tests
+         --gtest_filter=HeartWall.WritesRodiniasFilesWithoutADevice)
+set_tests_properties(heartwall_rodinia_files PROPERTIES LABELS "cli" TIMEOUT 300)
 add_test(NAME gpu_heartwall COMMAND gpucmp_heartwall_tests
          --gtest_filter=HeartWall.GpuBothApisValidateThroughAnUpdate)
 set_tests_properties(gpu_heartwall PROPERTIES LABELS "gpu;cli" TIMEOUT 600

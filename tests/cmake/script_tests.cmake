@@ -116,6 +116,12 @@ if(Python3_FOUND)
   add_test(NAME jacobi_reference COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/jacobi_reference_test.py)
   set_tests_properties(jacobi_reference PROPERTIES LABELS "scripts")
+  # Rodinia 3.1's own heartwall beside gpucmp's (scripts/rodinia_heartwall.py), with stub
+  # nvidia-smi, make, gpucmp-bench and program: arguments, skip, parsing, builds, runs, JSON;
+  # with GPUCMP_RODINIA_SRC set, Rodinia's OpenCL version on this machine's device at 3 frames.
+  add_test(NAME rodinia_heartwall COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_test.py $<TARGET_FILE:gpucmp-bench>)
+  set_tests_properties(rodinia_heartwall PROPERTIES LABELS "scripts" TIMEOUT 900)
   # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
   # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input; the
   # kernels' sources and arguments (scripts/worksize_kernels.py).

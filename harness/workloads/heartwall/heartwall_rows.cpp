@@ -3,8 +3,13 @@
 // its per-point state between layouts: layoutconv/<api>/base/records:51/
 // words:2605/from:aos/to:soa and back, made by layoutconv's own runners
 // (layoutconv.h) so that the report's conversion table carries them.
+// --heartwall-write-rodinia DIR writes the rows' sequence as Rodinia's files,
+// and the CPU reference's track as Rodinia's result.txt, instead of a run
+// (scripts/rodinia_heartwall.py runs Rodinia's own programs on them).
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cmath>
+#include <iostream>
 #include <utility>
 
 #include "../../measured_row.h"
@@ -12,6 +17,7 @@
 #include "../../workload_registry.h"
 #include "../layout/layoutconv.h"
 #include "heartwall.h"
+#include "rodinia_files.h"
 
 namespace gpucmp::heartwall {
 
@@ -46,6 +52,34 @@ class HeartWall : public Workload {
             "; --size standard and large: 20 to 100 in steps of 20, quick: 2), overriding --size")
         ->type_name("N");
     layouts_.add_option(app, "--heartwall-layout", "HeartWall's per-point state layouts");
+    add_checked_option(
+        app, "--heartwall-write-rodinia",
+        [this](const std::string& dir) {
+          check_output_directory(dir, "--heartwall-write-rodinia");
+          rodinia_dir_ = dir;
+        },
+        "HeartWall: write the rows' sequence (seed " + std::to_string(kSeed) +
+            ", as many frames as the longest row) as Rodinia 3.1's test.avi and input.txt, and "
+            "the CPU reference's track as reference.txt (Rodinia's result.txt form), into this "
+            "existing folder, then exit without running")
+        ->type_name("DIR");
+  }
+
+  // The sequence of the rows' seed, as long as the longest row: Rodinia's
+  // program reads the first N frames of it, the same frames a row of N tracks.
+  bool write_requested_files(const Options& opts) override {
+    if (rodinia_dir_.empty()) return false;
+    const std::vector<int> frames = frames_.empty() ? preset_frames(opts.size) : frames_;
+    const int longest = *std::max_element(frames.begin(), frames.end());
+    const Sequence seq = make_sequence(longest, kSeed);
+    const std::string avi = rodinia_dir_ + "/test.avi", txt = rodinia_dir_ + "/input.txt";
+    const std::string ref = rodinia_dir_ + "/reference.txt";
+    write_rodinia_avi(seq, avi);
+    write_rodinia_input_txt(seq, txt);
+    write_rodinia_result_txt(track(seq, longest), longest, kEndoPoints, ref);
+    std::cout << "heartwall: wrote " << avi << " (" << longest << " frames, seed " << kSeed << "), "
+              << txt << " and " << ref << " (the CPU reference's track)\n";
+    return true;
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -122,6 +156,7 @@ class HeartWall : public Workload {
   }
 
   std::vector<int> frames_;  // empty: not given (the preset's)
+  std::string rodinia_dir_;  // --heartwall-write-rodinia; empty: not given
   layout::LayoutAxis layouts_{{layout::Layout::aos, layout::Layout::soa},
                               "AoSoA's tiles of " + std::to_string(kDefaultTile) +
                                   " records do not divide HeartWall's 51 points"};

@@ -164,6 +164,26 @@ std::vector<std::uint8_t> rodinia_avi(const Sequence& s) {
   return w.take();
 }
 
+std::string rodinia_result_txt(const TrackResult& t, int video_frames, int endo_points) {
+  std::string out = "Total AVI Frames: " + std::to_string(video_frames) +
+                    "\nFrames Processed: " + std::to_string(t.frames) +
+                    "\nendoPoints: " + std::to_string(endo_points) +
+                    "\nepiPoints: " + std::to_string(t.points - endo_points);
+  const auto values = [&](int frame, int first, int last, bool rows) {
+    std::string line;
+    for (int i = first; i < last; ++i)
+      line += std::to_string((rows ? t.at(frame, i).row : t.at(frame, i).col) + 1) + "\t";
+    return line;
+  };
+  for (int f = 0; f < t.frames; ++f) {
+    out += "\n---Frame " + std::to_string(f) + "---\n--endo--\n";
+    out += values(f, 0, endo_points, true) + "\n" + values(f, 0, endo_points, false);
+    out += "\n--epi--\n";
+    out += values(f, endo_points, t.points, true) + "\n" + values(f, endo_points, t.points, false);
+  }
+  return out;
+}
+
 void write_rodinia_input_txt(const Sequence& s, const std::string& path,
                              const TrackerConstants& c) {
   const std::string text = rodinia_input_txt(s, c);
@@ -173,6 +193,12 @@ void write_rodinia_input_txt(const Sequence& s, const std::string& path,
 void write_rodinia_avi(const Sequence& s, const std::string& path) {
   const std::vector<std::uint8_t> bytes = rodinia_avi(s);
   write_file(path, reinterpret_cast<const char*>(bytes.data()), bytes.size());
+}
+
+void write_rodinia_result_txt(const TrackResult& t, int video_frames, int endo_points,
+                              const std::string& path) {
+  const std::string text = rodinia_result_txt(t, video_frames, endo_points);
+  write_file(path, text.data(), text.size());
 }
 
 }  // namespace gpucmp::heartwall

@@ -3,13 +3,16 @@
 // "The input"):
 //  - the video: an uncompressed AVI as its avilib reads it (RIFF 'AVI ' with
 //    hdrl, one 'vids' stream of 8-bit DIB frames, movi and an idx1 index);
-//  - input.txt: the tracker's constants, the point counts and the points.
+//  - input.txt: the tracker's constants, the point counts and the points;
+// and the CPU reference's track in the form of the result.txt that Rodinia's
+// programs write when built with -DOUTPUT, to compare theirs with.
 #pragma once
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "sequence.h"
+#include "tracking.h"
 
 namespace gpucmp::heartwall {
 
@@ -37,9 +40,18 @@ std::string rodinia_input_txt(const Sequence& s, const TrackerConstants& c = {})
 // grey palette follows the BITMAPINFOHEADER.
 std::vector<std::uint8_t> rodinia_avi(const Sequence& s);
 
-// Both written to files (UsageError if a file cannot be written).
+// result.txt as Rodinia 3.1's write_data() prints it (cuda/heartwall/main.cu,
+// opencl/heartwall/main.c): "Total AVI Frames: V", "Frames Processed: N",
+// "endoPoints: E", "epiPoints: P", then per frame "---Frame f---", "--endo--",
+// the endocardium's rows and its columns (one line each, every value followed
+// by a tab), "--epi--", the epicardium's rows and columns; counted from 1.
+std::string rodinia_result_txt(const TrackResult& t, int video_frames, int endo_points);
+
+// Written to files (UsageError if a file cannot be written).
 void write_rodinia_input_txt(const Sequence& s, const std::string& path,
                              const TrackerConstants& c = {});
 void write_rodinia_avi(const Sequence& s, const std::string& path);
+void write_rodinia_result_txt(const TrackResult& t, int video_frames, int endo_points,
+                              const std::string& path);
 
 }  // namespace gpucmp::heartwall

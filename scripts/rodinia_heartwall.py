@@ -1,0 +1,579 @@
+#!/usr/bin/env python3
+"""Runs Rodinia 3.1's own heartwall (its CUDA and its OpenCL version) on gpucmp's
+generated sequence at the frame counts of gpucmp's heartwall rows, and writes
+their times and their tracks' agreement with gpucmp's CPU reference as JSON:
+the origin beside the port (docs/studies/heartwall.md, "Rodinia's own beside
+gpucmp's").
+
+The checkout is --src or GPUCMP_RODINIA_SRC (Rodinia 3.1 as released, e.g.
+yuhc/gpu-rodinia at its first commit 31d0ebf); without either the script says
+it skips and exits 0, so that a suite part may include it. gpucmp-bench
+(--bench) writes the inputs: --heartwall-write-rodinia DIR --heartwall-frames
+LIST writes DIR/test.avi (seed 1, as many frames as the largest count),
+DIR/input.txt (the tracker's constants and points) and DIR/reference.txt (the
+CPU reference's track in the form of Rodinia's result.txt).
+
+Each version is built by its own Makefile in a copy of its folder under
+--build-dir (never in --src), with OUTPUT=Y (-DOUTPUT: the program writes its
+track to result.txt after its timed part):
+  cuda/heartwall    make -B OUTPUT=Y KERNEL_DIM="-gencode arch=compute_CC,code=sm_CC"
+                    (CC from nvidia-smi's compute_cap; nvcc's default without a
+                    GPU). Rodinia's CUDA version hard-codes its points (main.cu):
+                    in the copy they are replaced by input.txt's, which its OpenCL
+                    version reads, so that both track gpucmp's points; nothing
+                    else is changed.
+  opencl/heartwall  make -B OUTPUT=Y OPENCL_INC=DIR OPENCL_LIB=DIR (the folders
+                    holding CL/cl.h and libOpenCL.so: CUDA_HOME's, else the
+                    system's), with ../../common/make.config copied beside it.
+Runs: cuda `./heartwall ../../data/heartwall/test.avi N`, opencl `./heartwall
+N` (it reads ../../data/heartwall/test.avi and input.txt itself), each in its
+copy's folder, for every frame count and repetition (interleaved). Rodinia's
+OpenCL program takes platform 0, device 0: where NVIDIA's OpenCL library is
+found (--cl-icd, else the places scripts/gpu_env.sh looks), it runs with
+OCL_ICD_VENDORS naming that library alone.
+
+What is timed (what each program prints, read in its source):
+  seconds            both: the process from start to exit, by this script's
+                     clock (context creation, the OpenCL program's build, the
+                     AVI's frames read and converted on the host, per frame an
+                     upload and a kernel, the track's download, result.txt).
+                     Rodinia's CUDA version prints no time at all.
+  stages             opencl only: its own "Time spent in different stages"
+                     (seconds each: READ INITIAL VIDEO FRAME, READ COMMAND
+                     LINE PARAMETERS, READ INPUTS FROM FILE, GPU ALLOCATION,
+                     COPYING, COMPUTATION, FREE MEMORY) and "Total time".
+                     GPU ALLOCATION, COPYING, COMPUTATION is its whole OpenCL
+                     part: platform, context, build, buffers, every frame's
+                     read, upload, kernel and clFinish, the downloads.
+  per_frame (fit)    per API, the least-squares slope of the median seconds
+                     over the frame counts: the cost of one more frame with the
+                     fixed costs (start, build, allocation) left out.
+gpucmp's rows time N uploads and N kernels on the device's clock.
+
+Agreement: result.txt (frames 0 .. N-1, counted from 1) against reference.txt's
+first N frames: point-frames compared, equal, the largest distance in pixels
+and the first difference. A difference is reported, not a failure: Rodinia
+sums squares in float, gpucmp's kernels and reference exactly. But a frame 0
+other than input.txt's points makes the run an error row: frame 0 only copies
+the points, so its kernels did not run (Rodinia's CUDA version checks no CUDA
+call and exits 0 without a GPU, its track uninitialized memory).
+
+Output, written atomically:
+  {"reference": {"repo", "commit" (git -C SRC rev-parse HEAD, or null), "src",
+                 "nvcc", "gpu", "compute_cap", "bench", "input": {"seed",
+                 "video_frames", "files"}, "points", "build": {api: command},
+                 "opencl_icd", "timed", "command", "date"},
+   "rows": [{"api", "frames", "repetition", "seconds", "stages" (opencl),
+             "total_seconds" (opencl), "platform", "device" (opencl, as it
+             printed them), "agreement": {"compared", "equal", "max_px",
+             "first_difference"}}, or the same keys up to "repetition" and
+             "error": what failed and the end of its output],
+   "fit": {api: {"seconds_per_frame", "intercept_seconds", "frames"}},
+   "partial": why (only when stopped)}
+
+usage: scripts/rodinia_heartwall.py --out FILE.json [--src DIR] [--bench FILE]
+           [--apis cuda,opencl] [--frames 20,40,60,80,100] [--repetitions 3]
+           [--build-dir DIR] [--run-timeout S] [--cl-icd LIB]
+exit: 0 every run gave its times (or skipped: no checkout); 1 a build or a run
+      failed (its rows say why); 2 bad input (unknown API, a frame count
+      outside 2..104, --src without cuda/heartwall/main.cu and
+      opencl/heartwall/main.c of 3.1, --out in a missing folder, no
+      gpucmp-bench, inputs that gpucmp-bench did not write); 143 stopped by
+      SIGTERM (rows kept)
+"""
+import datetime
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cli_args  # noqa: E402
+import gbench_json  # noqa: E402  (write_atomically)
+from command_output import command_output  # noqa: E402
+
+NAME = "rodinia_heartwall"
+SRC_ENV = "GPUCMP_RODINIA_SRC"
+REPO = "Rodinia 3.1 (yuhc/gpu-rodinia 31d0ebf is the release)"
+APIS = ("cuda", "opencl")
+MARKERS = {"cuda": os.path.join("cuda", "heartwall", "main.cu"),
+           "opencl": os.path.join("opencl", "heartwall", "main.c")}
+DEFAULT_FRAMES = "20,40,60,80,100"  # gpucmp's rows (harness/workloads/heartwall/heartwall.cpp)
+MIN_FRAMES, MAX_FRAMES = 2, 104  # kMinFrames, kRodiniaFrames
+SEED = 1  # kSeed: the rows' sequence
+TAIL_LINES = 12
+TAIL_CHARS = 2000
+BUILD_TIMEOUT_S = 600
+SIGTERM_RC = 128 + signal.SIGTERM
+NV_CL_LIB = "libnvidia-opencl.so.1"
+STAGES = ("READ INITIAL VIDEO FRAME", "READ COMMAND LINE PARAMETERS", "READ INPUTS FROM FILE",
+          "GPU ALLOCATION, COPYING, COMPUTATION", "FREE MEMORY")
+TIMED = {
+    "seconds": "the process from start to exit by the script's clock (Rodinia's CUDA version "
+               "prints no time)",
+    "stages": "opencl: the program's own stage times in seconds; GPU ALLOCATION, COPYING, "
+              "COMPUTATION is its whole OpenCL part (platform, context, program build, buffers, "
+              "each frame's host read, upload, kernel and clFinish, downloads)",
+    "fit": "per API, least-squares slope and intercept of the median seconds over the frame "
+           "counts: seconds_per_frame leaves the fixed costs out",
+    "gpucmp": "gpucmp's heartwall rows time N uploads and N kernels on the device's clock",
+}
+POINTS = ("input.txt's points (gpucmp's): the OpenCL version reads them; in the CUDA "
+          "version's copy they replace its hard-coded points (main.cu), nothing else changed")
+
+
+class Stopped(Exception):
+    """SIGTERM arrived: the rows so far are written, marked partial."""
+
+
+def fail(message):
+    cli_args.fail(NAME, message)
+
+
+def say(message):
+    print(f"{NAME}: {message}", file=sys.stderr, flush=True)
+
+
+def frame_list(text):
+    out = []
+    for word in text.split(","):
+        if not word.strip().isdigit():
+            fail(f"--frames: '{word}' is not a whole number (in '{text}')")
+        n = int(word)
+        if not MIN_FRAMES <= n <= MAX_FRAMES:
+            fail(f"--frames: {n}: a frame count is {MIN_FRAMES}..{MAX_FRAMES}")
+        if n not in out:
+            out.append(n)
+    return out
+
+
+def default_bench():
+    return os.environ.get("GPUCMP_BENCH") or os.path.join(HERE, "..", "build", "gpucmp-bench")
+
+
+def parse_args(argv):
+    p = cli_args.parser(NAME, __doc__)
+    p.add_argument("--src", help=f"a checkout of Rodinia 3.1 (default: ${SRC_ENV})")
+    p.add_argument("--out", required=True, help="the JSON file to write")
+    p.add_argument("--bench", help="gpucmp-bench (default: $GPUCMP_BENCH, else build/)")
+    p.add_argument("--apis", default="cuda,opencl", help="Rodinia's versions to run")
+    p.add_argument("--frames", default=DEFAULT_FRAMES, help="frame counts (gpucmp's rows')")
+    p.add_argument("--repetitions", type=int, default=3, help="runs of each (default 3)")
+    p.add_argument("--build-dir", help="where the copies are built (default: a temporary one)")
+    p.add_argument("--run-timeout", type=int, default=600, help="seconds a run may take")
+    p.add_argument("--cl-icd", help="the OpenCL library Rodinia's OpenCL version gets alone")
+    args = p.parse_args(argv)
+    args.apis = [a.strip() for a in args.apis.split(",")]
+    for a in args.apis:
+        if a not in APIS:
+            fail(f"--apis: unknown API '{a}' (known: {', '.join(APIS)})")
+    args.frames = frame_list(args.frames)
+    if args.repetitions < 1:
+        fail(f"--repetitions: {args.repetitions}: at least 1")
+    if args.run_timeout < 1:
+        fail(f"--run-timeout: {args.run_timeout}: at least 1 second")
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        fail(f"--out {args.out}: no folder {folder}")
+    if os.path.isdir(args.out):
+        fail(f"--out {args.out}: is a folder")
+    if args.build_dir is not None and os.path.exists(args.build_dir) and \
+            not os.path.isdir(args.build_dir):
+        fail(f"--build-dir {args.build_dir}: not a folder")
+    if args.cl_icd is not None and not os.path.isfile(args.cl_icd):
+        fail(f"--cl-icd {args.cl_icd}: no such file")
+    args.src = args.src or os.environ.get(SRC_ENV) or None
+    if args.src is None:
+        return args
+    for a in args.apis:
+        if not os.path.isfile(os.path.join(args.src, MARKERS[a])):
+            fail(f"--src {args.src}: not a checkout of Rodinia 3.1 (no {MARKERS[a]})")
+    if "opencl" in args.apis:
+        with open(os.path.join(args.src, MARKERS["opencl"]), encoding="utf-8",
+                  errors="replace") as f:
+            if "../../data/heartwall/test.avi" not in f.read():
+                fail(f"--src {args.src}: opencl/heartwall/main.c is not 3.1's (later "
+                     "versions take -f/-i/-n): check out the release (31d0ebf)")
+    args.bench = args.bench or default_bench()
+    if not (os.path.isfile(args.bench) and os.access(args.bench, os.X_OK)):
+        fail(f"--bench {args.bench}: no gpucmp-bench there (build it, or name it)")
+    return args
+
+
+def tail(text):
+    lines = [line.rstrip() for line in (text or "").splitlines() if line.strip()]
+    return "\n".join(lines[-TAIL_LINES:])[-TAIL_CHARS:] or "(no output)"
+
+
+def first_line(text, pattern):
+    return next((line.strip() for line in (text or "").splitlines() if re.search(pattern, line)),
+                None)
+
+
+def run_program(cmd, cwd, env, timeout):
+    """(exit code, output, seconds) of a command in its own process group; at the
+    timeout or at SIGTERM the group is killed."""
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                start_new_session=True)
+    except OSError as e:
+        return 127, f"cannot run {cmd[0]}: {e.strerror or e}", 0.0
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out, time.monotonic() - start
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return 124, (out or "") + f"\n{NAME}: no result within {timeout} s: killed", 0.0
+    except Stopped:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+
+
+# ---- what the programs print ----------------------------------------------------------
+
+def progress_done(output, frames):
+    """Whether the "frame progress: 0 1 .. N-1" line (both versions) reached N-1."""
+    m = re.search(r"frame progress:((?:\s+\d+)*)", output or "")
+    return bool(m) and m.group(1).split()[-1:] == [str(frames - 1)]
+
+
+def opencl_times(output):
+    """{stage: seconds} of Rodinia 3.1's OpenCL main.c ("%15.12f s, %15.12f % : STAGE")
+    and its "Total time:" value, or (None, None) where the block is missing."""
+    stages = {}
+    for stage in STAGES:
+        m = re.search(r"^\s*([0-9.eE+-]+) s,.*?:\s*" + re.escape(stage) + r"\s*$",
+                      output or "", re.M)
+        if m:
+            stages[stage] = float(m.group(1))
+    total = re.search(r"^Total time:\s*\n\s*([0-9.eE+-]+) s\s*$", output or "", re.M)
+    if len(stages) != len(STAGES) or not total:
+        return None, None
+    return stages, float(total.group(1))
+
+
+def opencl_names(output):
+    """(platform, device) that Rodinia's OpenCL wrapper selected, as it printed them."""
+    def selected(kind):
+        m = re.search(rf"Selecting {kind} (\d+)", output or "")
+        if not m:
+            return None
+        name = re.search(rf"^\t{kind.capitalize()} {m.group(1)}: (.*)$", output or "", re.M)
+        return name.group(1).strip() if name else None
+    return selected("platform"), selected("device")
+
+
+def read_track(path):
+    """{frame: [(row, col) per point, endocardium first]} of a result.txt, or None."""
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return None
+    frames = {}
+    for m in re.finditer(r"---Frame (\d+)---\s*--endo--\s*\n([^\n]*)\n([^\n]*)\n--epi--\s*\n"
+                         r"([^\n]*)\n([^\n]*)", text):
+        try:
+            er, ec, pr, pc = ([int(v) for v in m.group(k).split()] for k in range(2, 6))
+        except ValueError:
+            return None
+        if len(er) != len(ec) or len(pr) != len(pc):
+            return None
+        frames[int(m.group(1))] = list(zip(er, ec)) + list(zip(pr, pc))
+    return frames or None
+
+
+def agreement(track, reference, frames):
+    """The program's track of frames 0 .. frames-1 against the reference's, or the
+    error that makes the comparison impossible (a string)."""
+    if track is None:
+        return "no result.txt with a track in it"
+    compared = equal = 0
+    worst, first = 0.0, None
+    for f in range(frames):
+        got, want = track.get(f), reference.get(f)
+        if got is None or want is None or len(got) != len(want):
+            return f"result.txt: frame {f} missing or not {len(want or [])} points"
+        for i, (g, w) in enumerate(zip(got, want)):
+            compared += 1
+            if g == w:
+                equal += 1
+                continue
+            worst = max(worst, ((g[0] - w[0]) ** 2 + (g[1] - w[1]) ** 2) ** 0.5)
+            if first is None:
+                first = {"frame": f, "point": i, "rodinia": list(g), "reference": list(w)}
+    return {"compared": compared, "equal": equal, "max_px": round(worst, 3),
+            "first_difference": first}
+
+
+# ---- building ---------------------------------------------------------------------------
+
+def read_points(input_txt):
+    """[(row, col)] of input.txt, endocardium first, and the endocardium's count."""
+    with open(input_txt, encoding="utf-8") as f:
+        lines = [line.split() for line in f if line.strip()]
+    endo, epi = int(lines[1][0]), int(lines[1][1])
+    er, ec, pr, pc = ([int(v) for v in lines[k]] for k in range(2, 6))
+    if (len(er), len(ec), len(pr), len(pc)) != (endo, endo, epi, epi):
+        raise ValueError(f"{input_txt}: point lines do not hold {endo} and {epi} points")
+    return list(zip(er, ec)) + list(zip(pr, pc)), endo
+
+
+def set_cuda_points(main_cu, points, endo):
+    """Rewrites main.cu's `common.endoRow[ i] = v;` (endoCol, epiRow, epiCol) with the
+    points; an error string where it does not hold them all."""
+    with open(main_cu, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    values = {"endoRow": [p[0] for p in points[:endo]], "endoCol": [p[1] for p in points[:endo]],
+              "epiRow": [p[0] for p in points[endo:]], "epiCol": [p[1] for p in points[endo:]]}
+    seen = {k: set() for k in values}
+
+    def one(m):
+        name, i = m.group(1), int(m.group(2))
+        if i >= len(values[name]):
+            return m.group(0)
+        seen[name].add(i)
+        return f"common.{name}[{m.group(2)}] = {values[name][i]};"
+
+    text = re.sub(r"common\.(endoRow|endoCol|epiRow|epiCol)\[(\s*\d+)\]\s*=\s*\d+\s*;", one, text)
+    missing = [k for k, v in values.items() if seen[k] != set(range(len(v)))]
+    if missing:
+        return f"main.cu: no hard-coded points for {', '.join(missing)} to replace"
+    with open(main_cu, "w", encoding="utf-8") as f:
+        f.write(text)
+    return None
+
+
+def opencl_dirs():
+    """(include folder with CL/cl.h, library folder with libOpenCL.so)."""
+    homes = [h for h in (os.environ.get("CUDA_HOME"), "/usr/local/cuda") if h]
+    inc = next((os.path.join(h, "include") for h in homes
+                if os.path.isfile(os.path.join(h, "include", "CL", "cl.h"))), "/usr/include")
+    libs = [os.path.join(h, "lib64") for h in homes] + ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]
+    lib = next((d for d in libs if os.path.exists(os.path.join(d, "libOpenCL.so"))),
+               "/usr/lib/x86_64-linux-gnu")
+    return inc, lib
+
+
+def build(api, src, build_dir, cc, points, endo, env):
+    """(the built folder, the command, None) or (None, the command, why it did not build)."""
+    folder = os.path.join(build_dir, api, "heartwall")
+    shutil.copytree(os.path.join(src, api, "heartwall"), folder, dirs_exist_ok=True)
+    if api == "cuda":
+        why = set_cuda_points(os.path.join(folder, "main.cu"), points, endo)
+        if why:
+            return None, None, why
+        cmd = ["make", "-B", "OUTPUT=Y"]
+        if cc:
+            cmd.append(f"KERNEL_DIM=-gencode arch=compute_{cc},code=sm_{cc}")
+    else:
+        config = os.path.join(src, "common", "make.config")
+        os.makedirs(os.path.join(build_dir, "common"), exist_ok=True)
+        if os.path.isfile(config):
+            shutil.copy(config, os.path.join(build_dir, "common", "make.config"))
+        else:
+            open(os.path.join(build_dir, "common", "make.config"), "a").close()
+        inc, lib = opencl_dirs()
+        cmd = ["make", "-B", "OUTPUT=Y", f"OPENCL_INC={inc}", f"OPENCL_LIB={lib}"]
+    say(f"building {api}: {shlex.join(cmd)}")
+    rc, out, _ = run_program(cmd, folder, env, BUILD_TIMEOUT_S)
+    if rc != 0 or not os.path.isfile(os.path.join(folder, "heartwall")):
+        return None, shlex.join(cmd), f"build failed ({shlex.join(cmd)}: exit code {rc}): " \
+                                      f"{tail(out)}"
+    return folder, shlex.join(cmd), None
+
+
+# ---- running ----------------------------------------------------------------------------
+
+def nvidia_cl_lib():
+    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
+    for d in dirs + ["/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64"]:
+        if os.path.exists(os.path.join(d, NV_CL_LIB)):
+            return os.path.join(d, NV_CL_LIB)
+    return None
+
+
+def opencl_env(env, icd, build_dir):
+    """The OpenCL runs' environment: OCL_ICD_VENDORS naming `icd` alone (Rodinia takes
+    platform 0)."""
+    if not icd:
+        return env
+    folder = os.path.join(build_dir, "icd")
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, "only.icd"), "w", encoding="utf-8") as f:
+        f.write(icd + "\n")
+    return dict(env, OCL_ICD_VENDORS=folder)
+
+
+def row_of(ident, rc, out, seconds, track, reference):
+    api, frames = ident["api"], ident["frames"]
+    if rc != 0:
+        return {**ident, "error": f"exit code {rc}: {tail(out)}"}
+    if re.search(r"^ERROR", out or "", re.M) or not progress_done(out, frames):
+        return {**ident, "error": f"its frame progress did not reach {frames - 1}: {tail(out)}"}
+    row = {**ident, "seconds": round(seconds, 6)}
+    if api == "opencl":
+        stages, total = opencl_times(out)
+        if stages is None:
+            return {**ident, "error": f"no stage times (Time spent in different stages): "
+                                      f"{tail(out)}"}
+        platform, device = opencl_names(out)
+        row.update(stages=stages, total_seconds=total, platform=platform, device=device)
+    agree = agreement(track, reference, frames)
+    if isinstance(agree, str):
+        return {**ident, "error": agree}
+    if track.get(0) != reference.get(0):  # frame 0 is the input points, whatever the tracking
+        return {**ident, "error": "frame 0 of its track is not input.txt's points: its kernels "
+                                  "did not run (Rodinia's CUDA version checks no CUDA call): "
+                                  f"{tail(out)}"}
+    row["agreement"] = agree
+    return row
+
+
+def fit(rows):
+    """Per API: the least-squares line through the median seconds per frame count."""
+    out = {}
+    for api in sorted({r["api"] for r in rows}):
+        by = {}
+        for r in rows:
+            if r["api"] == api and "seconds" in r:
+                by.setdefault(r["frames"], []).append(r["seconds"])
+        if len(by) < 2:
+            continue
+        xs = sorted(by)
+        ys = [sorted(by[x])[len(by[x]) // 2] for x in xs]
+        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / \
+            sum((x - mx) ** 2 for x in xs)
+        out[api] = {"seconds_per_frame": slope, "intercept_seconds": my - slope * mx,
+                    "frames": xs}
+    return out
+
+
+def measure(args, data, build_dir, cc, built, rows):
+    env = dict(os.environ)
+    reference = read_track(os.path.join(data, "reference.txt"))
+    env_for = {"cuda": env, "opencl": opencl_env(env, args.cl_icd, build_dir)}
+    avi = os.path.relpath(os.path.join(data, "test.avi"),
+                          os.path.join(build_dir, "cuda", "heartwall"))
+    for repetition in range(args.repetitions):
+        for frames in args.frames:
+            for api in args.apis:
+                ident = {"api": api, "frames": frames, "repetition": repetition}
+                folder, _, why = built[api]
+                if folder is None:
+                    rows.append({**ident, "error": why})
+                    continue
+                result = os.path.join(folder, "result.txt")
+                if os.path.exists(result):
+                    os.remove(result)
+                cmd = ["./heartwall", avi, str(frames)] if api == "cuda" else \
+                    ["./heartwall", str(frames)]
+                rc, out, seconds = run_program(cmd, folder, env_for[api], args.run_timeout)
+                rows.append(row_of(ident, rc, out, seconds, read_track(result), reference))
+                r = rows[-1]
+                say(f"{api} {frames} frames, repetition {repetition}: " + (
+                    f"error: {r['error'].splitlines()[0]}" if "error" in r else
+                    f"{r['seconds']:.4g} s, {r['agreement']['equal']}/"
+                    f"{r['agreement']['compared']} positions as the reference's"))
+
+
+def write_inputs(bench, data, frames):
+    """gpucmp-bench writes test.avi, input.txt and reference.txt into `data`."""
+    os.makedirs(data, exist_ok=True)
+    cmd = [bench, "--heartwall-write-rodinia", data,
+           "--heartwall-frames", ",".join(map(str, frames))]
+    rc, out, _ = run_program(cmd, None, dict(os.environ), BUILD_TIMEOUT_S)
+    missing = [n for n in ("test.avi", "input.txt", "reference.txt")
+               if not os.path.isfile(os.path.join(data, n))]
+    if rc != 0 or missing:
+        fail(f"{shlex.join(cmd)}: exit code {rc}"
+             + (f", no {', '.join(missing)}" if missing else "") + ": "
+             + tail(out).splitlines()[-1])
+
+
+def main(argv=None):
+    if argv is None:
+        argv = sys.argv[1:]
+    args = parse_args(argv)
+    if args.src is None:
+        print(f"{NAME}: skipped: no Rodinia checkout (set {SRC_ENV} or --src to a checkout "
+              "of Rodinia 3.1)", flush=True)
+        return 0
+    if args.cl_icd is None:
+        args.cl_icd = nvidia_cl_lib()
+    gpus = command_output("nvidia-smi", "--query-gpu=name,compute_cap",
+                          "--format=csv,noheader") or ""
+    first = gpus.splitlines()[0].rpartition(",") if gpus.strip() else ("", "", "")
+    cc = first[2].strip().replace(".", "") if re.fullmatch(r"\d+\.\d+", first[2].strip()) \
+        else None
+    temporary = args.build_dir is None
+    build_dir = os.path.abspath(tempfile.mkdtemp(prefix="rodinia-heartwall-") if temporary
+                                else args.build_dir)
+    os.makedirs(build_dir, exist_ok=True)
+    data = os.path.join(build_dir, "data", "heartwall")
+    rows, doc = [], {"reference": None, "rows": None}
+
+    def stop(signum, _frame):
+        raise Stopped(signal.Signals(signum).name)
+
+    signal.signal(signal.SIGTERM, stop)
+    rc = 0
+    try:
+        write_inputs(args.bench, data, args.frames)
+        points, endo = read_points(os.path.join(data, "input.txt"))
+        built = {a: build(a, args.src, build_dir, cc, points, endo, dict(os.environ))
+                 for a in args.apis}
+        doc["reference"] = {
+            "repo": REPO,
+            "commit": (command_output("git", "-C", args.src, "rev-parse", "HEAD") or "").strip()
+            or None,
+            "src": os.path.abspath(args.src),
+            "nvcc": first_line(command_output("nvcc", "--version"), r"release \d"),
+            "gpu": first[0].strip() or None,
+            "compute_cap": cc,
+            "bench": os.path.abspath(args.bench),
+            "input": {"seed": SEED, "video_frames": max(args.frames),
+                      "files": "gpucmp-bench --heartwall-write-rodinia: test.avi, input.txt, "
+                               "reference.txt (the CPU reference's track)"},
+            "points": POINTS,
+            "build": {a: built[a][1] for a in args.apis},
+            "opencl_icd": args.cl_icd,
+            "timed": TIMED,
+            "command": "scripts/rodinia_heartwall.py " + shlex.join(argv),
+            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        }
+        measure(args, data, build_dir, cc, built, rows)
+    except Stopped as e:
+        doc["partial"] = f"stopped by {e} after {len(rows)} runs"
+        say(doc["partial"])
+        rc = SIGTERM_RC
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        doc["rows"] = rows
+        doc["fit"] = fit(rows)
+        if doc["reference"] is not None:
+            try:
+                gbench_json.write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
+            except OSError as e:
+                fail(f"--out {args.out}: cannot write ({e.strerror or e})")
+        if temporary:
+            shutil.rmtree(build_dir, ignore_errors=True)
+    errors = sum(1 for r in rows if "error" in r)
+    say(f"wrote {args.out}: {len(rows)} runs, {errors} failed")
+    return rc or (1 if errors else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -48,7 +48,6 @@ exit: 0 every run gave its line; 1 a build or a run failed (its rows say why);
       GPU count of 2 or more to run here); 143 stopped by SIGTERM (rows kept)
 """
 import datetime
-import json
 import os
 import re
 import shlex
@@ -61,8 +60,8 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
-import gbench_json  # noqa: E402  (write_atomically)
 from command_output import command_output  # noqa: E402
+from reference_runs import Runs, Stopped  # noqa: E402
 
 NAME = "jacobi_reference"
 REPO = "NVIDIA/multi-gpu-programming-models"
@@ -84,11 +83,6 @@ BUILD_TIMEOUT_S = 600
 ONE_GPU = ("serial_seconds is the program's own one-GPU solve of the same problem "
            "(single_gpu(), its runtime_serial), run in the same process before the multi-GPU "
            "solve; speedup = serial_seconds / seconds; there are no gpus:1 runs")
-SIGTERM_RC = 128 + signal.SIGTERM
-
-
-class Stopped(Exception):
-    """SIGTERM arrived: the rows so far are written, marked partial."""
 
 
 def fail(message):
@@ -357,33 +351,16 @@ def main(argv=None):
     for line in left_out:
         say(f"left out: {line}")
     rows, doc = [], {"reference": reference, "rows": None}
-
-    def stop(signum, _frame):
-        raise Stopped(signal.Signals(signum).name)
-
-    signal.signal(signal.SIGTERM, stop)
     temporary = args.build_dir is None
     build_dir = tempfile.mkdtemp(prefix="jacobi-build-") if temporary else args.build_dir
-    rc = 0
     try:
-        os.makedirs(build_dir, exist_ok=True)
-        measure(args, counts, os.path.abspath(build_dir), cc, cxx17, rows)
-    except Stopped as e:
-        doc["partial"] = f"stopped by {e} after {len(rows)} runs"
-        say(doc["partial"])
-        rc = SIGTERM_RC
+        with Runs(NAME, args.out, doc, rows) as runs:
+            os.makedirs(build_dir, exist_ok=True)
+            measure(args, counts, os.path.abspath(build_dir), cc, cxx17, rows)
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        doc["rows"] = rows
-        try:
-            gbench_json.write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
-        except OSError as e:
-            fail(f"--out {args.out}: cannot write ({e.strerror or e})")
         if temporary:
             shutil.rmtree(build_dir, ignore_errors=True)
-    errors = sum(1 for r in rows if "error" in r)
-    say(f"wrote {args.out}: {len(rows)} runs, {errors} failed")
-    return rc or (1 if errors else 0)
+    return runs.summary()
 
 
 if __name__ == "__main__":

@@ -82,7 +82,6 @@ exit: 0 every run gave its times (or skipped: no checkout); 1 a build or a run
       SIGTERM (rows kept)
 """
 import datetime
-import json
 import os
 import re
 import shlex
@@ -96,8 +95,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
-import gbench_json  # noqa: E402  (write_atomically)
 from command_output import command_output  # noqa: E402
+from reference_runs import Runs, Stopped  # noqa: E402
 
 NAME = "rodinia_heartwall"
 SRC_ENV = "GPUCMP_RODINIA_SRC"
@@ -111,7 +110,6 @@ SEED = 1  # kSeed: the rows' sequence
 TAIL_LINES = 12
 TAIL_CHARS = 2000
 BUILD_TIMEOUT_S = 600
-SIGTERM_RC = 128 + signal.SIGTERM
 NV_CL_LIB = "libnvidia-opencl.so.1"
 STAGES = ("READ INITIAL VIDEO FRAME", "READ COMMAND LINE PARAMETERS", "READ INPUTS FROM FILE",
           "GPU ALLOCATION, COPYING, COMPUTATION", "FREE MEMORY")
@@ -127,10 +125,6 @@ TIMED = {
 }
 POINTS = ("input.txt's points (gpucmp's): the OpenCL version reads them; in the CUDA "
           "version's copy they replace its hard-coded points (main.cu), nothing else changed")
-
-
-class Stopped(Exception):
-    """SIGTERM arrived: the rows so far are written, marked partial."""
 
 
 def fail(message):
@@ -525,54 +519,40 @@ def main(argv=None):
     data = os.path.join(build_dir, "data", "heartwall")
     rows, doc = [], {"reference": None, "rows": None}
 
-    def stop(signum, _frame):
-        raise Stopped(signal.Signals(signum).name)
+    def complete(d):  # nothing to write before the reference is known (the builds)
+        d["fit"] = fit(rows)
+        return d["reference"] is not None
 
-    signal.signal(signal.SIGTERM, stop)
-    rc = 0
     try:
-        write_inputs(args.bench, data, args.frames)
-        points, endo = read_points(os.path.join(data, "input.txt"))
-        built = {a: build(a, args.src, build_dir, cc, points, endo, dict(os.environ))
-                 for a in args.apis}
-        doc["reference"] = {
-            "repo": REPO,
-            "commit": (command_output("git", "-C", args.src, "rev-parse", "HEAD") or "").strip()
-            or None,
-            "src": os.path.abspath(args.src),
-            "nvcc": first_line(command_output("nvcc", "--version"), r"release \d"),
-            "gpu": first[0].strip() or None,
-            "compute_cap": cc,
-            "bench": os.path.abspath(args.bench),
-            "input": {"seed": SEED, "video_frames": max(args.frames),
-                      "files": "gpucmp-bench --heartwall-write-rodinia: test.avi, input.txt, "
-                               "reference.txt (the CPU reference's track)"},
-            "points": POINTS,
-            "build": {a: built[a][1] for a in args.apis},
-            "opencl_icd": args.cl_icd,
-            "timed": TIMED,
-            "command": "scripts/rodinia_heartwall.py " + shlex.join(argv),
-            "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-        }
-        measure(args, data, build_dir, cc, built, rows)
-    except Stopped as e:
-        doc["partial"] = f"stopped by {e} after {len(rows)} runs"
-        say(doc["partial"])
-        rc = SIGTERM_RC
+        with Runs(NAME, args.out, doc, rows, complete) as runs:
+            write_inputs(args.bench, data, args.frames)
+            points, endo = read_points(os.path.join(data, "input.txt"))
+            built = {a: build(a, args.src, build_dir, cc, points, endo, dict(os.environ))
+                     for a in args.apis}
+            doc["reference"] = {
+                "repo": REPO,
+                "commit": (command_output("git", "-C", args.src, "rev-parse", "HEAD") or "").strip()
+                or None,
+                "src": os.path.abspath(args.src),
+                "nvcc": first_line(command_output("nvcc", "--version"), r"release \d"),
+                "gpu": first[0].strip() or None,
+                "compute_cap": cc,
+                "bench": os.path.abspath(args.bench),
+                "input": {"seed": SEED, "video_frames": max(args.frames),
+                          "files": "gpucmp-bench --heartwall-write-rodinia: test.avi, input.txt, "
+                                   "reference.txt (the CPU reference's track)"},
+                "points": POINTS,
+                "build": {a: built[a][1] for a in args.apis},
+                "opencl_icd": args.cl_icd,
+                "timed": TIMED,
+                "command": "scripts/rodinia_heartwall.py " + shlex.join(argv),
+                "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            }
+            measure(args, data, build_dir, cc, built, rows)
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        doc["rows"] = rows
-        doc["fit"] = fit(rows)
-        if doc["reference"] is not None:
-            try:
-                gbench_json.write_atomically(args.out, json.dumps(doc, indent=1) + "\n")
-            except OSError as e:
-                fail(f"--out {args.out}: cannot write ({e.strerror or e})")
         if temporary:
             shutil.rmtree(build_dir, ignore_errors=True)
-    errors = sum(1 for r in rows if "error" in r)
-    say(f"wrote {args.out}: {len(rows)} runs, {errors} failed")
-    return rc or (1 if errors else 0)
+    return runs.summary()
 
 
 if __name__ == "__main__":

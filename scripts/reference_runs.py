@@ -1,0 +1,67 @@
+"""What the scripts that run an outside program beside gpucmp share
+(jacobi_reference.py: NVIDIA's multi-GPU Jacobi; rodinia_heartwall.py:
+Rodinia's heartwall): a SIGTERM stops the runs but keeps what finished, and
+the JSON is written atomically once, at the end, whatever happened.
+
+    with reference_runs.Runs(NAME, args.out, doc, rows) as runs:
+        ... append a row per run to rows ...
+    return runs.summary()
+
+Inside the block SIGTERM raises Stopped (a child running then is killed by
+the script's own handler of Stopped); on leaving it, doc["rows"] is the rows,
+doc["partial"] says where a SIGTERM stopped them, and doc is written to out
+(a failure to write: one line, exit 2). summary() says how many runs failed
+and returns the exit code: 143 after a SIGTERM, else 1 when a row is an error
+row, else 0."""
+import json
+import signal
+import sys
+
+import cli_args
+import gbench_json
+
+SIGTERM_RC = 128 + signal.SIGTERM
+
+
+class Stopped(Exception):
+    """SIGTERM arrived: the rows so far are written, marked partial."""
+
+
+def _stop(signum, _frame):
+    raise Stopped(signal.Signals(signum).name)
+
+
+class Runs:
+    def __init__(self, tool, out, doc, rows, complete=None):
+        """`complete(doc)`, once the rows are in doc: adds what is made of them
+        and says whether there is a document to write (default: always)."""
+        self.tool, self.out, self.doc, self.rows = tool, out, doc, rows
+        self.complete = complete or (lambda _doc: True)
+        self.rc = 0
+
+    def say(self, message):
+        print(f"{self.tool}: {message}", file=sys.stderr, flush=True)
+
+    def __enter__(self):
+        signal.signal(signal.SIGTERM, _stop)
+        return self
+
+    def __exit__(self, kind, error, _traceback):
+        stopped = kind is not None and issubclass(kind, Stopped)
+        if stopped:
+            self.doc["partial"] = f"stopped by {error} after {len(self.rows)} runs"
+            self.say(self.doc["partial"])
+            self.rc = SIGTERM_RC
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        self.doc["rows"] = self.rows
+        if self.complete(self.doc):
+            try:
+                gbench_json.write_atomically(self.out, json.dumps(self.doc, indent=1) + "\n")
+            except OSError as e:
+                cli_args.fail(self.tool, f"--out {self.out}: cannot write ({e.strerror or e})")
+        return stopped
+
+    def summary(self):
+        errors = sum(1 for r in self.rows if "error" in r)
+        self.say(f"wrote {self.out}: {len(self.rows)} runs, {errors} failed")
+        return self.rc or (1 if errors else 0)

@@ -52,8 +52,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 
@@ -61,7 +59,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 from command_output import command_output  # noqa: E402
-from reference_runs import Runs, Stopped  # noqa: E402
+from reference_runs import Runs, first_line, run_program, tail  # noqa: E402
 
 NAME = "jacobi_reference"
 REPO = "NVIDIA/multi-gpu-programming-models"
@@ -77,8 +75,6 @@ VARIANTS = {"multi_threaded_p2p": "threads", "multi_threaded_p2p_opt": "threads"
             "multi_threaded_um": "threads", "mpi": "mpi", "mpi_overlap": "mpi", "nccl": "mpi",
             "nccl_overlap": "mpi", "nccl_graphs": "mpi"}
 DEFAULT_VARIANTS = "multi_threaded_p2p,nccl_overlap,nccl_graphs"
-TAIL_LINES = 12
-TAIL_CHARS = 2000
 BUILD_TIMEOUT_S = 600
 ONE_GPU = ("serial_seconds is the program's own one-GPU solve of the same problem "
            "(single_gpu(), its runtime_serial), run in the same process before the multi-GPU "
@@ -156,17 +152,6 @@ def gpus_here():
     return found
 
 
-def first_line(text, pattern):
-    return next((line.strip() for line in (text or "").splitlines() if re.search(pattern, line)),
-                None)
-
-
-def tail(text):
-    """The last lines of a program's output, for an error row."""
-    lines = [line.rstrip() for line in (text or "").splitlines() if line.strip()]
-    return "\n".join(lines[-TAIL_LINES:])[-TAIL_CHARS:] or "(no output)"
-
-
 def csv_result(variant, output):
     """{nx, ny, iterations, nccheck, gpus, seconds, serial_seconds} of the variant's
     -csv line in its output, or None where there is none."""
@@ -198,28 +183,6 @@ def row_of(ident, result, output, rc):
     seconds, serial = result["seconds"], result["serial_seconds"]
     return {**ident, "seconds": seconds, "serial_seconds": serial,
             "speedup": serial / seconds if seconds > 0 else None}
-
-
-def run_program(cmd, cwd, env, timeout):
-    """(exit code, output) of a command in its own process group; at the timeout or
-    at SIGTERM the group is killed (mpirun's ranks with it)."""
-    try:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace",
-                                start_new_session=True)
-    except OSError as e:
-        return 127, f"cannot run {cmd[0]}: {e.strerror or e}"
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, out
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        return 124, (out or "") + f"\n{NAME}: no result within {timeout} s: killed"
-    except Stopped:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
 
 
 def nccl_home(build_dir):
@@ -255,7 +218,7 @@ def build(variant, src, build_dir, cc, cxx17, env):
     if env.get("NCCL_HOME"):
         cmd.append(f"NCCL_HOME={env['NCCL_HOME']}")
     say(f"building {variant}: {shlex.join(cmd)}")
-    rc, out = run_program(cmd, folder, env, BUILD_TIMEOUT_S)
+    rc, out, _ = run_program(NAME, cmd, folder, env, BUILD_TIMEOUT_S)
     if rc != 0 or not os.path.isfile(os.path.join(folder, "jacobi")):
         return None, f"build failed ({shlex.join(cmd)}: exit code {rc}): {tail(out)}"
     return folder, None
@@ -305,8 +268,8 @@ def measure(args, counts, build_dir, cc, cxx17, rows):
                         rows.append({**ident, "error": why})
                         continue
                     run_env = dict(env, CUDA_VISIBLE_DEVICES=",".join(map(str, range(gpus))))
-                    rc, out = run_program(program_command(variant, gpus, nx, ny, steps, run_env),
-                                          folder, run_env, args.run_timeout)
+                    cmd = program_command(variant, gpus, nx, ny, steps, run_env)
+                    rc, out, _ = run_program(NAME, cmd, folder, run_env, args.run_timeout)
                     rows.append(row_of(ident, csv_result(variant, out), out, rc))
                     r = rows[-1]
                     say(f"P{problem} {variant} on {gpus} GPUs, repetition {repetition}: " + (

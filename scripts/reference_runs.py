@@ -1,7 +1,9 @@
 """What the scripts that run an outside program beside gpucmp share
 (jacobi_reference.py: NVIDIA's multi-GPU Jacobi; rodinia_heartwall.py:
 Rodinia's heartwall): a SIGTERM stops the runs but keeps what finished, and
-the JSON is written atomically once, at the end, whatever happened.
+the JSON is written atomically once, at the end, whatever happened; each
+program runs in a process group of its own (run_program), and an error row
+keeps the tail of its output.
 
     with reference_runs.Runs(NAME, args.out, doc, rows) as runs:
         ... append a row per run to rows ...
@@ -14,13 +16,19 @@ doc["partial"] says where a SIGTERM stopped them, and doc is written to out
 and returns the exit code: 143 after a SIGTERM, else 1 when a row is an error
 row, else 0."""
 import json
+import os
+import re
 import signal
+import subprocess
 import sys
+import time
 
 import cli_args
 import gbench_json
 
 SIGTERM_RC = 128 + signal.SIGTERM
+TAIL_LINES = 12
+TAIL_CHARS = 2000
 
 
 class Stopped(Exception):
@@ -65,3 +73,39 @@ class Runs:
         errors = sum(1 for r in self.rows if "error" in r)
         self.say(f"wrote {self.out}: {len(self.rows)} runs, {errors} failed")
         return self.rc or (1 if errors else 0)
+
+
+def run_program(tool, cmd, cwd, env, timeout):
+    """(exit code, output, seconds) of a command in its own process group; at the
+    timeout (exit code 124) or at SIGTERM (Stopped raised again) the group is
+    killed, mpirun's ranks with it."""
+    start = time.monotonic()
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, errors="replace",
+                                start_new_session=True)
+    except OSError as e:
+        return 127, f"cannot run {cmd[0]}: {e.strerror or e}", 0.0
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+        return proc.returncode, out, time.monotonic() - start
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, _ = proc.communicate()
+        return 124, (out or "") + f"\n{tool}: no result within {timeout} s: killed", 0.0
+    except Stopped:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise
+
+
+def tail(text):
+    """The last lines of a program's output, for an error row."""
+    lines = [line.rstrip() for line in (text or "").splitlines() if line.strip()]
+    return "\n".join(lines[-TAIL_LINES:])[-TAIL_CHARS:] or "(no output)"
+
+
+def first_line(text, pattern):
+    """The first line of `text` matching `pattern`, stripped; None where none does."""
+    return next((line.strip() for line in (text or "").splitlines() if re.search(pattern, line)),
+                None)

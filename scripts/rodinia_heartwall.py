@@ -86,17 +86,14 @@ import os
 import re
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 from command_output import command_output  # noqa: E402
-from reference_runs import Runs, Stopped  # noqa: E402
+from reference_runs import Runs, first_line, run_program, tail  # noqa: E402
 
 NAME = "rodinia_heartwall"
 SRC_ENV = "GPUCMP_RODINIA_SRC"
@@ -107,8 +104,6 @@ MARKERS = {"cuda": os.path.join("cuda", "heartwall", "main.cu"),
 DEFAULT_FRAMES = "20,40,60,80,100"  # gpucmp's rows (harness/workloads/heartwall/heartwall.cpp)
 MIN_FRAMES, MAX_FRAMES = 2, 104  # kMinFrames, kRodiniaFrames
 SEED = 1  # kSeed: the rows' sequence
-TAIL_LINES = 12
-TAIL_CHARS = 2000
 BUILD_TIMEOUT_S = 600
 NV_CL_LIB = "libnvidia-opencl.so.1"
 STAGES = ("READ INITIAL VIDEO FRAME", "READ COMMAND LINE PARAMETERS", "READ INPUTS FROM FILE",
@@ -199,39 +194,6 @@ def parse_args(argv):
     if not (os.path.isfile(args.bench) and os.access(args.bench, os.X_OK)):
         fail(f"--bench {args.bench}: no gpucmp-bench there (build it, or name it)")
     return args
-
-
-def tail(text):
-    lines = [line.rstrip() for line in (text or "").splitlines() if line.strip()]
-    return "\n".join(lines[-TAIL_LINES:])[-TAIL_CHARS:] or "(no output)"
-
-
-def first_line(text, pattern):
-    return next((line.strip() for line in (text or "").splitlines() if re.search(pattern, line)),
-                None)
-
-
-def run_program(cmd, cwd, env, timeout):
-    """(exit code, output, seconds) of a command in its own process group; at the
-    timeout or at SIGTERM the group is killed."""
-    start = time.monotonic()
-    try:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                stderr=subprocess.STDOUT, text=True, errors="replace",
-                                start_new_session=True)
-    except OSError as e:
-        return 127, f"cannot run {cmd[0]}: {e.strerror or e}", 0.0
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-        return proc.returncode, out, time.monotonic() - start
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        out, _ = proc.communicate()
-        return 124, (out or "") + f"\n{NAME}: no result within {timeout} s: killed", 0.0
-    except Stopped:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        raise
 
 
 # ---- what the programs print ----------------------------------------------------------
@@ -381,7 +343,7 @@ def build(api, src, build_dir, cc, points, endo, env):
         inc, lib = opencl_dirs()
         cmd = ["make", "-B", "OUTPUT=Y", f"OPENCL_INC={inc}", f"OPENCL_LIB={lib}"]
     say(f"building {api}: {shlex.join(cmd)}")
-    rc, out, _ = run_program(cmd, folder, env, BUILD_TIMEOUT_S)
+    rc, out, _ = run_program(NAME, cmd, folder, env, BUILD_TIMEOUT_S)
     if rc != 0 or not os.path.isfile(os.path.join(folder, "heartwall")):
         return None, shlex.join(cmd), f"build failed ({shlex.join(cmd)}: exit code {rc}): " \
                                       f"{tail(out)}"
@@ -474,7 +436,7 @@ def measure(args, data, build_dir, cc, built, rows):
                     os.remove(result)
                 cmd = ["./heartwall", avi, str(frames)] if api == "cuda" else \
                     ["./heartwall", str(frames)]
-                rc, out, seconds = run_program(cmd, folder, env_for[api], args.run_timeout)
+                rc, out, seconds = run_program(NAME, cmd, folder, env_for[api], args.run_timeout)
                 rows.append(row_of(ident, rc, out, seconds, read_track(result), reference))
                 r = rows[-1]
                 say(f"{api} {frames} frames, repetition {repetition}: " + (
@@ -488,7 +450,7 @@ def write_inputs(bench, data, frames):
     os.makedirs(data, exist_ok=True)
     cmd = [bench, "--heartwall-write-rodinia", data,
            "--heartwall-frames", ",".join(map(str, frames))]
-    rc, out, _ = run_program(cmd, None, dict(os.environ), BUILD_TIMEOUT_S)
+    rc, out, _ = run_program(NAME, cmd, None, dict(os.environ), BUILD_TIMEOUT_S)
     missing = [n for n in ("test.avi", "input.txt", "reference.txt")
                if not os.path.isfile(os.path.join(data, n))]
     if rc != 0 or missing:

@@ -12,7 +12,9 @@ passes are never an API's best (the REPORT's section "Each API at its best"
 has each API's times and the passes' column). A ratio marked * has a row at
 its API's launch floor. The last row is each GPU's geometric mean, of the
 rows with one math on both APIs (a row labelled "not the same math" has only
-each API's default math, as trapezoid's division).
+each API's default math, as trapezoid's division). A workload whose part
+the run did not hold (manifest.json's parts) reads "not run" and stays out of
+that column's mean, which then says how many rows it is of.
 A run folder is read as REPORT.md reads it: its parts' files in the order of
 manifest.json, the later file's row winning, error and skipped rows left out.
 The README holds the table between <!-- best: RUN_DIR [RUN_DIR ...] --> and
@@ -35,9 +37,11 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import readme_block  # noqa: E402
 from gbench_json import InputError  # noqa: E402
 from gpucmp_report import api_best, load  # noqa: E402
+from suite_parts.parts import PARTS  # noqa: E402
 
 def manifest(run_dir):
-    """(the GPU's short name, the part files in the suite's order)."""
+    """(the GPU's short name, the part files in the suite's order, the parts
+    that have one)."""
     path = os.path.join(run_dir, "manifest.json")
     try:
         with open(path, encoding="utf-8") as f:
@@ -46,24 +50,27 @@ def manifest(run_dir):
         parts = [str(p) for p in m["parts"]]
     except (OSError, ValueError, KeyError, IndexError, TypeError, AttributeError) as e:
         raise InputError(f"{path}: no GPU name and parts ({e})") from e
-    files = [os.path.join(run_dir, p + ".json") for p in parts]
-    files = [f for f in files if os.path.isfile(f)]
-    if not files:
+    # The parts that ran gpucmp-bench (the others' JSON are other tools' forms).
+    bench = {p.name for p in PARTS if p.tool == "bench"}
+    held = [p for p in parts
+            if p in bench and os.path.isfile(os.path.join(run_dir, p + ".json"))]
+    if not held:
         raise InputError(f"{run_dir}: no part's file (<part>.json) of {path}")
-    return gpu, files
+    return gpu, [os.path.join(run_dir, p + ".json") for p in held], held
 
 
 def run_bests(run_dir):
-    """(GPU name, [api_best.Best] of every family); InputError where a family has
-    no validated row on an API."""
-    gpu, files = manifest(run_dir)
+    """(GPU name, [api_best.Best, or None where the run did not hold the family's
+    part] of every family); InputError where a family of a part it held has no
+    validated row on an API."""
+    gpu, files, held = manifest(run_dir)
     try:
         _, benches, _ = load.load_all(files)
     except load.InputError as e:
         raise InputError(str(e)) from e
-    bests = api_best.best_of(benches)
+    bests = [b if b.family.part in held else None for b in api_best.best_of(benches)]
     for b in bests:
-        gone = api_best.missing_api(b)
+        gone = api_best.missing_api(b) if b is not None else None
         if gone:
             f = b.family
             raise InputError(
@@ -74,10 +81,24 @@ def run_bests(run_dir):
 
 def cell(best):
     """'1.02 (`tile32` / `tile32-aligned`)': OpenCL/CUDA, then the configuration
-    each API needed (CUDA's first); ' *' where either ran at its launch floor."""
+    each API needed (CUDA's first); ' *' where either ran at its launch floor;
+    'not run' where the run did not hold the family's part."""
+    if best is None:
+        return "not run"
     floor = any(b.counters.get("launch_bound", 0) > 0.5 for b in (best.cuda, best.opencl))
     configs = " / ".join(api_best.fmt_config(b, best.family) for b in (best.cuda, best.opencl))
     return f"{best.ratio:.2f}{' *' if floor else ''} ({configs})"
+
+
+def mean_cell(bests):
+    """The geometric mean of the rows the run held, with how many of all it is."""
+    held = [b for b in bests if b is not None]
+    mean = api_best.geomean_cells(held)[0]
+    if len(held) == len(bests):
+        return mean
+    same = sum(1 for b in held if not b.family.math_differs)
+    every = sum(1 for f in api_best.FAMILIES if not f.math_differs)
+    return f"{mean} ({same} of {every} rows)"
 
 
 def table(run_dirs):
@@ -88,8 +109,8 @@ def table(run_dirs):
              "|---|" + "---|" * len(runs)]
     for i, family in enumerate(api_best.FAMILIES):
         lines.append("| " + " | ".join([family.label] + [cell(b[i]) for _, b in runs]) + " |")
-    lines.append("| geometric mean | " + " | ".join(
-        api_best.geomean_cells(bests)[0] for _, bests in runs) + " |")
+    lines.append("| geometric mean | " + " | ".join(mean_cell(bests) for _, bests in runs)
+                 + " |")
     return lines
 
 

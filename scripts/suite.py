@@ -247,6 +247,21 @@ def setup_seconds():
     return int(text)
 
 
+def add_parts(out_dir, made, parts, argv):
+    """A resumed run that names parts (--part) adds those the manifest lacks to
+    its "parts", in order, and its command to "resumed", so that the readers of
+    the folder (REPORT, the README's tables) find every part's file."""
+    listed = made.get("parts") if isinstance(made.get("parts"), list) else []
+    new = [p.name for p in parts if p.name not in listed]
+    if not new:
+        return
+    made["parts"] = listed + new
+    made.setdefault("resumed", []).append("scripts/suite.py " + shlex.join(argv))
+    with open(os.path.join(out_dir, MANIFEST), "w", encoding="utf-8") as f:
+        json.dump(made, f, indent=2)
+        f.write("\n")
+
+
 def write_manifest(out_dir, args, argv, rev, clean):
     listed = gpus()
     manifest = {
@@ -353,6 +368,8 @@ def main(argv=None):
         if args.part is None and isinstance(made.get("parts"), list):
             known = by_name()
             args.parts = [known[n] for n in made["parts"] if n in known]
+        else:
+            add_parts(out_dir, made, args.parts, argv)
     else:
         out_dir = args.out or os.path.join(
             ROOT, "results", device_slug(args.bench),

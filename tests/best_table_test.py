@@ -78,7 +78,7 @@ class Selection(Case):
                                              "tile16-ptx-as-built", "tile16-ptx-O0")]
         fast += [(cp_ieee, "cuda", "unrollx8-ldg"), (cp_ieee, "opencl", "unrollx8"),
                  (cp_ieee, "opencl", "base"), (adv, "cuda", "async-maxl1"),
-                 (adv, "opencl", "async-cpasync")]
+                 (cp_ieee, "opencl", "unrollx8-byvalue")]
         groups = [fx.row(fx.name(f, api, v), 0.5) for f, api, v in fast]
         groups += [fx.row(fx.name(MM, api, "tile16", "/cache:cold"), 0.5) for api in
                    ("cuda", "opencl")]
@@ -92,6 +92,23 @@ class Selection(Case):
                              (v, v, 2e6, 3e6), f.label)
         for f, api, v in fast:
             self.assertIsNotNone(api_best.left_out(f.workload, api, v), v)
+
+    def test_each_apis_own_source_forms_and_build_options_are_its_own(self):
+        cp_ieee, adv = FAMILY["cp, IEEE divide and sqrt"], FAMILY["advection step 8192 x 16384"]
+        reduce = FAMILY["reduce 2^28 int32"]
+        own = [(cp_ieee, "cuda", "unrollx8-ieee", 2.0), (cp_ieee, "cuda", "unrollx8-byvalue", 1.5),
+               (cp_ieee, "opencl", "unrollx8-ieee", 3.0),
+               (cp_ieee, "opencl", "unrollx8-ieee-byvalue", 1.6),
+               (adv, "cuda", "async", 2.0), (adv, "opencl", "async", 3.0),
+               (adv, "opencl", "async-cpasync", 1.9),
+               (reduce, "cuda", "pipeline", 2.0), (reduce, "opencl", "pipeline", 2.5),
+               (reduce, "opencl", "pipeline-regcap40", 2.1)]
+        bests = self.bests(*[fx.row(fx.name(f, api, v), ms) for f, api, v, ms in own])
+        for f, cuda, opencl in ((cp_ieee, "unrollx8-byvalue", "unrollx8-ieee-byvalue"),
+                                (adv, "async", "async-cpasync"),
+                                (reduce, "pipeline", "pipeline-regcap40")):
+            b = bests[f.label]
+            self.assertEqual((b.cuda.variant, b.opencl.variant), (cuda, opencl), f.label)
 
     def test_a_labelled_cross_run_is_never_picked_whatever_its_name(self):
         cross = fx.row(fx.name(MM, "cuda", "tile32"), 0.5)
@@ -200,6 +217,18 @@ class Script(Case):
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("| device copy 1 GiB | 2.00 (`d2d` / `d2d`) |", r.stdout)
 
+    def test_a_part_the_run_did_not_hold_reads_not_run_and_stays_out_of_the_mean(self):
+        parts = fx.baseline()
+        del parts["triad"]
+        r = run(fx.write_run(os.path.join(self.tmp, "no-triad"), parts), fx.write_run(
+            os.path.join(self.tmp, "h100"), fx.baseline(), gpu="NVIDIA H100 80GB HBM3"))
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("| triad 2^27 | not run | 1.25 (`base` / `base`) |", r.stdout)
+        every = sum(1 for f in api_best.FAMILIES if not f.math_differs)
+        mean = r.stdout.splitlines()[-1]
+        self.assertIn(f"({every - 1} of {every} rows)", mean)
+        self.assertEqual(mean.count(" of "), 1, mean)
+
     def test_bad_input_is_one_line_and_exit_2(self):
         empty = os.path.join(self.tmp, "empty")
         os.makedirs(empty)
@@ -229,7 +258,7 @@ class Script(Case):
 class Committed(unittest.TestCase):
     def test_every_row_is_in_a_family_or_left_out_for_a_reason(self):
         for run_dir in fx.COMMITTED:
-            _, files = best_table.manifest(run_dir)
+            _, files, _ = best_table.manifest(run_dir)
             _, benches, _ = load.load_all(files)
             for b in benches.values():
                 with self.subTest(run=run_dir, row=b.key):

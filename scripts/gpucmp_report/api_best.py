@@ -75,9 +75,15 @@ WORKSIZE = (("mmnaive 1024 x 1024", "mmnaive", "n:1024", "base", True),
 CONVERSIONS = (("aos", "soa"), ("soa", "aos"), ("aos", "aosoa"), ("aosoa", "aos"))
 
 
+def forms(*bases):
+    """The source forms of cp's kernels `bases`: atoms by value, read a step ahead."""
+    return tuple(f"{b}-{form}" for b in bases for form in ("byvalue", "prefetch"))
+
+
 def _mri(workload):
     return [Family(f"{workload} precise, {edge}^3 (numK {problem.split('/')[0][5:]})", "parboil",
-                   workload, problem, ("precise", "uniform-tile"), ("precise", "uniform-tile"),
+                   workload, problem, ("precise", "uniform-tile", "precise-prefetch"),
+                   ("precise", "uniform-tile", "precise-prefetch"),
                    passes("precise"))
             for edge, problem in zip((32, 64), MRI)]
 
@@ -88,11 +94,16 @@ FAMILIES = [
     Family("matrixMul, n=4096", "matrixmul", "matrixMul", "n:4096", MM, MM, passes(*MM)),
     # Each API's default math differs for cp (CUDA rounds division and sqrt
     # correctly, OpenCL 1.2 allows ulps): OpenCL's default rows pair with no CUDA row.
-    Family("cp, IEEE divide and sqrt", "parboil", "cp", CP, ("base", "unrollx8", "unrollx8-ieee"),
-           ("unrollx8-ieee",), passes("unrollx8-ieee")),
-    Family("cp, fast math", "parboil", "cp", CP, ("unrollx8-fast", "unrollx8-fast-ftz"),
-           ("unrollx8-fast", "unrollx8-fast-ftz"),
-           passes("unrollx8-fast", "unrollx8-fast-ftz", extra=("ptx-ftz",))),
+    # The atoms by value (-byvalue: CUDA's __grid_constant__, OpenCL's struct
+    # argument) and read a step ahead (-prefetch) are each API's own source forms.
+    Family("cp, IEEE divide and sqrt", "parboil", "cp", CP,
+           ("base", "unrollx8", "unrollx8-ieee") + forms("unrollx8", "unrollx8-ieee"),
+           ("unrollx8-ieee",) + forms("unrollx8-ieee"), passes("unrollx8-ieee")),
+    Family("cp, fast math", "parboil", "cp", CP,
+           ("unrollx8-fast", "unrollx8-fast-ftz") + forms("unrollx8-fast"),
+           ("unrollx8-fast", "unrollx8-fast-ftz") + forms("unrollx8-fast"),
+           passes("unrollx8-fast", "unrollx8-fast-ftz", "unrollx8-fast-byvalue",
+                  extra=("ptx-ftz",))),
     *_mri("mriq"), *_mri("mrifhd"),
     Family("lavamd, 50^3 boxes", "layout", "lavamd", "boxes1d:50", ("base", "aligned"),
            ("base", "aligned"), free=FREE + ("layout",)),
@@ -101,13 +112,17 @@ FAMILIES = [
     *[Family(f"layoutconv {src} to {dst}, 12.5 M records of 12 words", "layout", "layoutconv",
              f"records:12500000/words:12/from:{src}/to:{dst}", ("base",), ("base",))
       for src, dst in CONVERSIONS],
+    # pipeline-regcap40: OpenCL's pipeline built with -cl-nv-maxrregcount=40.
     Family("reduce 2^28 int32", "agpu", "reduce", "type:int32/n:268435456",
-           ("tree", "cascading", "pipeline"), ("tree", "cascading", "pipeline")),
+           ("tree", "cascading", "pipeline"),
+           ("tree", "cascading", "pipeline", "pipeline-regcap40")),
     Family("scan 2^28 int32", "agpu", "scan", "type:int32/n:268435456",
            ("alpha", "lookback", "onepass"), ("alpha", "lookback", "onepass"),
            free=FREE + ("alpha",)),
+    # async-cpasync: OpenCL's async kernel with its work-group copy written as
+    # cp.async in NVIDIA's inline PTX, OpenCL C that NVIDIA's OpenCL compiles.
     Family("advection step 8192 x 16384", "advection", "advection", "nx:8192/ny:16384",
-           ADVECTION, ADVECTION),
+           ADVECTION, ADVECTION + ("async-cpasync",)),
     Family("triad 2^27", "triad", "triad", "n:134217728", ("base",), ("base",)),
     Family("device copy 1 GiB", "bandwidth", "bandwidth", GIB, ("d2d",), ("d2d",)),
     *[Family(f"{d} copy 1 GiB", "bandwidth", "bandwidth", GIB, (f"{d}-pinned", f"{d}-pageable"),
@@ -122,7 +137,6 @@ NOT_OWN = [  # (variant suffix, why)
     ("-opencl-ptx", "cross-run: OpenCL's PTX under CUDA"),
     ("-ptx-jit", "cross-run: nvcc's PTX through CUDA's driver JIT"),
     ("-ptx-from-nvcc", "cross-run: nvcc's PTX through OpenCL"),
-    ("-cpasync", "cross-run: CUDA's cp.async written into OpenCL as inline PTX"),
     ("-ptx-as-built", "control: OpenCL's own PTX reloaded"),
     ("-ptx-O0", "control: the -O0 start of gpucmp's PTX chains"),
     ("-ldg", "control: CUDA's kernel reading its inputs as OpenCL does"),
@@ -134,7 +148,9 @@ OPENCL_DEFAULT = "OpenCL's default math (division and sqrt within ulps), which n
 MRI_FAST = "fast math (MRI's rows here are precise, as in the other tables)"
 OTHER_MATH = {  # (workload, variant, its PTX variants too): why no family takes it
     ("cp", "base", False): OPENCL_DEFAULT, ("cp", "unrollx8", True): OPENCL_DEFAULT,
-    **{(w, v, False): MRI_FAST for w in ("mriq", "mrifhd") for v in ("fast", "uniform-tile-fast")},
+    **{(w, v, False): MRI_FAST for w in ("mriq", "mrifhd")
+       for v in ("fast", "uniform-tile-fast")},
+    **{(w, "fast-prefetch", False): MRI_FAST for w in ("mriq", "mrifhd")},
 }
 
 

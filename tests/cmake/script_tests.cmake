@@ -122,6 +122,12 @@ if(Python3_FOUND)
   add_test(NAME rodinia_heartwall COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_test.py $<TARGET_FILE:gpucmp-bench>)
   set_tests_properties(rodinia_heartwall PROPERTIES LABELS "scripts" TIMEOUT 900)
+  # What it reads of a run (stage times, platform, progress, track, agreement, fit), the row
+  # of one run (an OpenCL run off NVIDIA's platform an error row where NVIDIA's library was
+  # named) and ldd's libOpenCL line of the OpenCL program.
+  add_test(NAME rodinia_heartwall_rows COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_rows_test.py)
+  set_tests_properties(rodinia_heartwall_rows PROPERTIES LABELS "scripts")
   # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
   # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input; the
   # kernels' sources and arguments (scripts/worksize_kernels.py).

@@ -91,6 +91,11 @@ if(Python3_FOUND)
   add_test(NAME report_kernel_tuner COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_kernel_tuner_test.py)
   set_tests_properties(report_kernel_tuner PROPERTIES LABELS "scripts")
+  # Rodinia's own heartwall beside gpucmp's rows (rodinia-heartwall.json of
+  # scripts/rodinia_heartwall.py, a side file): medians, fit, agreement, runs set apart.
+  add_test(NAME report_rodinia_heartwall COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/report_rodinia_heartwall_test.py)
+  set_tests_properties(report_rodinia_heartwall PROPERTIES LABELS "scripts")
   # The data-layout section: kernels per layout, conversions, break-even.
   add_test(NAME report_layout COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_layout_test.py)

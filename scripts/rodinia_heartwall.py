@@ -64,7 +64,8 @@ the points, so its kernels did not run (Rodinia's CUDA version checks no CUDA
 call and exits 0 without a GPU, its track uninitialized memory).
 
 Output, written atomically:
-  {"reference": {"repo", "commit" (git -C SRC rev-parse HEAD, or null), "src",
+  {"reference": {"repo", "commit" (git -C SRC rev-parse HEAD where SRC is a
+                 work tree's top, else null), "src",
                  "nvcc", "gpu", "compute_cap", "bench", "input": {"seed",
                  "video_frames", "files"}, "points", "build": {api: command},
                  "opencl_icd" (the library named, or null), "opencl_loader"
@@ -275,6 +276,15 @@ def measure(args, data, build_dir, built, rows):
                     f"{r['agreement']['compared']} positions as the reference's"))
 
 
+def checkout_commit(src):
+    """HEAD of the checkout `src` where it is a git work tree's top, else None: a folder
+    inside another repository (gpucmp's .refs/) would give that repository's HEAD."""
+    top = (command_output("git", "-C", src, "rev-parse", "--show-toplevel") or "").strip()
+    if not top or os.path.realpath(top) != os.path.realpath(src):
+        return None
+    return (command_output("git", "-C", src, "rev-parse", "HEAD") or "").strip() or None
+
+
 def write_inputs(bench, data, frames):
     """gpucmp-bench writes test.avi, input.txt and reference.txt into `data`."""
     os.makedirs(data, exist_ok=True)
@@ -324,8 +334,7 @@ def main(argv=None):
             cl_folder = built.get("opencl", (None,))[0]
             doc["reference"] = {
                 "repo": REPO,
-                "commit": (command_output("git", "-C", args.src, "rev-parse", "HEAD") or "").strip()
-                or None,
+                "commit": checkout_commit(args.src),
                 "src": os.path.abspath(args.src),
                 "nvcc": first_line(command_output("nvcc", "--version"), r"release \d"),
                 "gpu": first[0].strip() or None,

@@ -219,6 +219,32 @@ class Skip(Work):
         self.assertEqual(self.document()["reference"]["src"], os.path.abspath(self.src))
 
 
+class Commit(Work):
+    """The reference's commit is the checkout's own, never an enclosing repository's."""
+
+    def git(self, folder, *args):
+        subprocess.run(["git", "-C", folder, "-c", "user.name=t", "-c", "user.email=t@t",
+                        *args], check=True, capture_output=True)
+
+    def commit_of_a_run(self):
+        r = self.run_script("--apis", "opencl", "--frames", "3", "--repetitions", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return self.document()["reference"]["commit"]
+
+    def test_inside_another_repository_no_commit_then_its_own(self):
+        if shutil.which("git") is None:
+            self.skipTest("no git")
+        self.git(self.tmp, "init", "-q")
+        self.git(self.tmp, "commit", "-q", "--allow-empty", "-m", "outer")
+        self.assertIsNone(self.commit_of_a_run())  # src/ is no work tree's top
+        self.git(self.src, "init", "-q")
+        self.git(self.src, "add", "-A")
+        self.git(self.src, "commit", "-q", "-m", "rodinia")
+        head = subprocess.run(["git", "-C", self.src, "rev-parse", "HEAD"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        self.assertEqual(self.commit_of_a_run(), head)
+
+
 class Runs(Work):
     def test_every_run_a_row_built_in_a_copy(self):
         before = tree(self.src)

@@ -20,7 +20,11 @@ With cross-run rows, ncu profiles, SASS or explanations beside the results:
 (sections/gaps.py; explanations.json and *-ncu.json are not results). With
 a jacobi.json of scripts/jacobi_reference.py among them or beside the results
 (not results either): (10) NVIDIA's multi-GPU Jacobi beside advection's
-scaling over GPUs (sections/scaling.py).
+scaling over GPUs (sections/scaling.py). With a rodinia-heartwall.json of
+scripts/rodinia_heartwall.py among them or beside the results (or an earlier
+attempt's rodinia-heartwall.attempt-N.json given; not results): (11) Rodinia's
+own heartwall beside gpucmp's heartwall rows (sections/rodinia_heartwall.py).
+A suite run's manifest.json among them is no result file and is passed over.
 
 Rows are matched by name with Google Benchmark's /iterations:N removed; when
 several files hold the same benchmark, the later file wins, except that the

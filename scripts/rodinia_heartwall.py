@@ -30,7 +30,12 @@ N` (it reads ../../data/heartwall/test.avi and input.txt itself), each in its
 copy's folder, for every frame count and repetition (interleaved). Rodinia's
 OpenCL program takes platform 0, device 0: where NVIDIA's OpenCL library is
 found (--cl-icd, else the places scripts/gpu_env.sh looks), it runs with
-OCL_ICD_VENDORS naming that library alone.
+OCL_ICD_VENDORS (a folder whose one .icd names that library) and
+OCL_ICD_FILENAMES (the library) naming it alone, and a run whose platform is
+then not NVIDIA's (the ICD loader ignored both: on an H200 it once took PoCL
+on the CPU) is an error row, "ran on <platform> <device>, not NVIDIA's
+OpenCL", never a number. The reference records which libOpenCL the built
+program loads (ldd), the loader that read those variables.
 
 What is timed (what each program prints, read in its source):
   seconds            both: the process from start to exit, by this script's
@@ -59,10 +64,13 @@ the points, so its kernels did not run (Rodinia's CUDA version checks no CUDA
 call and exits 0 without a GPU, its track uninitialized memory).
 
 Output, written atomically:
-  {"reference": {"repo", "commit" (git -C SRC rev-parse HEAD, or null), "src",
+  {"reference": {"repo", "commit" (git -C SRC rev-parse HEAD where SRC is a
+                 work tree's top, else null), "src",
                  "nvcc", "gpu", "compute_cap", "bench", "input": {"seed",
                  "video_frames", "files"}, "points", "build": {api: command},
-                 "opencl_icd", "timed", "command", "date"},
+                 "opencl_icd" (the library named, or null), "opencl_loader"
+                 (ldd's libOpenCL line of the OpenCL program, or null without
+                 ldd or a built program), "timed", "command", "date"},
    "rows": [{"api", "frames", "repetition", "seconds", "stages" (opencl),
              "total_seconds" (opencl), "platform", "device" (opencl, as it
              printed them), "agreement": {"compared", "equal", "max_px",
@@ -94,6 +102,10 @@ sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 from command_output import command_output  # noqa: E402
 from reference_runs import Runs, first_line, run_program, tail  # noqa: E402
+from rodinia_heartwall_build import (BUILD_TIMEOUT_S, build, icd_settings,  # noqa: E402
+                                     nvidia_cl_lib, opencl_loader, read_points)
+from rodinia_heartwall_rows import (agreement, fit, on_nvidia, opencl_names,  # noqa: E402
+                                    opencl_times, progress_done, read_track)
 
 NAME = "rodinia_heartwall"
 SRC_ENV = "GPUCMP_RODINIA_SRC"
@@ -104,10 +116,6 @@ MARKERS = {"cuda": os.path.join("cuda", "heartwall", "main.cu"),
 DEFAULT_FRAMES = "20,40,60,80,100"  # gpucmp's rows (harness/workloads/heartwall/heartwall.cpp)
 MIN_FRAMES, MAX_FRAMES = 2, 104  # kMinFrames, kRodiniaFrames
 SEED = 1  # kSeed: the rows' sequence
-BUILD_TIMEOUT_S = 600
-NV_CL_LIB = "libnvidia-opencl.so.1"
-STAGES = ("READ INITIAL VIDEO FRAME", "READ COMMAND LINE PARAMETERS", "READ INPUTS FROM FILE",
-          "GPU ALLOCATION, COPYING, COMPUTATION", "FREE MEMORY")
 TIMED = {
     "seconds": "the process from start to exit by the script's clock (Rodinia's CUDA version "
                "prints no time)",
@@ -196,183 +204,21 @@ def parse_args(argv):
     return args
 
 
-# ---- what the programs print ----------------------------------------------------------
-
-def progress_done(output, frames):
-    """Whether the "frame progress: 0 1 .. N-1" line (both versions) reached N-1."""
-    m = re.search(r"frame progress:((?:\s+\d+)*)", output or "")
-    return bool(m) and m.group(1).split()[-1:] == [str(frames - 1)]
-
-
-def opencl_times(output):
-    """{stage: seconds} of Rodinia 3.1's OpenCL main.c ("%15.12f s, %15.12f % : STAGE")
-    and its "Total time:" value, or (None, None) where the block is missing."""
-    stages = {}
-    for stage in STAGES:
-        m = re.search(r"^\s*([0-9.eE+-]+) s,.*?:\s*" + re.escape(stage) + r"\s*$",
-                      output or "", re.M)
-        if m:
-            stages[stage] = float(m.group(1))
-    total = re.search(r"^Total time:\s*\n\s*([0-9.eE+-]+) s\s*$", output or "", re.M)
-    if len(stages) != len(STAGES) or not total:
-        return None, None
-    return stages, float(total.group(1))
-
-
-def opencl_names(output):
-    """(platform, device) that Rodinia's OpenCL wrapper selected, as it printed them."""
-    def selected(kind):
-        m = re.search(rf"Selecting {kind} (\d+)", output or "")
-        if not m:
-            return None
-        name = re.search(rf"^\t{kind.capitalize()} {m.group(1)}: (.*)$", output or "", re.M)
-        return name.group(1).strip() if name else None
-    return selected("platform"), selected("device")
-
-
-def read_track(path):
-    """{frame: [(row, col) per point, endocardium first]} of a result.txt, or None."""
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read()
-    except OSError:
-        return None
-    frames = {}
-    for m in re.finditer(r"---Frame (\d+)---\s*--endo--\s*\n([^\n]*)\n([^\n]*)\n--epi--\s*\n"
-                         r"([^\n]*)\n([^\n]*)", text):
-        try:
-            er, ec, pr, pc = ([int(v) for v in m.group(k).split()] for k in range(2, 6))
-        except ValueError:
-            return None
-        if len(er) != len(ec) or len(pr) != len(pc):
-            return None
-        frames[int(m.group(1))] = list(zip(er, ec)) + list(zip(pr, pc))
-    return frames or None
-
-
-def agreement(track, reference, frames):
-    """The program's track of frames 0 .. frames-1 against the reference's, or the
-    error that makes the comparison impossible (a string)."""
-    if track is None:
-        return "no result.txt with a track in it"
-    compared = equal = 0
-    worst, first = 0.0, None
-    for f in range(frames):
-        got, want = track.get(f), reference.get(f)
-        if got is None or want is None or len(got) != len(want):
-            return f"result.txt: frame {f} missing or not {len(want or [])} points"
-        for i, (g, w) in enumerate(zip(got, want)):
-            compared += 1
-            if g == w:
-                equal += 1
-                continue
-            worst = max(worst, ((g[0] - w[0]) ** 2 + (g[1] - w[1]) ** 2) ** 0.5)
-            if first is None:
-                first = {"frame": f, "point": i, "rodinia": list(g), "reference": list(w)}
-    return {"compared": compared, "equal": equal, "max_px": round(worst, 3),
-            "first_difference": first}
-
-
-# ---- building ---------------------------------------------------------------------------
-
-def read_points(input_txt):
-    """[(row, col)] of input.txt, endocardium first, and the endocardium's count."""
-    with open(input_txt, encoding="utf-8") as f:
-        lines = [line.split() for line in f if line.strip()]
-    endo, epi = int(lines[1][0]), int(lines[1][1])
-    er, ec, pr, pc = ([int(v) for v in lines[k]] for k in range(2, 6))
-    if (len(er), len(ec), len(pr), len(pc)) != (endo, endo, epi, epi):
-        raise ValueError(f"{input_txt}: point lines do not hold {endo} and {epi} points")
-    return list(zip(er, ec)) + list(zip(pr, pc)), endo
-
-
-def set_cuda_points(main_cu, points, endo):
-    """Rewrites main.cu's `common.endoRow[ i] = v;` (endoCol, epiRow, epiCol) with the
-    points; an error string where it does not hold them all."""
-    with open(main_cu, encoding="utf-8", errors="replace") as f:
-        text = f.read()
-    values = {"endoRow": [p[0] for p in points[:endo]], "endoCol": [p[1] for p in points[:endo]],
-              "epiRow": [p[0] for p in points[endo:]], "epiCol": [p[1] for p in points[endo:]]}
-    seen = {k: set() for k in values}
-
-    def one(m):
-        name, i = m.group(1), int(m.group(2))
-        if i >= len(values[name]):
-            return m.group(0)
-        seen[name].add(i)
-        return f"common.{name}[{m.group(2)}] = {values[name][i]};"
-
-    text = re.sub(r"common\.(endoRow|endoCol|epiRow|epiCol)\[(\s*\d+)\]\s*=\s*\d+\s*;", one, text)
-    missing = [k for k, v in values.items() if seen[k] != set(range(len(v)))]
-    if missing:
-        return f"main.cu: no hard-coded points for {', '.join(missing)} to replace"
-    with open(main_cu, "w", encoding="utf-8") as f:
-        f.write(text)
-    return None
-
-
-def opencl_dirs():
-    """(include folder with CL/cl.h, library folder with libOpenCL.so)."""
-    homes = [h for h in (os.environ.get("CUDA_HOME"), "/usr/local/cuda") if h]
-    inc = next((os.path.join(h, "include") for h in homes
-                if os.path.isfile(os.path.join(h, "include", "CL", "cl.h"))), "/usr/include")
-    libs = [os.path.join(h, "lib64") for h in homes] + ["/usr/lib/x86_64-linux-gnu", "/usr/lib64"]
-    lib = next((d for d in libs if os.path.exists(os.path.join(d, "libOpenCL.so"))),
-               "/usr/lib/x86_64-linux-gnu")
-    return inc, lib
-
-
-def build(api, src, build_dir, cc, points, endo, env):
-    """(the built folder, the command, None) or (None, the command, why it did not build)."""
-    folder = os.path.join(build_dir, api, "heartwall")
-    shutil.copytree(os.path.join(src, api, "heartwall"), folder, dirs_exist_ok=True)
-    if api == "cuda":
-        why = set_cuda_points(os.path.join(folder, "main.cu"), points, endo)
-        if why:
-            return None, None, why
-        cmd = ["make", "-B", "OUTPUT=Y"]
-        if cc:
-            cmd.append(f"KERNEL_DIM=-gencode arch=compute_{cc},code=sm_{cc}")
-    else:
-        config = os.path.join(src, "common", "make.config")
-        os.makedirs(os.path.join(build_dir, "common"), exist_ok=True)
-        if os.path.isfile(config):
-            shutil.copy(config, os.path.join(build_dir, "common", "make.config"))
-        else:
-            open(os.path.join(build_dir, "common", "make.config"), "a").close()
-        inc, lib = opencl_dirs()
-        cmd = ["make", "-B", "OUTPUT=Y", f"OPENCL_INC={inc}", f"OPENCL_LIB={lib}"]
-    say(f"building {api}: {shlex.join(cmd)}")
-    rc, out, _ = run_program(NAME, cmd, folder, env, BUILD_TIMEOUT_S)
-    if rc != 0 or not os.path.isfile(os.path.join(folder, "heartwall")):
-        return None, shlex.join(cmd), f"build failed ({shlex.join(cmd)}: exit code {rc}): " \
-                                      f"{tail(out)}"
-    return folder, shlex.join(cmd), None
-
-
 # ---- running ----------------------------------------------------------------------------
 
-def nvidia_cl_lib():
-    dirs = [d for d in os.environ.get("LD_LIBRARY_PATH", "").split(":") if d]
-    for d in dirs + ["/usr/local/nvidia/lib64", "/usr/lib/x86_64-linux-gnu", "/usr/lib64"]:
-        if os.path.exists(os.path.join(d, NV_CL_LIB)):
-            return os.path.join(d, NV_CL_LIB)
-    return None
+def off_nvidia(platform, device, icd):
+    """The error of an OpenCL run on a platform other than NVIDIA's where NVIDIA's library
+    was named to the loader (`icd`: icd_settings' variables), else None."""
+    if not icd or on_nvidia(platform):
+        return None
+    named = " and ".join(f"{k}={v}" for k, v in icd.items())
+    where = f"{platform or '(a platform it did not name)'} {device or '(no device named)'}"
+    return f"ran on {where}, not NVIDIA's OpenCL (the ICD loader ignored {named})"
 
 
-def opencl_env(env, icd, build_dir):
-    """The OpenCL runs' environment: OCL_ICD_VENDORS naming `icd` alone (Rodinia takes
-    platform 0)."""
-    if not icd:
-        return env
-    folder = os.path.join(build_dir, "icd")
-    os.makedirs(folder, exist_ok=True)
-    with open(os.path.join(folder, "only.icd"), "w", encoding="utf-8") as f:
-        f.write(icd + "\n")
-    return dict(env, OCL_ICD_VENDORS=folder)
-
-
-def row_of(ident, rc, out, seconds, track, reference):
+def row_of(ident, rc, out, seconds, track, reference, icd=None):
+    """The row of one run; `icd`: the variables that named NVIDIA's OpenCL library alone
+    to the OpenCL run ({} or None where none was named)."""
     api, frames = ident["api"], ident["frames"]
     if rc != 0:
         return {**ident, "error": f"exit code {rc}: {tail(out)}"}
@@ -380,11 +226,14 @@ def row_of(ident, rc, out, seconds, track, reference):
         return {**ident, "error": f"its frame progress did not reach {frames - 1}: {tail(out)}"}
     row = {**ident, "seconds": round(seconds, 6)}
     if api == "opencl":
+        platform, device = opencl_names(out)
+        wrong = off_nvidia(platform, device, icd)
+        if wrong:  # a number from another device would read as NVIDIA's
+            return {**ident, "error": f"{wrong}: {tail(out)}"}
         stages, total = opencl_times(out)
         if stages is None:
             return {**ident, "error": f"no stage times (Time spent in different stages): "
                                       f"{tail(out)}"}
-        platform, device = opencl_names(out)
         row.update(stages=stages, total_seconds=total, platform=platform, device=device)
     agree = agreement(track, reference, frames)
     if isinstance(agree, str):
@@ -397,30 +246,11 @@ def row_of(ident, rc, out, seconds, track, reference):
     return row
 
 
-def fit(rows):
-    """Per API: the least-squares line through the median seconds per frame count."""
-    out = {}
-    for api in sorted({r["api"] for r in rows}):
-        by = {}
-        for r in rows:
-            if r["api"] == api and "seconds" in r:
-                by.setdefault(r["frames"], []).append(r["seconds"])
-        if len(by) < 2:
-            continue
-        xs = sorted(by)
-        ys = [sorted(by[x])[len(by[x]) // 2] for x in xs]
-        mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-        slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / \
-            sum((x - mx) ** 2 for x in xs)
-        out[api] = {"seconds_per_frame": slope, "intercept_seconds": my - slope * mx,
-                    "frames": xs}
-    return out
-
-
-def measure(args, data, build_dir, cc, built, rows):
+def measure(args, data, build_dir, built, rows):
     env = dict(os.environ)
     reference = read_track(os.path.join(data, "reference.txt"))
-    env_for = {"cuda": env, "opencl": opencl_env(env, args.cl_icd, build_dir)}
+    icd = icd_settings(args.cl_icd, build_dir)
+    env_for = {"cuda": env, "opencl": dict(env, **icd)}
     avi = os.path.relpath(os.path.join(data, "test.avi"),
                           os.path.join(build_dir, "cuda", "heartwall"))
     for repetition in range(args.repetitions):
@@ -437,12 +267,22 @@ def measure(args, data, build_dir, cc, built, rows):
                 cmd = ["./heartwall", avi, str(frames)] if api == "cuda" else \
                     ["./heartwall", str(frames)]
                 rc, out, seconds = run_program(NAME, cmd, folder, env_for[api], args.run_timeout)
-                rows.append(row_of(ident, rc, out, seconds, read_track(result), reference))
+                rows.append(row_of(ident, rc, out, seconds, read_track(result), reference,
+                                   icd if api == "opencl" else None))
                 r = rows[-1]
                 say(f"{api} {frames} frames, repetition {repetition}: " + (
                     f"error: {r['error'].splitlines()[0]}" if "error" in r else
                     f"{r['seconds']:.4g} s, {r['agreement']['equal']}/"
                     f"{r['agreement']['compared']} positions as the reference's"))
+
+
+def checkout_commit(src):
+    """HEAD of the checkout `src` where it is a git work tree's top, else None: a folder
+    inside another repository (gpucmp's .refs/) would give that repository's HEAD."""
+    top = (command_output("git", "-C", src, "rev-parse", "--show-toplevel") or "").strip()
+    if not top or os.path.realpath(top) != os.path.realpath(src):
+        return None
+    return (command_output("git", "-C", src, "rev-parse", "HEAD") or "").strip() or None
 
 
 def write_inputs(bench, data, frames):
@@ -489,12 +329,12 @@ def main(argv=None):
         with Runs(NAME, args.out, doc, rows, complete) as runs:
             write_inputs(args.bench, data, args.frames)
             points, endo = read_points(os.path.join(data, "input.txt"))
-            built = {a: build(a, args.src, build_dir, cc, points, endo, dict(os.environ))
-                     for a in args.apis}
+            built = {a: build(NAME, a, args.src, build_dir, cc, points, endo,
+                              dict(os.environ)) for a in args.apis}
+            cl_folder = built.get("opencl", (None,))[0]
             doc["reference"] = {
                 "repo": REPO,
-                "commit": (command_output("git", "-C", args.src, "rev-parse", "HEAD") or "").strip()
-                or None,
+                "commit": checkout_commit(args.src),
                 "src": os.path.abspath(args.src),
                 "nvcc": first_line(command_output("nvcc", "--version"), r"release \d"),
                 "gpu": first[0].strip() or None,
@@ -506,11 +346,13 @@ def main(argv=None):
                 "points": POINTS,
                 "build": {a: built[a][1] for a in args.apis},
                 "opencl_icd": args.cl_icd,
+                "opencl_loader": opencl_loader(cl_folder and os.path.join(cl_folder,
+                                                                          "heartwall")),
                 "timed": TIMED,
                 "command": "scripts/rodinia_heartwall.py " + shlex.join(argv),
                 "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             }
-            measure(args, data, build_dir, cc, built, rows)
+            measure(args, data, build_dir, built, rows)
     finally:
         if temporary:
             shutil.rmtree(build_dir, ignore_errors=True)

@@ -1,17 +1,19 @@
 #!/usr/bin/env python3
-"""Tests scripts/rodinia_heartwall.py without a GPU: stub nvidia-smi, make, a stub
-gpucmp-bench that writes the three input files, and a stub heartwall program
-that the stub make writes and that prints what Rodinia 3.1's programs print
-(the sample output below is written from their source, cuda/heartwall/main.cu
-and opencl/heartwall/main.c + kernel/kernel_gpu_opencl_wrapper.c, not captured
-from a run). Bad arguments are one line and exit 2; without a checkout the
-script says it skips and exits 0; the printed times, the frame progress and
-result.txt are parsed; each version is built in a copy (never in --src; the
-CUDA copy's hard-coded points replaced by input.txt's) and run per frame count
-and repetition; a crash, a short run or a missing track is an error row and
-exit 1, and so is a track whose frame 0 is not the input points (Rodinia's CUDA
-version without a GPU exits 0 and writes such a track); the track's agreement
-with the reference is reported; the JSON is the documented one.
+"""Tests scripts/rodinia_heartwall.py without a GPU: stub nvidia-smi, make, ldd, a
+stub gpucmp-bench that writes the three input files, and a stub heartwall
+program that the stub make writes and that prints what Rodinia 3.1's programs
+print (rodinia_heartwall_fixtures.py). Bad arguments are one line and exit 2;
+without a checkout the script says it skips and exits 0; each version is built
+in a copy (never in --src; the CUDA copy's hard-coded points replaced by
+input.txt's) and run per frame count and repetition; a crash, a short run or a
+missing track is an error row and exit 1, and so is a track whose frame 0 is
+not the input points (Rodinia's CUDA version without a GPU exits 0 and writes
+such a track); the track's agreement with the reference is reported; the
+OpenCL runs get NVIDIA's library alone through OCL_ICD_VENDORS and
+OCL_ICD_FILENAMES, and a run that then printed another platform is an error
+row, never a number; the reference records ldd's libOpenCL line of the OpenCL
+program; the JSON is the documented one. (What the programs print is parsed in
+rodinia_heartwall_rows_test.py.)
 
 With GPUCMP_RODINIA_SRC set (a checkout of Rodinia 3.1) and gpucmp-bench given
 as the first argument, RealOpenCL builds and runs Rodinia's own OpenCL version
@@ -28,55 +30,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "scripts")
 SCRIPT = os.path.join(SCRIPTS, "rodinia_heartwall.py")
-sys.path.insert(0, SCRIPTS)
-import rodinia_heartwall  # noqa: E402
 
 BENCH = None  # gpucmp-bench, the first argument (for RealOpenCL)
-
-# Written from Rodinia 3.1's opencl/heartwall (main.c's "DISPLAY TIMING" block, whose
-# "% :" glibc prints as is; the wrapper's platform and device lines): not a captured run.
-OPENCL_SAMPLE = """WG size of kernel = 256 \n# of platforms 1
-\tPlatform 0: NVIDIA Corporation
-Selecting platform 0
-# of devices 1
-\tDevice 0: NVIDIA H100 80GB HBM3
-Selecting device 0
------OpenCL Compiler Output-----
---------------------------------
-tSize is 25, sSize is 40
-# of workgroups = 51, # of threads/workgroup = 256 (ensure that device can handle)
-frame progress: 0 1 2 3 4 \nTime spent in different stages of the application:
- 0.000061000000 s,  0.012135000000 % : READ INITIAL VIDEO FRAME
- 0.000001000000 s,  0.000199000000 % : READ COMMAND LINE PARAMETERS
- 0.000050000000 s,  0.009947000000 % : READ INPUTS FROM FILE
- 0.502383000000 s, 99.946990966797 % : GPU ALLOCATION, COPYING, COMPUTATION
- 0.000157000000 s,  0.031234000000 % : FREE MEMORY
-Total time:
- 0.502652000000 s
-"""
-# Written from Rodinia 3.1's cuda/heartwall/main.cu: it prints no time.
-CUDA_SAMPLE = "WG size of kernel = 256 \nframe progress: 0 1 2 3 4 \n"
-
-POINTS = [(100, 200), (110, 210), (300, 400), (310, 410), (320, 420)]  # 2 endo, 3 epi
-
-
-def result_txt(frames, video_frames, shift=None, garbage=False):
-    """result.txt as Rodinia's write_data() prints it; `shift` moves point 1 at frame 2;
-    `garbage`: every value one number (what Rodinia's CUDA version writes without a GPU)."""
-    out = f"Total AVI Frames: {video_frames}\nFrames Processed: {frames}\nendoPoints: 2\n" \
-          "epiPoints: 3"
-    for f in range(frames):
-        pts = [(r + f, c) for r, c in POINTS]
-        if shift and f == 2:
-            pts[1] = (pts[1][0] + 3, pts[1][1] + 4)
-        if garbage:
-            pts = [(-1715528512, -1715528512)] * len(pts)
-        out += f"\n---Frame {f}---\n--endo--\n"
-        out += "".join(f"{r}\t" for r, _ in pts[:2]) + "\n" + "".join(f"{c}\t" for _, c in pts[:2])
-        out += "\n--epi--\n"
-        out += "".join(f"{r}\t" for r, _ in pts[2:]) + "\n" + "".join(f"{c}\t" for _, c in pts[2:])
-    return out
-
 
 STUBS = {
     "nvidia-smi": """#!/bin/sh
@@ -84,6 +39,12 @@ echo "NVIDIA H100 80GB HBM3, 9.0"
 """,
     "nvcc": """#!/bin/sh
 echo "Cuda compilation tools, release 13.0, V13.0.88"
+""",
+    # The OpenCL program's libraries as glibc's ldd prints them.
+    "ldd": """#!/bin/sh
+printf '\\tlinux-vdso.so.1 (0x00007ffd3b5f2000)\\n'
+printf '\\tlibOpenCL.so.1 => /fake/lib/libOpenCL.so.1 (0x00007f2a1c000000)\\n'
+printf '\\tlibc.so.6 => /lib/x86_64-linux-gnu/libc.so.6 (0x00007f2a1be00000)\\n'
 """,
     # Records each build (its folder, arguments, and main.cu's first endoRow line).
     "make": """#!/bin/sh
@@ -99,7 +60,7 @@ BENCH_STUB = f"""#!{sys.executable}
 import os, sys
 sys.path.insert(0, {SCRIPTS!r})
 sys.path.insert(0, {HERE!r})
-from rodinia_heartwall_test import POINTS, result_txt
+from rodinia_heartwall_fixtures import POINTS, result_txt
 a = sys.argv
 d = a[a.index("--heartwall-write-rodinia") + 1]
 n = max(int(x) for x in a[a.index("--heartwall-frames") + 1].split(","))
@@ -114,22 +75,26 @@ with open(os.environ["FAKE_LOG"], "a") as f:
     f.write("bench " + " ".join(a[1:]) + "\\n")
 """
 # The stub program: prints what Rodinia's prints and writes result.txt; FAKE_MODE_<api>
-# makes it crash, stop short, write no track, move a point or write garbage.
+# makes it crash, stop short, write no track, move a point, write garbage or (OpenCL) print
+# PoCL's platform and device.
 PROGRAM = f"""#!{sys.executable}
 import os, sys
 sys.path.insert(0, {HERE!r})
-from rodinia_heartwall_test import CUDA_SAMPLE, OPENCL_SAMPLE, result_txt
+from rodinia_heartwall_fixtures import CUDA_SAMPLE, OPENCL_SAMPLE, POCL_SAMPLE, result_txt
 api = os.path.basename(os.path.dirname(os.getcwd()))
 n = int(sys.argv[-1])
 avi = sys.argv[1] if api == "cuda" else "../../data/heartwall/test.avi"
 with open(os.environ["FAKE_LOG"], "a") as f:
     f.write(f"run {{api}} {{' '.join(sys.argv[1:])}} avi={{os.path.isfile(avi)}} "
-            f"icd={{os.environ.get('OCL_ICD_VENDORS', '-')}}\\n")
+            f"icd={{os.environ.get('OCL_ICD_VENDORS', '-')}} "
+            f"files={{os.environ.get('OCL_ICD_FILENAMES', '-')}}\\n")
 mode = os.environ.get("FAKE_MODE_" + api, "")
 if mode == "crash":
     print("Segmentation fault")
     sys.exit(139)
-out = (CUDA_SAMPLE if api == "cuda" else OPENCL_SAMPLE).replace(
+sample = {{"cuda": CUDA_SAMPLE,
+          "opencl": POCL_SAMPLE if mode == "pocl" else OPENCL_SAMPLE}}[api]
+out = sample.replace(
     "0 1 2 3 4 ", "".join(f"{{i}} " for i in range(n if mode != "short" else n - 1)))
 print(out, end="")
 if mode != "notrack":
@@ -189,7 +154,8 @@ class Work(unittest.TestCase):
         argv = (["--src", self.src] if src else []) + ["--out", self.out] + \
             (["--bench", os.path.join(self.tmp, "bin", "gpucmp-bench")] if bench else [])
         base = {k: v for k, v in os.environ.items()
-                if k not in ("GPUCMP_RODINIA_SRC", "GPUCMP_BENCH", "OCL_ICD_VENDORS")}
+                if k not in ("GPUCMP_RODINIA_SRC", "GPUCMP_BENCH", "OCL_ICD_VENDORS",
+                             "OCL_ICD_FILENAMES")}
         return subprocess.run([sys.executable, SCRIPT, *argv, *args], capture_output=True,
                               text=True, timeout=120, env={**base, **self.env, **(env or {})})
 
@@ -235,6 +201,7 @@ class BadArguments(Work):
             f.write("case 'f':\n")
         r = self.run_script("--apis", "cuda", "--frames", "3", "--repetitions", "1")
         self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIsNone(self.document()["reference"]["opencl_loader"])  # no OpenCL program
 
 
 class Skip(Work):
@@ -252,55 +219,30 @@ class Skip(Work):
         self.assertEqual(self.document()["reference"]["src"], os.path.abspath(self.src))
 
 
-class Parsing(unittest.TestCase):
-    def test_the_opencl_versions_stage_times(self):
-        stages, total = rodinia_heartwall.opencl_times(OPENCL_SAMPLE)
-        self.assertEqual(stages, {"READ INITIAL VIDEO FRAME": 0.000061,
-                                  "READ COMMAND LINE PARAMETERS": 0.000001,
-                                  "READ INPUTS FROM FILE": 0.00005,
-                                  "GPU ALLOCATION, COPYING, COMPUTATION": 0.502383,
-                                  "FREE MEMORY": 0.000157})
-        self.assertEqual(total, 0.502652)
-        self.assertEqual(rodinia_heartwall.opencl_times(CUDA_SAMPLE), (None, None))
-        cut = OPENCL_SAMPLE.replace(" 0.000157000000 s,  0.031234000000 % : FREE MEMORY\n", "")
-        self.assertEqual(rodinia_heartwall.opencl_times(cut), (None, None))
-        self.assertEqual(rodinia_heartwall.opencl_names(OPENCL_SAMPLE),
-                         ("NVIDIA Corporation", "NVIDIA H100 80GB HBM3"))
+class Commit(Work):
+    """The reference's commit is the checkout's own, never an enclosing repository's."""
 
-    def test_the_frame_progress(self):
-        self.assertTrue(rodinia_heartwall.progress_done(CUDA_SAMPLE, 5))
-        self.assertFalse(rodinia_heartwall.progress_done(CUDA_SAMPLE, 6))
-        self.assertFalse(rodinia_heartwall.progress_done("frame progress: \n", 5))
-        self.assertFalse(rodinia_heartwall.progress_done("WG size of kernel = 256\n", 2))
+    def git(self, folder, *args):
+        subprocess.run(["git", "-C", folder, "-c", "user.name=t", "-c", "user.email=t@t",
+                        *args], check=True, capture_output=True)
 
-    def test_result_txt_and_its_agreement(self):
-        with tempfile.TemporaryDirectory() as tmp:
-            path = os.path.join(tmp, "result.txt")
-            with open(path, "w") as f:
-                f.write(result_txt(4, 104))
-            mine = rodinia_heartwall.read_track(path)
-            with open(path, "w") as f:
-                f.write(result_txt(4, 104, shift=True))
-            moved = rodinia_heartwall.read_track(path)
-            self.assertIsNone(rodinia_heartwall.read_track(os.path.join(tmp, "none.txt")))
-        self.assertEqual(sorted(mine), [0, 1, 2, 3])
-        self.assertEqual(mine[3][0], (103, 200))
-        self.assertEqual(mine[1][4], (321, 420))
-        self.assertEqual(rodinia_heartwall.agreement(mine, mine, 4),
-                         {"compared": 20, "equal": 20, "max_px": 0.0, "first_difference": None})
-        self.assertEqual(rodinia_heartwall.agreement(moved, mine, 4), {
-            "compared": 20, "equal": 19, "max_px": 5.0,
-            "first_difference": {"frame": 2, "point": 1, "rodinia": [115, 214],
-                                 "reference": [112, 210]}})
-        self.assertIn("frame 4 missing", rodinia_heartwall.agreement(mine, mine, 5))
+    def commit_of_a_run(self):
+        r = self.run_script("--apis", "opencl", "--frames", "3", "--repetitions", "1")
+        self.assertEqual(r.returncode, 0, r.stderr)
+        return self.document()["reference"]["commit"]
 
-    def test_the_fit_leaves_the_fixed_cost_out(self):
-        rows = [{"api": "cuda", "frames": f, "seconds": 0.5 + 0.01 * f + e}
-                for f in (20, 40) for e in (0.0, 0.001, 0.3)]
-        fit = rodinia_heartwall.fit(rows + [{"api": "opencl", "frames": 20, "error": "x"}])
-        self.assertEqual(list(fit), ["cuda"])
-        self.assertAlmostEqual(fit["cuda"]["seconds_per_frame"], 0.01)
-        self.assertAlmostEqual(fit["cuda"]["intercept_seconds"], 0.501)
+    def test_inside_another_repository_no_commit_then_its_own(self):
+        if shutil.which("git") is None:
+            self.skipTest("no git")
+        self.git(self.tmp, "init", "-q")
+        self.git(self.tmp, "commit", "-q", "--allow-empty", "-m", "outer")
+        self.assertIsNone(self.commit_of_a_run())  # src/ is no work tree's top
+        self.git(self.src, "init", "-q")
+        self.git(self.src, "add", "-A")
+        self.git(self.src, "commit", "-q", "-m", "rodinia")
+        head = subprocess.run(["git", "-C", self.src, "rev-parse", "HEAD"], check=True,
+                              capture_output=True, text=True).stdout.strip()
+        self.assertEqual(self.commit_of_a_run(), head)
 
 
 class Runs(Work):
@@ -341,10 +283,32 @@ class Runs(Work):
         self.assertEqual(set(doc["fit"]), {"cuda", "opencl"})
         self.assertEqual(doc["fit"]["cuda"]["frames"], [3, 5])
         runs = self.log_lines("run ")
-        self.assertIn("run cuda ../../data/heartwall/test.avi 3 avi=True icd=-", runs)
-        self.assertIn(f"run opencl 3 avi=True icd={build}/icd", runs)
+        self.assertIn("run cuda ../../data/heartwall/test.avi 3 avi=True icd=- files=-", runs)
+        # NVIDIA's library alone, both ways the ICD loaders read.
+        self.assertIn(f"run opencl 3 avi=True icd={build}/icd files={self.env['FAKE_PROGRAM']}",
+                      runs)
         with open(os.path.join(build, "icd", "only.icd")) as f:
             self.assertEqual(f.read(), self.env["FAKE_PROGRAM"] + "\n")
+        self.assertEqual(ref["opencl_icd"], self.env["FAKE_PROGRAM"])
+        self.assertEqual(ref["opencl_loader"], "libOpenCL.so.1 => /fake/lib/libOpenCL.so.1")
+
+    def test_an_opencl_run_off_nvidias_platform_is_an_error_row(self):
+        build = os.path.join(self.tmp, "build")
+        r = self.run_script("--frames", "3,5", "--repetitions", "1", "--build-dir", build,
+                            "--cl-icd", self.env["FAKE_PROGRAM"], env={"FAKE_MODE_opencl": "pocl"})
+        self.assertEqual(r.returncode, 1, r.stderr)
+        self.assertIn("2 failed", r.stderr)
+        doc = self.document()
+        opencl = [x for x in doc["rows"] if x["api"] == "opencl"]
+        self.assertEqual(len(opencl), 2)
+        for row in opencl:
+            self.assertEqual(set(row), {"api", "frames", "repetition", "error"})  # no number
+            self.assertTrue(row["error"].startswith(
+                "ran on The pocl project cpu-skylake-avx512-Intel(R) Xeon(R) Processor, not "
+                f"NVIDIA's OpenCL (the ICD loader ignored OCL_ICD_VENDORS={build}/icd and "
+                f"OCL_ICD_FILENAMES={self.env['FAKE_PROGRAM']}): "), row["error"])
+        self.assertIn("seconds", [x for x in doc["rows"] if x["api"] == "cuda"][0])
+        self.assertEqual(list(doc["fit"]), ["cuda"])  # nothing of PoCL's in the fit
 
     def test_failures_are_error_rows_and_exit_1(self):
         for modes, words in (({"FAKE_MODE_cuda": "crash"}, "exit code 139: Segmentation fault"),

@@ -91,6 +91,11 @@ if(Python3_FOUND)
   add_test(NAME report_kernel_tuner COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_kernel_tuner_test.py)
   set_tests_properties(report_kernel_tuner PROPERTIES LABELS "scripts")
+  # Rodinia's own heartwall beside gpucmp's rows (rodinia-heartwall.json of
+  # scripts/rodinia_heartwall.py, a side file): medians, fit, agreement, runs set apart.
+  add_test(NAME report_rodinia_heartwall COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/report_rodinia_heartwall_test.py)
+  set_tests_properties(report_rodinia_heartwall PROPERTIES LABELS "scripts")
   # The data-layout section: kernels per layout, conversions, break-even.
   add_test(NAME report_layout COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/report_layout_test.py)
@@ -122,6 +127,12 @@ if(Python3_FOUND)
   add_test(NAME rodinia_heartwall COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_test.py $<TARGET_FILE:gpucmp-bench>)
   set_tests_properties(rodinia_heartwall PROPERTIES LABELS "scripts" TIMEOUT 900)
+  # What it reads of a run (stage times, platform, progress, track, agreement, fit), the row
+  # of one run (an OpenCL run off NVIDIA's platform an error row where NVIDIA's library was
+  # named) and ldd's libOpenCL line of the OpenCL program.
+  add_test(NAME rodinia_heartwall_rows COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_rows_test.py)
+  set_tests_properties(rodinia_heartwall_rows PROPERTIES LABELS "scripts")
   # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
   # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input; the
   # kernels' sources and arguments (scripts/worksize_kernels.py).

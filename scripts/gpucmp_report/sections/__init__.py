@@ -7,7 +7,7 @@ and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds 
 module here and one line to SECTIONS."""
 from . import (advection, agpu, at_best, bandwidth, best, changed, cold, gaps, header,
                kernel_tuner, layout, not_measured, one_api, peak, ptx_steps, quality, ratio,
-               roofline, scaling, split, startup, vendor, worksize)
+               rodinia_heartwall, roofline, scaling, split, startup, vendor, worksize)
 
 SECTIONS = [
     header,        # title, input files, device and software, how to read it
@@ -26,6 +26,7 @@ SECTIONS = [
     kernel_tuner,  # Kernel Tuner's picks beside gpucmp's tuner, re-timed by gpucmp (side files)
     split,         # one kernel's work split across devices (split:<spec> rows)
     layout,        # data layouts: AoS, SoA, AoSoA and the conversions (layout:<l> rows)
+    rodinia_heartwall,  # Rodinia's own heartwall beside gpucmp's heartwall rows (side file)
     agpu,          # reductions, scans, the AGPU model's predictions and CUB (reduce/, scan/)
     roofline,      # measured roofline (ceiling/ rows, roofline_flop/roofline_bytes counters)
     advection,     # semi-Lagrangian advection against GPU Challenge 2010 (advection/ rows)

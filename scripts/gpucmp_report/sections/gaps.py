@@ -7,7 +7,10 @@ Side inputs: report.py's arguments named explanations.json or *-ncu.json are
 these files, never benchmark results (and jacobi.json, NVIDIA's Jacobi for
 sections/scaling.py: gpucmp_report/jacobi.py; kernel-tuner.json and
 kernel-tuner-retime.json, Kernel Tuner's picks and their re-time run for
-sections/kernel_tuner.py: gpucmp_report/kernel_tuner.py); the same files and sass/*.sass
+sections/kernel_tuner.py: gpucmp_report/kernel_tuner.py; rodinia-heartwall.json or an
+earlier attempt's rodinia-heartwall.attempt-N.json, Rodinia's own heartwall for
+sections/rodinia_heartwall.py: gpucmp_report/rodinia_heartwall.py; a suite run's
+manifest.json, read by none of them, is no result either); the same files and sass/*.sass
 in the folders of the result files are read too, and for a suite run's folder (one
 with manifest.json: results/<gpu>/<date>-<revision>/) the explanations.json
 of the GPU's folder above it, where the causes found on that GPU are curated;
@@ -26,6 +29,7 @@ import types
 from .. import counters as report_counters
 from .. import jacobi as report_jacobi
 from .. import kernel_tuner as report_kt
+from .. import rodinia_heartwall as report_rodinia
 from .. import sass as report_sass
 from ..fmt import fmt_params, md_table
 from ..names import parse_name, size_key, workload_rank
@@ -81,11 +85,14 @@ class InputError(Exception):
 class Side:
     """The side inputs: profiles, explanations and SASS, and the folders searched."""
 
-    def __init__(self, ncu=(), explanations=(), dirs=(), jacobi=(), kernel_tuner=()):
+    def __init__(self, ncu=(), explanations=(), dirs=(), jacobi=(), kernel_tuner=(),
+                 rodinia=()):
         self.ncu_paths, self.explanation_paths, self.dirs = list(ncu), list(explanations), \
             list(dirs)
         self.jacobi_paths = list(jacobi)
         self.kernel_tuner_paths = list(kernel_tuner)
+        self.rodinia_paths = list(rodinia)
+        self.rodinia = []  # [gpucmp_report.rodinia_heartwall.Doc]
         self.ncu_docs, self.ncu_rows, self.explanations, self.sass = [], {}, {}, []
         self.jacobi = []  # [gpucmp_report.jacobi.Doc]
         self.kernel_tuner = []  # [gpucmp_report.kernel_tuner.Doc]
@@ -110,6 +117,10 @@ class Side:
                 [p for p, n in named.items() if n == report_kt.RETIME_NAME])
         except report_kt.InputError as e:
             raise InputError(str(e)) from e
+        try:
+            self.rodinia = report_rodinia.load(self.rodinia_paths)
+        except report_rodinia.InputError as e:
+            raise InputError(str(e)) from e
         self.sass = report_sass.load(self.dirs)
         return self
 
@@ -119,8 +130,8 @@ class Side:
 
 def is_side_file(path):
     name = os.path.basename(path)
-    return name in (EXPLANATIONS, report_jacobi.NAME, *report_kt.NAMES) or \
-        name.endswith(NCU_SUFFIX)
+    return name in (EXPLANATIONS, report_jacobi.NAME, *report_kt.NAMES, RUN_MANIFEST) or \
+        name.endswith(NCU_SUFFIX) or report_rodinia.is_name(name)
 
 
 def split_inputs(paths):
@@ -138,7 +149,7 @@ def split_inputs(paths):
         gpu_folder = (gpu_explanations(os.path.dirname(os.path.abspath(d)))
                       if os.path.isfile(os.path.join(d, RUN_MANIFEST)) else [])
         for p in gpu_folder + [os.path.join(d, n) for n in (
-                EXPLANATIONS, report_jacobi.NAME, *report_kt.NAMES)] + sorted(
+                EXPLANATIONS, report_jacobi.NAME, *report_kt.NAMES, report_rodinia.NAME)] + sorted(
                 glob.glob(os.path.join(d, "*" + NCU_SUFFIX))):
             if os.path.isfile(p) and os.path.realpath(p) not in seen:
                 seen.add(os.path.realpath(p))
@@ -147,7 +158,8 @@ def split_inputs(paths):
     explanations = [p for p in found if os.path.basename(p) == EXPLANATIONS]
     jacobi = [p for p in found if os.path.basename(p) == report_jacobi.NAME]
     kernel_tuner = [p for p in found if os.path.basename(p) in report_kt.NAMES]
-    return results, Side(ncu, explanations, dirs, jacobi, kernel_tuner)
+    rodinia = [p for p in found if report_rodinia.is_name(os.path.basename(p))]
+    return results, Side(ncu, explanations, dirs, jacobi, kernel_tuner, rodinia)
 
 
 def gpu_explanations(gpu_dir):

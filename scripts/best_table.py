@@ -14,7 +14,8 @@ its API's launch floor. The last row is each GPU's geometric mean, of the
 rows with one math on both APIs (a row labelled "not the same math" has only
 each API's default math, as trapezoid's division). A workload whose part
 the run did not hold (manifest.json's parts) reads "not run" and stays out of
-that column's mean, which then says how many rows it is of.
+that column's mean, which then says how many rows it is of; so does a
+workload that no row of the run holds on either API (a run made before it).
 A run folder is read as REPORT.md reads it: its parts' files in the order of
 manifest.json, the later file's row winning, error and skipped rows left out.
 The README holds the table between <!-- best: RUN_DIR [RUN_DIR ...] --> and
@@ -68,7 +69,10 @@ def run_bests(run_dir):
         _, benches, _ = load.load_all(files)
     except load.InputError as e:
         raise InputError(str(e)) from e
-    bests = [b if b.family.part in held else None for b in api_best.best_of(benches)]
+    # A family with no row on either API: its part ran without it (a run made
+    # before the workload existed), as good as a part the run did not hold.
+    bests = [b if b.family.part in held and api_best.missing_api(b) != "CUDA and OpenCL"
+             else None for b in api_best.best_of(benches)]
     for b in bests:
         gone = api_best.missing_api(b) if b is not None else None
         if gone:

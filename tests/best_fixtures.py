@@ -14,6 +14,8 @@ CONTEXT = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200", "date":
 # The latest full suite run of each single-GPU kind (the README's tables).
 COMMITTED = [os.path.join(REPO, "results", gpu, "2026-11-27-f31dd4c")
              for gpu in ("nvidia-h200", "nvidia-h100-80gb-hbm3")]
+# Later runs of some parts (with the source forms that close compiler gaps).
+LATER = [os.path.join(REPO, "results", "nvidia-h200", "2026-11-28-152a1e3")]
 
 
 def row(name, ms, **counters):

@@ -78,7 +78,7 @@ class Selection(Case):
                                              "tile16-ptx-as-built", "tile16-ptx-O0")]
         fast += [(cp_ieee, "cuda", "unrollx8-ldg"), (cp_ieee, "opencl", "unrollx8"),
                  (cp_ieee, "opencl", "base"), (adv, "cuda", "async-maxl1"),
-                 (cp_ieee, "opencl", "unrollx8-byvalue")]
+                 (cp_ieee, "opencl", "unrollx8-byvalue"), (adv, "opencl", "async-cpasync")]
         groups = [fx.row(fx.name(f, api, v), 0.5) for f, api, v in fast]
         groups += [fx.row(fx.name(MM, api, "tile16", "/cache:cold"), 0.5) for api in
                    ("cuda", "opencl")]
@@ -94,18 +94,14 @@ class Selection(Case):
             self.assertIsNotNone(api_best.left_out(f.workload, api, v), v)
 
     def test_each_apis_own_source_forms_and_build_options_are_its_own(self):
-        cp_ieee, adv = FAMILY["cp, IEEE divide and sqrt"], FAMILY["advection step 8192 x 16384"]
-        reduce = FAMILY["reduce 2^28 int32"]
+        cp_ieee, reduce = FAMILY["cp, IEEE divide and sqrt"], FAMILY["reduce 2^28 int32"]
         own = [(cp_ieee, "cuda", "unrollx8-ieee", 2.0), (cp_ieee, "cuda", "unrollx8-byvalue", 1.5),
                (cp_ieee, "opencl", "unrollx8-ieee", 3.0),
                (cp_ieee, "opencl", "unrollx8-ieee-byvalue", 1.6),
-               (adv, "cuda", "async", 2.0), (adv, "opencl", "async", 3.0),
-               (adv, "opencl", "async-cpasync", 1.9),
                (reduce, "cuda", "pipeline", 2.0), (reduce, "opencl", "pipeline", 2.5),
                (reduce, "opencl", "pipeline-regcap40", 2.1)]
         bests = self.bests(*[fx.row(fx.name(f, api, v), ms) for f, api, v, ms in own])
         for f, cuda, opencl in ((cp_ieee, "unrollx8-byvalue", "unrollx8-ieee-byvalue"),
-                                (adv, "async", "async-cpasync"),
                                 (reduce, "pipeline", "pipeline-regcap40")):
             b = bests[f.label]
             self.assertEqual((b.cuda.variant, b.opencl.variant), (cuda, opencl), f.label)
@@ -257,7 +253,7 @@ class Script(Case):
 
 class Committed(unittest.TestCase):
     def test_every_row_is_in_a_family_or_left_out_for_a_reason(self):
-        for run_dir in fx.COMMITTED:
+        for run_dir in fx.COMMITTED + fx.LATER:
             _, files, _ = best_table.manifest(run_dir)
             _, benches, _ = load.load_all(files)
             for b in benches.values():
@@ -277,6 +273,9 @@ class Committed(unittest.TestCase):
         self.assertEqual(len(body), len(api_best.FAMILIES) + 1)
         for cells in body:
             for cell in cells[1:]:
+                if cell == "not run":  # a workload added after those runs
+                    self.assertEqual(cells[0], "heartwall, 100 frames")
+                    continue
                 self.assertTrue(0.3 < float(cell.split()[0]) < 5, cells)
 
 

@@ -109,6 +109,8 @@ FAMILIES = [
            ("base", "aligned"), free=FREE + ("layout",)),
     Family("bodies, 2^26", "layout", "bodies", "n:67108864", ("base",), ("base",),
            free=FREE + ("layout",)),
+    Family("heartwall, 100 frames", "layout", "heartwall", "frames:100", ("base",), ("base",),
+           free=FREE + ("layout",)),
     *[Family(f"layoutconv {src} to {dst}, 12.5 M records of 12 words", "layout", "layoutconv",
              f"records:12500000/words:12/from:{src}/to:{dst}", ("base",), ("base",))
       for src, dst in CONVERSIONS],
@@ -119,10 +121,8 @@ FAMILIES = [
     Family("scan 2^28 int32", "agpu", "scan", "type:int32/n:268435456",
            ("alpha", "lookback", "onepass"), ("alpha", "lookback", "onepass"),
            free=FREE + ("alpha",)),
-    # async-cpasync: OpenCL's async kernel with its work-group copy written as
-    # cp.async in NVIDIA's inline PTX, OpenCL C that NVIDIA's OpenCL compiles.
     Family("advection step 8192 x 16384", "advection", "advection", "nx:8192/ny:16384",
-           ADVECTION, ADVECTION + ("async-cpasync",)),
+           ADVECTION, ADVECTION),
     Family("triad 2^27", "triad", "triad", "n:134217728", ("base",), ("base",)),
     Family("device copy 1 GiB", "bandwidth", "bandwidth", GIB, ("d2d",), ("d2d",)),
     *[Family(f"{d} copy 1 GiB", "bandwidth", "bandwidth", GIB, (f"{d}-pinned", f"{d}-pageable"),
@@ -137,6 +137,7 @@ NOT_OWN = [  # (variant suffix, why)
     ("-opencl-ptx", "cross-run: OpenCL's PTX under CUDA"),
     ("-ptx-jit", "cross-run: nvcc's PTX through CUDA's driver JIT"),
     ("-ptx-from-nvcc", "cross-run: nvcc's PTX through OpenCL"),
+    ("-cpasync", "cross-run: CUDA's cp.async written into OpenCL as inline PTX"),
     ("-ptx-as-built", "control: OpenCL's own PTX reloaded"),
     ("-ptx-O0", "control: the -O0 start of gpucmp's PTX chains"),
     ("-ldg", "control: CUDA's kernel reading its inputs as OpenCL does"),

@@ -9,18 +9,20 @@ bayes_opt, its initial random sample half the budget) once per seed at a budget
 of max(candidates // 10, 3) timed configurations (gpucmp's tuner times
 max(1, candidates // 10) shapes: 6 of 66 on the 2-D kernels, none of 11 on the
 1-D ones, where its model alone picks). It writes every pick with Kernel Tuner's
-own time of it as JSON and prints, on stdout, the --<kernel>-local arguments of
-one gpucmp-bench run that re-times all the picks by gpucmp's protocol, `tuner`
-(gpucmp's tuner, choosing again in that run) first; the report's "Kernel Tuner
-beside gpucmp's tuner" reads both files (kernel-tuner.json and that run's
-kernel-tuner-retime.json).
+own time of it as JSON and prints, on stdout, the arguments (--bench-args, then
+the --<kernel>-local ones) of one gpucmp-bench run that re-times all the picks by
+gpucmp's protocol, `tuner` (gpucmp's tuner, choosing again in that run) first; the
+report's "Kernel Tuner beside gpucmp's tuner" reads both files (kernel-tuner.json
+and that run's kernel-tuner-retime.json).
 
 What is tuned is what gpucmp runs: the candidate space is the legal shapes of
 gpucmp itself, from `gpucmp-bench --benchmark_list_tests` with every
 --<kernel>-local sweep (--bench) or from the local:<shape> rows of a sweep's JSON
 (--sweep; rows skipped there, e.g. over a device's limit, are left out), per API,
 and so are the problem sizes (the listing's or the rows' parameters: with
---bench, the size preset --size, standard as the suite's worksize part). The
+--bench, the size preset --size, standard as the suite's worksize part, and what
+--bench-args sets, e.g. "--sort-n 4194304": sort at 2^22 keys, where 2^18 is
+launch-bound). The
 kernels are the repository's own files: opencl/worksize/<kernel>.cl as written,
 and the kernel of cuda/worksize/<kernel>.cu (the body of its anonymous namespace,
 the harness constants it names replaced by their values from
@@ -86,6 +88,7 @@ Output (kernel-tuner.json by the report's name; written atomically, one object):
    "gpucmp_tuner": {label: {api: {"picks": [shapes], "measured", "candidates"}}}
                    (from --ours; {} without),
    "retime": {"local_args": [...], "shapes": {kernel: [specs]},
+              "bench_args": [...] (only with --bench-args: the printed arguments' first),
               "command": a gpucmp-bench command line that re-times them},
    "partial": why (only while running, or when stopped by SIGTERM)}
   The file is rewritten after each kernel and backend, so a run cut short keeps what
@@ -96,7 +99,8 @@ Output (kernel-tuner.json by the report's name; written atomically, one object):
   Shapes are gpucmp's specs: "256" (1-D), "32x8" (2-D, x by y).
 
 usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sweep JSON...)
-           [--size standard] [--kernels mmnaive,bilinear,sort,trapezoid]
+           [--size standard] [--bench-args "ARGS"]
+           [--kernels mmnaive,bilinear,sort,trapezoid]
            [--backends cuda,opencl] [--strategies random_sample,genetic_algorithm,
            simulated_annealing,bayes_opt] [--seeds 1,2,3,4,5] [--budget N]
            [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
@@ -107,7 +111,7 @@ exit: 0 written (skipped backends and failed configurations are in the JSON);
       2 bad input: kernel_tuner not importable, a backend named by --backends whose
       package does not import, an unknown kernel, backend or strategy, bad seeds,
       budget, iterations or run timeout, --out in a missing or unwritable folder,
-      a --resume file of other settings,
+      a --resume file of other settings, --bench-args that do not split (a quote left open),
       a listing or sweep without the kernels' local:<shape> rows, a kernel source
       that does not parse; one line on stderr
 """
@@ -162,6 +166,10 @@ def parse_args(argv):
     src.add_argument("--bench", help="gpucmp-bench, whose listing gives the legal shapes")
     src.add_argument("--sweep", nargs="+", help="sweep JSON files (local:<shape> rows)")
     p.add_argument("--size", default="standard", help="gpucmp-bench --size (with --bench)")
+    p.add_argument("--bench-args", default="", help="more gpucmp-bench arguments, one "
+                   "shell-quoted string (e.g. \"--sort-n 4194304\"; one word: "
+                   "--bench-args=WORD): passed to its listing (--bench) and put first in the "
+                   "printed re-time arguments")
     p.add_argument("--kernels", default=",".join(KERNELS))
     p.add_argument("--backends", help="cuda,opencl (default: both, a missing one skipped)")
     p.add_argument("--strategies", default=",".join(STRATEGIES))
@@ -182,6 +190,10 @@ def parse_args(argv):
     p.add_argument("--retime-out", default="kernel-tuner-retime.json",
                    help="the --benchmark_out of the printed re-time command")
     args = p.parse_args(argv)
+    try:
+        args.bench_args = shlex.split(args.bench_args)
+    except ValueError as e:
+        fail(f"--bench-args '{args.bench_args}': {e}")
     args.kernels = word_list("--kernels", args.kernels, KERNELS)
     args.explicit_backends = args.backends is not None
     args.backends = word_list("--backends", args.backends or ",".join(BACKENDS), BACKENDS)
@@ -239,7 +251,7 @@ def run(args, argv):
     if "cuda" in args.backends:
         cuda_home()  # before Kernel Tuner's CUDA backend looks for NVRTC
     if args.bench:
-        space, origin = space_from_bench(args.bench, args.size, args.kernels)
+        space, origin = space_from_bench(args.bench, args.size, args.kernels, args.bench_args)
     else:
         space, origin = space_from_sweeps(args.sweep, args.kernels)
     missing = [k for k in args.kernels if not any(key[0] == k for key in space)]
@@ -312,7 +324,7 @@ def run(args, argv):
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     say(f"wrote {args.out}; re-time every pick in one run: {doc['retime']['command']}")
-    print(shlex.join(doc["retime"]["local_args"]))
+    print(shlex.join(args.bench_args + doc["retime"]["local_args"]))
     return rc
 
 

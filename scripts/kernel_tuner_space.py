@@ -59,16 +59,18 @@ def collect(names, kernels):
     return space
 
 
-def listing_command(bench, size, kernels):
-    cmd = [bench, "--benchmark_list_tests=true", "--size", size, "--startup", "off",
-           f"--benchmark_filter=^({'|'.join(kernels)})/"]
+def listing_command(bench, size, kernels, bench_args):
+    cmd = [bench, "--benchmark_list_tests=true", "--size", size, *bench_args, "--startup",
+           "off", f"--benchmark_filter=^({'|'.join(kernels)})/"]
     for k in kernels:
         cmd += [f"--{k}-local", "sweep"]
     return cmd
 
 
-def space_from_bench(bench, size, kernels):
-    cmd = listing_command(bench, size, kernels)
+def space_from_bench(bench, size, kernels, bench_args):
+    """The space of gpucmp-bench's listing; its rows' parameters are the problem
+    sizes (--size's preset, and what bench_args set, e.g. --sort-n)."""
+    cmd = listing_command(bench, size, kernels, bench_args)
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=LIST_TIMEOUT_S)
     except (OSError, subprocess.TimeoutExpired) as e:
@@ -178,7 +180,10 @@ def retime(jobs, ours, args, size):
     local_args = []
     for kernel, specs in shapes.items():
         local_args += [f"--{kernel}-local", ",".join(specs)]
-    cmd = ["gpucmp-bench"] + (["--size", size] if size else []) + [
+    cmd = ["gpucmp-bench"] + (["--size", size] if size else []) + args.bench_args + [
         f"--benchmark_filter=^({'|'.join(shapes)})/"] + RETIME_FLAGS + local_args + [
         f"--benchmark_out={args.retime_out}", "--benchmark_out_format=json"]
-    return {"local_args": local_args, "shapes": shapes, "command": shlex.join(cmd)}
+    out = {"local_args": local_args, "shapes": shapes}
+    if args.bench_args:
+        out["bench_args"] = args.bench_args
+    return {**out, "command": shlex.join(cmd)}

@@ -148,8 +148,8 @@ def write_exec(path, text):
 
 class StubbedRun:
     """A unittest.TestCase mixin: the script run against stub modules and a stub
-    gpucmp-bench (which records its arguments in self.bench_args), its Kernel Tuner
-    calls logged."""
+    gpucmp-bench (which records its arguments in self.bench_args and lists sort at
+    its --sort-n, 16384 without), its Kernel Tuner calls logged."""
 
     def setUp(self):
         self.dir = tempfile.mkdtemp(prefix="kt-side-test-")
@@ -168,7 +168,10 @@ class StubbedRun:
         self.bench = write_exec(os.path.join(self.dir, "gpucmp-bench"),
                                 f'#!/bin/sh\necho "$@" > {self.bench_args}\n'
                                 f'[ -z "$FAKE_BENCH_FAIL" ] || {{ echo "gpucmp-bench: error: '
-                                f'no device" >&2; exit 2; }}\ncat {listing}\n')
+                                f'no device" >&2; exit 2; }}\n'
+                                'n=16384\nwhile [ $# -gt 0 ]; do\n'
+                                '  [ "$1" = --sort-n ] && n=$2\n  shift\ndone\n'
+                                f'sed "s#^\\(sort/[^ ]*\\)/n:16384/#\\1/n:$n/#" {listing}\n')
         self.env = dict(os.environ, PYTHONPATH=stubs, FAKE_LOG=self.log)
         self.out = os.path.join(self.dir, "kt.json")
 

@@ -2,7 +2,8 @@
 """Tests scripts/kernel_tuner_side.py. With stub kernel_tuner, pyopencl, cuda.bindings
 and gpucmp-bench (no GPU, no Kernel Tuner needed): the candidate space is gpucmp's
 listing of every --<kernel>-local sweep (per API, rules and other rows left out), the
-size is the listing's, the kernels' sources and arguments are the repository's
+size is the listing's (--bench-args reach it, e.g. --sort-n, and lead the printed
+re-time arguments), the kernels' sources and arguments are the repository's
 (CUDA's kernel out of its namespace, sort on one pass), exhaustive once and each
 strategy per seed at max(candidates // 10, 3), the median and worst pick over seeds
 by the exhaustive times, failed configurations and a strategy run that raises kept,
@@ -43,6 +44,7 @@ class Stubbed(StubbedRun, unittest.TestCase):
             listed = f.read().split()
         self.assertIn("--benchmark_list_tests=true", listed)
         self.assertEqual(listed[listed.index("--size") + 1], "quick")
+        self.assertNotIn("bench_args", doc["retime"])
         for k in worksize_kernels.KERNELS:
             self.assertEqual(listed[listed.index(f"--{k}-local") + 1], "sweep")
 
@@ -132,6 +134,26 @@ class Stubbed(StubbedRun, unittest.TestCase):
         self.assertEqual(doc["retime"]["local_args"], words)
         self.assertIn("--benchmark_enable_random_interleaving=true", doc["retime"]["command"])
         self.assertIn("--size quick", doc["retime"]["command"])
+
+    def test_bench_args_set_the_listed_size_and_lead_the_retime_arguments(self):
+        doc, out, _ = self.tune("--kernels", "sort", "--backends", "opencl", "--strategies",
+                                "random_sample", "--bench-args", "--sort-n 4194304")
+        with open(self.bench_args, encoding="utf-8") as f:
+            listed = f.read().split()
+        self.assertEqual(listed[listed.index("--sort-n") + 1], "4194304")
+        self.assertIn("--benchmark_list_tests=true", listed)
+        sort = doc["kernels"][0]
+        self.assertEqual(sort["label"], "sort bitonic n:4194304")  # the listed size
+        self.assertEqual(sort["problem_size"], [2097152, 1])
+        self.assertEqual(sort["args"][1], {"name": "k", "type": "uint", "value": 4194304})
+        self.assertEqual({tuple(c["problem_size"]) for c in self.calls()}, {(2097152, 1)})
+        self.assertIn("--sort-n 4194304", doc["space"]["command"])
+        words = out.split()
+        self.assertEqual(words[:3], ["--sort-n", "4194304", "--sort-local"])
+        self.assertEqual(words[2:], doc["retime"]["local_args"])
+        self.assertEqual(doc["retime"]["bench_args"], ["--sort-n", "4194304"])
+        self.assertIn("gpucmp-bench --size quick --sort-n 4194304 '--benchmark_filter=",
+                      doc["retime"]["command"])
 
     def test_same_seed_same_picks(self):
         first, _, _ = self.tune("--kernels", "sort", "--backends", "opencl")
@@ -261,6 +283,8 @@ class Stubbed(StubbedRun, unittest.TestCase):
             (["--budget", "2,3"], {}, "--budget: '2,3': one whole number"),
             (["--iterations", "0"], {}, "--iterations: '0'"),
             (["--cl-platform", "nvidia"], {}, "--cl-platform: 'nvidia'"),
+            (["--bench-args", "--sort-n '4194304"], {},
+             "--bench-args '--sort-n '4194304': No closing quotation"),
             ([], {"FAKE_NO_KT": "1"}, "kernel_tuner is not importable"),
             ([], {"FAKE_BENCH_FAIL": "1"}, "exited 2: gpucmp-bench: error: no device"),
             (["--ours", os.path.join(self.dir, "none.json")], {}, "none.json: no such file"),

@@ -134,7 +134,8 @@ if(Python3_FOUND)
            ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_rows_test.py)
   set_tests_properties(rodinia_heartwall_rows PROPERTIES LABELS "scripts")
   # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
-  # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input.
+  # pyopencl, cuda-python and gpucmp-bench: space (sizes set by --bench-args too), runs,
+  # picks, skips, JSON, bad input.
   add_test(NAME kernel_tuner_side COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py Stubbed)
   set_tests_properties(kernel_tuner_side PROPERTIES LABELS "scripts")

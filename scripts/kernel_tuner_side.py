@@ -9,18 +9,20 @@ bayes_opt, its initial random sample half the budget) once per seed at a budget
 of max(candidates // 10, 3) timed configurations (gpucmp's tuner times
 max(1, candidates // 10) shapes: 6 of 66 on the 2-D kernels, none of 11 on the
 1-D ones, where its model alone picks). It writes every pick with Kernel Tuner's
-own time of it as JSON and prints, on stdout, the --<kernel>-local arguments of
-one gpucmp-bench run that re-times all the picks by gpucmp's protocol, `tuner`
-(gpucmp's tuner, choosing again in that run) first; the report's "Kernel Tuner
-beside gpucmp's tuner" reads both files (kernel-tuner.json and that run's
-kernel-tuner-retime.json).
+own time of it as JSON and prints, on stdout, the arguments (--bench-args, then
+the --<kernel>-local ones) of one gpucmp-bench run that re-times all the picks by
+gpucmp's protocol, `tuner` (gpucmp's tuner, choosing again in that run) first; the
+report's "Kernel Tuner beside gpucmp's tuner" reads both files (kernel-tuner.json
+and that run's kernel-tuner-retime.json).
 
 What is tuned is what gpucmp runs: the candidate space is the legal shapes of
 gpucmp itself, from `gpucmp-bench --benchmark_list_tests` with every
 --<kernel>-local sweep (--bench) or from the local:<shape> rows of a sweep's JSON
 (--sweep; rows skipped there, e.g. over a device's limit, are left out), per API,
 and so are the problem sizes (the listing's or the rows' parameters: with
---bench, the size preset --size, standard as the suite's worksize part). The
+--bench, the size preset --size, standard as the suite's worksize part, and what
+--bench-args sets, e.g. "--sort-n 4194304": sort at 2^22 keys, where 2^18 is
+launch-bound). The
 kernels are the repository's own files: opencl/worksize/<kernel>.cl as written,
 and the kernel of cuda/worksize/<kernel>.cu (the body of its anonymous namespace,
 the harness constants it names replaced by their values from
@@ -86,6 +88,7 @@ Output (kernel-tuner.json by the report's name; written atomically, one object):
    "gpucmp_tuner": {label: {api: {"picks": [shapes], "measured", "candidates"}}}
                    (from --ours; {} without),
    "retime": {"local_args": [...], "shapes": {kernel: [specs]},
+              "bench_args": [...] (only with --bench-args: the printed arguments' first),
               "command": a gpucmp-bench command line that re-times them},
    "partial": why (only while running, or when stopped by SIGTERM)}
   The file is rewritten after each kernel and backend, so a run cut short keeps what
@@ -96,7 +99,8 @@ Output (kernel-tuner.json by the report's name; written atomically, one object):
   Shapes are gpucmp's specs: "256" (1-D), "32x8" (2-D, x by y).
 
 usage: scripts/kernel_tuner_side.py --out FILE.json (--bench GPUCMP_BENCH | --sweep JSON...)
-           [--size standard] [--kernels mmnaive,bilinear,sort,trapezoid]
+           [--size standard] [--bench-args "ARGS"]
+           [--kernels mmnaive,bilinear,sort,trapezoid]
            [--backends cuda,opencl] [--strategies random_sample,genetic_algorithm,
            simulated_annealing,bayes_opt] [--seeds 1,2,3,4,5] [--budget N]
            [--iterations 7] [--cl-platform auto|N] [--cl-device 0] [--cuda-device 0]
@@ -107,43 +111,33 @@ exit: 0 written (skipped backends and failed configurations are in the JSON);
       2 bad input: kernel_tuner not importable, a backend named by --backends whose
       package does not import, an unknown kernel, backend or strategy, bad seeds,
       budget, iterations or run timeout, --out in a missing or unwritable folder,
-      a --resume file of other settings,
+      a --resume file of other settings, --bench-args that do not split (a quote left open),
       a listing or sweep without the kernels' local:<shape> rows, a kernel source
       that does not parse; one line on stderr
 """
-import contextlib
 import datetime
 import importlib
-import importlib.metadata
 import json
 import os
-import random
-import re
 import shlex
-import shutil
 import signal
 import socket
-import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(HERE)
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
-import gbench_json  # noqa: E402  (load, write_atomically)
-from worksize_kernels import (KERNELS, KernelError, arguments, cuda_source,  # noqa: E402
-                              problem, read, signature)
+import gbench_json  # noqa: E402  (write_atomically)
+from kernel_tuner_common import BACKENDS, NAME, BadInput, fail, say  # noqa: E402
+from kernel_tuner_runs import (Stopped, cuda_home, open_backend, stop_all,  # noqa: E402
+                               tune_kernel_backend, version)
+from kernel_tuner_space import (build_jobs, dims_of, label_of, our_picks,  # noqa: E402
+                                retime, space_from_bench, space_from_sweeps)
+from worksize_kernels import KERNELS, KernelError  # noqa: E402
 
-NAME = "kernel_tuner_side"
-BACKENDS = ("cuda", "opencl")
 STRATEGIES = ("random_sample", "genetic_algorithm", "simulated_annealing", "bayes_opt")
-EXHAUSTIVE = "brute_force"
-LANG = {"cuda": "nvcuda", "opencl": "OpenCL"}
-PACKAGE = {"cuda": ("cuda.bindings", "cuda-python"), "opencl": ("pyopencl", "pyopencl")}
-CL_OPTIONS = ["-cl-std=CL1.2"]  # gpucmp's OpenCL build options (opencl.build_options)
 PACKAGES = ("kernel_tuner", "cuda-python", "cuda-bindings", "pyopencl", "numpy", "scipy",
             "scikit-learn")
-LIST_TIMEOUT_S = 300
 SIGTERM_RC = 128 + signal.SIGTERM
 TIMING = ("each configuration launched --iterations times, each launch "
           "alone after a synchronize (CUDA: events recorded on its stream around the one "
@@ -151,21 +145,6 @@ TIMING = ("each configuration launched --iterations times, each launch "
 SELECTION = ("a strategy's pick per seed is the fastest configuration it timed; the median "
              "and worst over seeds rank the picks by the exhaustive run's time of the picked "
              "shape (the lower median for an even count)")
-RETIME_FLAGS = ["--startup", "off", "--benchmark_repetitions=10",
-                "--benchmark_enable_random_interleaving=true", "--min-samples", "5",
-                "--time-limit", "0.5"]
-
-
-class BadInput(Exception):
-    """Exit 2 with this one line."""
-
-
-def fail(message):
-    cli_args.fail(NAME, message)
-
-
-def say(message):
-    print(f"{NAME}: {message}", file=sys.stderr, flush=True)
 
 
 # ---- the command line ----
@@ -187,6 +166,10 @@ def parse_args(argv):
     src.add_argument("--bench", help="gpucmp-bench, whose listing gives the legal shapes")
     src.add_argument("--sweep", nargs="+", help="sweep JSON files (local:<shape> rows)")
     p.add_argument("--size", default="standard", help="gpucmp-bench --size (with --bench)")
+    p.add_argument("--bench-args", default="", help="more gpucmp-bench arguments, one "
+                   "shell-quoted string (e.g. \"--sort-n 4194304\"; one word: "
+                   "--bench-args=WORD): passed to its listing (--bench) and put first in the "
+                   "printed re-time arguments")
     p.add_argument("--kernels", default=",".join(KERNELS))
     p.add_argument("--backends", help="cuda,opencl (default: both, a missing one skipped)")
     p.add_argument("--strategies", default=",".join(STRATEGIES))
@@ -207,6 +190,10 @@ def parse_args(argv):
     p.add_argument("--retime-out", default="kernel-tuner-retime.json",
                    help="the --benchmark_out of the printed re-time command")
     args = p.parse_args(argv)
+    try:
+        args.bench_args = shlex.split(args.bench_args)
+    except ValueError as e:
+        fail(f"--bench-args '{args.bench_args}': {e}")
     args.kernels = word_list("--kernels", args.kernels, KERNELS)
     args.explicit_backends = args.backends is not None
     args.backends = word_list("--backends", args.backends or ",".join(BACKENDS), BACKENDS)
@@ -249,411 +236,7 @@ def whole_numbers(option, text, least, single=False):
     return out[0] if single else out
 
 
-# ---- gpucmp's candidate space ----
-
-def split_row(name):
-    """(workload, api, variant, {param: value}, local spec) of a gpucmp row name, or None."""
-    parts = [p for p in name.strip().split("/") if p]
-    if len(parts) < 4 or parts[1] not in BACKENDS:
-        return None
-    params, local = {}, None
-    for part in parts[3:]:
-        if gbench_json.GBENCH_NAME_PART.fullmatch(part) or ":" not in part:
-            continue
-        key, value = part.split(":", 1)
-        if key == "local":
-            local = value
-        else:
-            params[key] = value
-    if local is None:
-        return None
-    return parts[0], parts[1], parts[2], params, local
-
-
-def is_shape(spec):
-    return re.fullmatch(r"\d+(x\d+)?", spec) is not None
-
-
-def shape_key(spec):
-    return tuple(int(v) for v in spec.split("x"))
-
-
-def collect(names, kernels):
-    """{(workload, variant, params tuple): {api: [shapes]}} of the rows named."""
-    space = {}
-    for name in names:
-        row = split_row(name)
-        if row is None or row[0] not in kernels or not is_shape(row[4]):
-            continue
-        workload, api, variant, params, spec = row
-        shapes = space.setdefault((workload, variant, tuple(params.items())), {}).setdefault(
-            api, [])
-        if spec not in shapes:
-            shapes.append(spec)
-    for apis in space.values():
-        for shapes in apis.values():
-            shapes.sort(key=shape_key)
-    return space
-
-
-def listing_command(bench, size, kernels):
-    cmd = [bench, "--benchmark_list_tests=true", "--size", size, "--startup", "off",
-           f"--benchmark_filter=^({'|'.join(kernels)})/"]
-    for k in kernels:
-        cmd += [f"--{k}-local", "sweep"]
-    return cmd
-
-
-def space_from_bench(bench, size, kernels):
-    cmd = listing_command(bench, size, kernels)
-    try:
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=LIST_TIMEOUT_S)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        raise BadInput(f"--bench {bench}: cannot list its rows ({e})") from e
-    if r.returncode != 0:
-        last = (r.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise BadInput(f"--bench: '{shlex.join(cmd)}' exited {r.returncode}: {last}")
-    return collect(r.stdout.splitlines(), kernels), {"from": "gpucmp-bench listing",
-                                                     "command": shlex.join(cmd), "size": size}
-
-
-def space_from_sweeps(paths, kernels):
-    names, sizes = [], set()
-    for path in paths:
-        try:
-            context, entries = gbench_json.load(path)
-        except gbench_json.InputError as e:
-            raise BadInput(str(e)) from e
-        names += [n for n, e in entries.items() if e["rows"] and not e["skipped"]
-                  and not e["error"]]
-        sizes.add(context.get("gpucmp.size"))
-    origin = {"from": "sweep JSON rows", "files": list(paths)}
-    if len(sizes) == 1 and isinstance(next(iter(sizes)), str):
-        origin["size"] = next(iter(sizes))  # gpucmp-bench's --size of those runs
-    return collect(names, kernels), origin
-
-
-# ---- the backends ----
-
-def version(dist):
-    try:
-        return importlib.metadata.version(dist)
-    except importlib.metadata.PackageNotFoundError:
-        return None
-
-
-def open_backend(backend, args):
-    """{"status": "ok", "device", ...} or {"status": "skipped", "why"}: whether the
-    package imports and a device is there."""
-    module, dist = PACKAGE[backend]
-    if backend == "cuda":
-        cuda_home()
-    try:
-        importlib.import_module(module)
-    except ImportError as e:
-        if args.explicit_backends:
-            raise BadInput(f"--backends {backend}: {dist} is not importable ({e}); "
-                           "install it (scripts/fetch_wheels.sh, README)") from e
-        return {"status": "skipped", "why": f"{dist} is not importable ({e})"}
-    try:
-        return cuda_device(args.cuda_device) if backend == "cuda" else \
-            opencl_device(args.cl_platform, args.cl_device)
-    except Exception as e:  # noqa: BLE001  a driver's own exception: a stated skip
-        return {"status": "skipped", "why": f"no device: {type(e).__name__}: {e}"}
-
-
-def cuda_home():
-    """CUDA_HOME for NVRTC's library and headers where neither CUDA_HOME nor CUDA_PATH
-    is set: the toolkit of the nvcc on PATH, else /usr/local/cuda."""
-    if os.environ.get("CUDA_HOME") or os.environ.get("CUDA_PATH"):
-        return
-    nvcc = shutil.which("nvcc")
-    home = os.path.dirname(os.path.dirname(os.path.realpath(nvcc))) if nvcc else \
-        "/usr/local/cuda"
-    if os.path.isdir(home):
-        os.environ["CUDA_HOME"] = home
-
-
-def cuda_device(index):
-    from cuda.bindings import driver
-
-    def check(result):
-        err, *rest = result if isinstance(result, tuple) else (result,)
-        if err != driver.CUresult.CUDA_SUCCESS:
-            raise RuntimeError(f"CUDA driver: {err.name}")
-        return rest[0] if rest else None
-
-    check(driver.cuInit(0))
-    count = check(driver.cuDeviceGetCount())
-    if index >= count:
-        raise RuntimeError(f"--cuda-device {index}: {count} CUDA devices")
-    name = check(driver.cuDeviceGetName(256, check(driver.cuDeviceGet(index))))
-    return {"status": "ok", "device": name.split(b"\0")[0].decode(), "device_index": index}
-
-
-def opencl_device(platform, device):
-    import pyopencl as cl
-
-    platforms = cl.get_platforms()
-    if platform == "auto":
-        platform = next((i for i, p in enumerate(platforms) if "NVIDIA" in p.name), 0)
-    if platform >= len(platforms):
-        raise RuntimeError(f"OpenCL platform {platform}: {len(platforms)} platforms")
-    devices = platforms[platform].get_devices()
-    if device >= len(devices):
-        raise RuntimeError(f"OpenCL device {device} of platform {platform}: "
-                           f"{len(devices)} devices")
-    return {"status": "ok", "platform": platforms[platform].name.strip(),
-            "platform_index": platform, "device": devices[device].name.strip(),
-            "device_index": device}
-
-
-# ---- tuning ----
-
-def shape_of(config, dims):
-    x = int(config["block_size_x"])
-    return str(x) if dims == 1 else f"{x}x{int(config['block_size_y'])}"
-
-
-def time_of(result):
-    """(Kernel Tuner's time in ms, None) or (None, why): a configuration that failed
-    carries an ErrorConfig (a str subclass) in "__error__" or in place of its time."""
-    error, t = result.get("__error__"), result.get("time")
-    if error is not None or isinstance(t, str) or not isinstance(t, (int, float)):
-        return None, type(error).__name__ if error is not None else str(t or "no time")
-    return float(t), None
-
-
-def strategy_options(strategy, budget):
-    """Kernel Tuner's strategy_options of a run: the budget (max_fevals: distinct
-    configurations timed); bayes_opt's random initial sample (popsize, 20 by default,
-    more than a budget of 3 to 6) half of it, at least 2, the rest guided by its model."""
-    if strategy == EXHAUSTIVE:
-        return {}
-    if strategy == "bayes_opt":
-        return {"max_fevals": budget, "popsize": max(2, budget // 2)}
-    return {"max_fevals": budget}
-
-
-class Stopped(BaseException):
-    """SIGTERM: what finished is written, marked partial."""
-
-
-def stop_all(signum, _frame):
-    raise Stopped(signal.Signals(signum).name)
-
-
-class RunTimeout(BaseException):
-    """A tune_kernel call past --run-timeout (a BaseException: Kernel Tuner catches
-    Exception around compiling and launching)."""
-
-
-def stop_run(_signum, _frame):
-    raise RunTimeout()
-
-
-def tune_once(kt, job, backend, info, strategy, seed, budget, iterations, run_timeout):
-    """One tune_kernel call: its run entry. Kernel Tuner 1.5's genetic_algorithm can
-    loop without timing anything where few of its children are legal (a sparse 2-D
-    space smaller than its population), so every call has a time limit."""
-    import numpy as np
-
-    legal = {shape_key(s) for s in job["candidates"]}
-    if job["dims"] == 1:
-        tune_params = {"block_size_x": sorted(x for (x,) in legal)}
-        restrictions = None
-    else:
-        tune_params = {"block_size_x": sorted({x for x, _ in legal}),
-                       "block_size_y": sorted({y for _, y in legal})}
-
-        def restrictions(p):
-            return (p["block_size_x"], p["block_size_y"]) in legal
-
-    options = strategy_options(strategy, budget)
-    run = {"strategy": strategy, "seed": seed, "options": options, "evaluated": [],
-           "pick": None, "pick_time_ms": None}
-    if seed is not None:
-        random.seed(seed)
-        np.random.seed(seed)
-    kwargs = dict(restrictions=restrictions, lang=LANG[backend], iterations=iterations,
-                  strategy=strategy, strategy_options=options, quiet=True, verbose=False,
-                  seed=seed)
-    if backend == "opencl":
-        kwargs.update(platform=info["platform_index"], device=info["device_index"],
-                      compiler_options=CL_OPTIONS)
-    else:
-        kwargs.update(device=info["device_index"])
-    signal.signal(signal.SIGALRM, stop_run)
-    signal.setitimer(signal.ITIMER_REAL, run_timeout)
-    try:
-        with contextlib.redirect_stdout(sys.stderr):
-            results, _ = kt.tune_kernel(job["kernel_name"], job["source"][backend],
-                                        job["problem_size"], job["arguments"], tune_params,
-                                        **kwargs)
-    except RunTimeout:
-        run["error"] = (f"no result within {run_timeout} s (--run-timeout): stopped, what it "
-                        "timed is lost")
-        return run
-    except Exception as e:  # noqa: BLE001  Kernel Tuner's or a driver's: kept in the run
-        run["error"] = f"{type(e).__name__}: {e}"
-        return run
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-    best = None
-    for r in results:
-        t, why = time_of(r)
-        shape = shape_of(r, job["dims"])
-        run["evaluated"].append({"shape": shape, "time_ms": t} if t is not None
-                                else {"shape": shape, "error": why})
-        if t is not None and (best is None or t < best[1]):
-            best = (shape, t)
-    if best:
-        run["pick"], run["pick_time_ms"] = best
-    return run
-
-
-def summarize(runs, strategies):
-    """(exhaustive {"pick", "time_ms"} or None, {strategy: picks, median, worst})."""
-    exhaustive = next((r for r in runs if r["strategy"] == EXHAUSTIVE), None)
-    times = {e["shape"]: e["time_ms"] for e in (exhaustive or {"evaluated": []})["evaluated"]
-             if "time_ms" in e}
-    best = {"pick": exhaustive["pick"], "time_ms": exhaustive["pick_time_ms"]} \
-        if exhaustive and exhaustive["pick"] else None
-    out = {}
-    for strategy in strategies:
-        picks = [{"seed": r["seed"], "pick": r["pick"], "pick_time_ms": r["pick_time_ms"],
-                  "exhaustive_time_ms": times.get(r["pick"])}
-                 for r in runs if r["strategy"] == strategy and r["pick"]]
-        ranked = sorted((p for p in picks if p["exhaustive_time_ms"] is not None),
-                        key=lambda p: (p["exhaustive_time_ms"], p["seed"]))
-        pick = None
-        if ranked:
-            pick = {k: ranked[(len(ranked) - 1) // 2][k] for k in ("seed", "pick",
-                                                                     "exhaustive_time_ms")}
-        worst = {k: ranked[-1][k] for k in ("seed", "pick", "exhaustive_time_ms")} \
-            if ranked else None
-        out[strategy] = {"picks": picks, "median": pick, "worst": worst}
-    return best, out
-
-
-def budget_of(candidates, given):
-    return min(candidates, given if given is not None else max(candidates // 10, 3))
-
-
-def tune_kernel_backend(kt, job, backend, info, args):
-    entry = job["backends"][backend]
-    entry["budget"] = budget_of(len(entry["candidates"]), args.budget)
-    # harness/local_choice.cpp's tuner_budget: the same rule as Kernel Tuner's default
-    entry["gpucmp_tuner_budget"] = min(len(entry["candidates"]),
-                                       max(len(entry["candidates"]) // 10, 3))
-    job["candidates"] = entry["candidates"]
-    plan = [(EXHAUSTIVE, None)] + [(s, seed) for s in args.strategies for seed in args.seeds]
-    runs = []
-    for strategy, seed in plan:
-        run = tune_once(kt, job, backend, info, strategy, seed, entry["budget"],
-                        args.iterations, args.run_timeout)
-        runs.append(run)
-        say(f"{job['label']} {backend} {strategy}" + (f" seed {seed}" if seed is not None
-                                                       else "") + ": " +
-            (f"error: {run['error'][:200]}" if "error" in run else
-             f"{len(run['evaluated'])} timed, pick {run['pick']} ({run['pick_time_ms']} ms)"))
-    entry["runs"] = runs
-    entry["exhaustive"], entry["strategies"] = summarize(runs, args.strategies)
-    if entry["exhaustive"] is None:
-        entry["status"] = "error"
-        first = runs[0].get("error") or "no configuration ran"
-        entry["why"] = f"the exhaustive run gave no pick: {first}"
-
-
-# ---- gpucmp's own picks and the re-time command ----
-
-def our_picks(path, labels):
-    """{label: {api: {"picks", "measured", "candidates"}}} of a run's local:tuner rows."""
-    try:
-        _, entries = gbench_json.load(path)
-    except gbench_json.InputError as e:
-        raise BadInput(str(e)) from e
-    out = {}
-    for name, entry in entries.items():
-        row = split_row(name)
-        if row is None or row[4] != "tuner" or not entry["rows"]:
-            continue
-        workload, api, variant, params, _ = row
-        label = label_of(workload, variant, tuple(params.items()))
-        if label not in labels:
-            continue
-        got = out.setdefault(label, {}).setdefault(api, {"picks": [], "measured": None,
-                                                         "candidates": None, "from": path})
-        for r in entry["rows"]:
-            x, y = r.get("local_x"), r.get("local_y")
-            if not isinstance(x, (int, float)) or x <= 0:
-                continue
-            shape = str(int(x)) if labels[label] == 1 else f"{int(x)}x{int(y or 1)}"
-            if shape not in got["picks"]:
-                got["picks"].append(shape)
-            for key in ("measured", "candidates"):
-                if isinstance(r.get(f"tuner_{key}"), (int, float)):
-                    got[key] = int(r[f"tuner_{key}"])
-    return out
-
-
-def retime(jobs, ours, args, size):
-    shapes = {}
-    for job in jobs:
-        specs = shapes.setdefault(job["kernel"], ["tuner"])
-        found = [p for apis in ours.get(job["label"], {}).values() for p in apis["picks"]]
-        for entry in job["backends"].values():
-            if entry.get("exhaustive"):
-                found.append(entry["exhaustive"]["pick"])
-            for s in entry.get("strategies", {}).values():
-                found += [p["pick"] for p in s["picks"]]
-        for spec in sorted(set(found), key=shape_key):
-            if spec not in specs:
-                specs.append(spec)
-    local_args = []
-    for kernel, specs in shapes.items():
-        local_args += [f"--{kernel}-local", ",".join(specs)]
-    cmd = ["gpucmp-bench"] + (["--size", size] if size else []) + [
-        f"--benchmark_filter=^({'|'.join(shapes)})/"] + RETIME_FLAGS + local_args + [
-        f"--benchmark_out={args.retime_out}", "--benchmark_out_format=json"]
-    return {"local_args": local_args, "shapes": shapes, "command": shlex.join(cmd)}
-
-
-# ---- main ----
-
-def label_of(workload, variant, params):
-    """"mmnaive base n:1024": workload, variant and parameters (worksize_retime.py's)."""
-    return " ".join([workload, variant] + [f"{k}:{v}" for k, v in params])
-
-
-def dims_of(apis):
-    return 2 if any("x" in s for shapes in apis.values() for s in shapes) else 1
-
-
-def build_jobs(space):
-    jobs = []
-    for (workload, variant, params), apis in sorted(space.items(),
-                                                    key=lambda kv: KERNELS.index(kv[0][0])):
-        params = dict(params)
-        cl_src = read(f"opencl/worksize/{workload}.cl")
-        cu_src = cuda_source(workload)
-        name, cl_params = signature(cl_src, f"opencl/worksize/{workload}.cl")
-        cu_name, cu_params = signature(cu_src, f"cuda/worksize/{workload}.cu")
-        if cu_name != name or [p[0] for p in cu_params] != [p[0] for p in cl_params]:
-            raise BadInput(f"{workload}: the .cu and .cl kernels differ in name or parameters")
-        values, size, tuned = problem(workload, params)
-        args, described = arguments(values, cl_params, f"opencl/worksize/{workload}.cl")
-        dims = dims_of(apis)
-        label = label_of(workload, variant, tuple(params.items()))
-        jobs.append({"kernel": workload, "label": label, "variant": variant, "params": params,
-                     "dims": dims, "kernel_name": name, "tuned": tuned,
-                     "problem_size": list(size), "args": described,
-                     "sources": {"cuda": f"cuda/worksize/{workload}.cu",
-                                 "opencl": f"opencl/worksize/{workload}.cl"},
-                     "backends": {b: {"candidates": apis.get(b, [])} for b in BACKENDS},
-                     "arguments": args, "source": {"cuda": cu_src, "opencl": cl_src}})
-    return jobs
-
+# ---- the run, --resume and the JSON ----
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
@@ -668,7 +251,7 @@ def run(args, argv):
     if "cuda" in args.backends:
         cuda_home()  # before Kernel Tuner's CUDA backend looks for NVRTC
     if args.bench:
-        space, origin = space_from_bench(args.bench, args.size, args.kernels)
+        space, origin = space_from_bench(args.bench, args.size, args.kernels, args.bench_args)
     else:
         space, origin = space_from_sweeps(args.sweep, args.kernels)
     missing = [k for k in args.kernels if not any(key[0] == k for key in space)]
@@ -741,7 +324,7 @@ def run(args, argv):
     finally:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
     say(f"wrote {args.out}; re-time every pick in one run: {doc['retime']['command']}")
-    print(shlex.join(doc["retime"]["local_args"]))
+    print(shlex.join(args.bench_args + doc["retime"]["local_args"]))
     return rc
 
 

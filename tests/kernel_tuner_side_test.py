@@ -2,7 +2,8 @@
 """Tests scripts/kernel_tuner_side.py. With stub kernel_tuner, pyopencl, cuda.bindings
 and gpucmp-bench (no GPU, no Kernel Tuner needed): the candidate space is gpucmp's
 listing of every --<kernel>-local sweep (per API, rules and other rows left out), the
-size is the listing's, the kernels' sources and arguments are the repository's
+size is the listing's (--bench-args reach it, e.g. --sort-n, and lead the printed
+re-time arguments), the kernels' sources and arguments are the repository's
 (CUDA's kernel out of its namespace, sort on one pass), exhaustive once and each
 strategy per seed at max(candidates // 10, 3), the median and worst pick over seeds
 by the exhaustive times, failed configurations and a strategy run that raises kept,
@@ -10,210 +11,24 @@ OpenCL on NVIDIA's platform where there is one, a missing backend a stated skip 
 input when --backends names it), gpucmp's own picks (--ours) and every pick in the
 printed --<kernel>-local arguments; SIGTERM keeps what finished (exit 143, the JSON
 marked partial) and --resume goes on from it; bad input is one line and exit 2.
-`KernelSources`: the kernels' sources pair across the APIs, arguments come in order
-and type, and what does not parse (scripts/worksize_kernels.py) is a KernelError
-naming it.
-
-`PoclEndToEnd` (CTest kernel_tuner_side_pocl) runs the real Kernel Tuner on PoCL's
-OpenCL device at tiny sizes, `CudaUnderNvrtc` (kernel_tuner_side_nvrtc) compiles the
-CUDA kernels with NVRTC as Kernel Tuner's CUDA backend does; each skips, saying so,
-where kernel_tuner, pyopencl or an OpenCL device, or cuda-python's NVRTC, is not
-there. Run alone: kernel_tuner_side_test.py Stubbed|KernelSources|PoclEndToEnd|
-CudaUnderNvrtc."""
+The kernels' sources, PoCL and NVRTC: kernel_tuner_kernels_test.py."""
 import json
 import os
-import shutil
-import stat
 import subprocess
 import sys
-import tempfile
 import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-SCRIPTS = os.path.join(HERE, "..", "scripts")
-SCRIPT = os.path.join(SCRIPTS, "kernel_tuner_side.py")
-sys.path.insert(0, SCRIPTS)
-import kernel_tuner_side  # noqa: E402
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "scripts"))
 import worksize_kernels  # noqa: E402
-
-SKIPPED = "kernel_tuner_side_test: SKIPPED"
-STRATEGIES = ["random_sample", "genetic_algorithm", "simulated_annealing", "bayes_opt"]
-
-# Stubs first on PYTHONPATH. kernel_tuner: every configuration of tune_params that
-# passes the restriction (brute_force) or a random sample of max_fevals of them; a
-# time in ms fastest at 64 (1-D) and 32x8 (2-D); 1024 fails as Kernel Tuner marks a
-# launch that fails; each call logged. FAKE_NO_<X> makes a module unimportable.
-STUB_KT = r'''
-import itertools, json, math, os, random, time
-if os.environ.get("FAKE_NO_KT"):
-    raise ImportError("stub: no kernel_tuner")
-
-class RuntimeFailedConfig(str):
-    pass
-
-def cost(c):
-    x, y = c["block_size_x"], c.get("block_size_y")
-    if y is None:
-        return 0.010 * (1 + abs(math.log2(x) - 6))
-    return 0.010 * (1 + abs(math.log2(x) - 5) + abs(math.log2(y) - 3))
-
-def tune_kernel(kernel_name, kernel_source, problem_size, arguments, tune_params,
-                restrictions=None, strategy=None, strategy_options=None, **kw):
-    time.sleep(float(os.environ.get("FAKE_KT_SLEEP", "0")))
-    names = list(tune_params)
-    configs = [dict(zip(names, v)) for v in itertools.product(*tune_params.values())]
-    if restrictions is not None:
-        configs = [c for c in configs if restrictions(c)]
-    if strategy != "brute_force":
-        configs = random.sample(configs, min(strategy_options["max_fevals"], len(configs)))
-    with open(os.environ["FAKE_LOG"], "a") as f:
-        f.write(json.dumps({"kernel": kernel_name, "strategy": strategy,
-            "options": strategy_options, "lang": kw.get("lang"),
-            "platform": kw.get("platform"), "compiler_options": kw.get("compiler_options"),
-            "iterations": kw.get("iterations"), "problem_size": list(problem_size),
-            "args": [type(a).__name__ for a in arguments],
-            "scalars": [a.item() for a in arguments if not hasattr(a, "size") or a.size == 1],
-            "source": kernel_source, "evaluated": len(configs)}) + "\n")
-    if os.environ.get("FAKE_KT_RAISE") == strategy:
-        raise RuntimeError("stub: the strategy failed")
-    results = []
-    for c in configs:
-        r = dict(c)
-        if c["block_size_x"] == 1024:
-            r["time"] = r["__error__"] = RuntimeFailedConfig("RuntimeFailedConfig")
-        else:
-            r["time"] = cost(c)
-        results.append(r)
-    return results, {}
-'''
-STUB_CL = r'''
-import os
-if os.environ.get("FAKE_NO_CL"):
-    raise ImportError("stub: no pyopencl")
-
-class _Device:
-    name = "Stub GPU"
-
-class _Platform:
-    def __init__(self, name):
-        self.name = name
-    def get_devices(self):
-        return [_Device()]
-
-def get_platforms():
-    return [_Platform("Portable Computing Language"), _Platform("NVIDIA CUDA")]
-'''
-STUB_CUDA = r'''
-import os
-if os.environ.get("FAKE_NO_CUDA"):
-    raise ImportError("stub: no cuda-python")
-'''
-STUB_DRIVER = r'''
-class CUresult:
-    CUDA_SUCCESS = 0
-
-def cuInit(flags):
-    return (0,)
-
-def cuDeviceGetCount():
-    return (0, 1)
-
-def cuDeviceGet(index):
-    return (0, index)
-
-def cuDeviceGetName(length, device):
-    return (0, b"Stub CUDA GPU\0\0")
-'''
-SHAPES_2D = ["8x8", "16x4", "16x16", "32x8", "64x4", "64x8", "128x8", "256x4", "512x2",
-             "1024x1", "4x4", "2x2"]
-SHAPES_1D = [str(1 << i) for i in range(11)]
+from kernel_tuner_fixtures import (SCRIPT, SHAPES_1D, SHAPES_2D, STRATEGIES,  # noqa: E402
+                                   StubbedRun, gbench_rows, write_json)
 
 
-def listing_lines():
-    """What gpucmp-bench --benchmark_list_tests prints, at quick size, with sweeps."""
-    lines = []
-    for api in ("cuda", "opencl"):
-        for shape in SHAPES_2D + ["tuner", "study-x"]:
-            lines.append(f"mmnaive/{api}/base/n:256/local:{shape}/iterations:1/manual_time")
-            lines.append(f"bilinear/{api}/base/in:128/out:256/local:{shape}/iterations:1/"
-                         "manual_time")
-        for shape in SHAPES_1D + ["tuner", "study"]:
-            if api == "opencl" and shape == "2":
-                continue  # the APIs' spaces may differ: each is taken as listed
-            lines.append(f"sort/{api}/bitonic/n:16384/local:{shape}/iterations:1/manual_time")
-            lines.append(f"trapezoid/{api}/base/items:16384/local:{shape}/iterations:1/"
-                         "manual_time")
-        lines.append(f"mmnaive/{api}/base/n:256/split:equal/iterations:1/manual_time")
-    lines.append("triad/cuda/base/n:1024/iterations:1/manual_time")
-    return lines
-
-
-def gbench_rows(names_times):
-    rows = []
-    for name, extra in names_times:
-        full = f"{name}/iterations:1/manual_time"
-        rows.append({"name": full, "run_name": full, "run_type": "iteration",
-                     "repetitions": 1, "repetition_index": 0, "threads": 1, "iterations": 1,
-                     "real_time": 10.0, "cpu_time": 10.0, "time_unit": "us", **extra})
-    return rows
-
-
-def write_json(path, benchmarks, context=None):
-    with open(path, "w", encoding="utf-8") as f:
-        json.dump({"context": context or {}, "benchmarks": benchmarks}, f)
-    return path
-
-
-def write_exec(path, text):
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.chmod(path, os.stat(path).st_mode | stat.S_IXUSR)
-    return path
-
-
-class Stubbed(unittest.TestCase):
+class Stubbed(StubbedRun, unittest.TestCase):
     """The script against stub modules and a stub gpucmp-bench."""
-
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="kt-side-test-")
-        stubs = os.path.join(self.dir, "stubs")
-        for rel, text in (("kernel_tuner/__init__.py", STUB_KT), ("pyopencl/__init__.py", STUB_CL),
-                          ("cuda/__init__.py", ""), ("cuda/bindings/__init__.py", STUB_CUDA),
-                          ("cuda/bindings/driver.py", STUB_DRIVER)):
-            os.makedirs(os.path.dirname(os.path.join(stubs, rel)), exist_ok=True)
-            with open(os.path.join(stubs, rel), "w", encoding="utf-8") as f:
-                f.write(text)
-        self.log = os.path.join(self.dir, "kt.log")
-        self.bench_args = os.path.join(self.dir, "bench-args")
-        listing = os.path.join(self.dir, "listing.txt")
-        with open(listing, "w", encoding="utf-8") as f:
-            f.write("\n".join(listing_lines()) + "\n")
-        self.bench = write_exec(os.path.join(self.dir, "gpucmp-bench"),
-                                f'#!/bin/sh\necho "$@" > {self.bench_args}\n'
-                                f'[ -z "$FAKE_BENCH_FAIL" ] || {{ echo "gpucmp-bench: error: '
-                                f'no device" >&2; exit 2; }}\ncat {listing}\n')
-        self.env = dict(os.environ, PYTHONPATH=stubs, FAKE_LOG=self.log)
-        self.out = os.path.join(self.dir, "kt.json")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def run_script(self, *args, env=None):
-        r = subprocess.run([sys.executable, SCRIPT, *args], capture_output=True, text=True,
-                           env=dict(self.env, **(env or {})), timeout=300, check=False)
-        return r.returncode, r.stdout, r.stderr
-
-    def calls(self):
-        with open(self.log, encoding="utf-8") as f:
-            return [json.loads(line) for line in f]
-
-    def tune(self, *extra, env=None):
-        code, out, err = self.run_script("--out", self.out, "--bench", self.bench, "--size",
-                                         "quick", "--seeds", "1,2,3", *extra, env=env)
-        self.assertEqual(code, 0, err)
-        with open(self.out, encoding="utf-8") as f:
-            return json.load(f), out, err
 
     def test_space_runs_picks_and_json(self):
         ours = write_json(os.path.join(self.dir, "ours.json"), gbench_rows(
@@ -229,6 +44,7 @@ class Stubbed(unittest.TestCase):
             listed = f.read().split()
         self.assertIn("--benchmark_list_tests=true", listed)
         self.assertEqual(listed[listed.index("--size") + 1], "quick")
+        self.assertNotIn("bench_args", doc["retime"])
         for k in worksize_kernels.KERNELS:
             self.assertEqual(listed[listed.index(f"--{k}-local") + 1], "sweep")
 
@@ -318,6 +134,26 @@ class Stubbed(unittest.TestCase):
         self.assertEqual(doc["retime"]["local_args"], words)
         self.assertIn("--benchmark_enable_random_interleaving=true", doc["retime"]["command"])
         self.assertIn("--size quick", doc["retime"]["command"])
+
+    def test_bench_args_set_the_listed_size_and_lead_the_retime_arguments(self):
+        doc, out, _ = self.tune("--kernels", "sort", "--backends", "opencl", "--strategies",
+                                "random_sample", "--bench-args", "--sort-n 4194304")
+        with open(self.bench_args, encoding="utf-8") as f:
+            listed = f.read().split()
+        self.assertEqual(listed[listed.index("--sort-n") + 1], "4194304")
+        self.assertIn("--benchmark_list_tests=true", listed)
+        sort = doc["kernels"][0]
+        self.assertEqual(sort["label"], "sort bitonic n:4194304")  # the listed size
+        self.assertEqual(sort["problem_size"], [2097152, 1])
+        self.assertEqual(sort["args"][1], {"name": "k", "type": "uint", "value": 4194304})
+        self.assertEqual({tuple(c["problem_size"]) for c in self.calls()}, {(2097152, 1)})
+        self.assertIn("--sort-n 4194304", doc["space"]["command"])
+        words = out.split()
+        self.assertEqual(words[:3], ["--sort-n", "4194304", "--sort-local"])
+        self.assertEqual(words[2:], doc["retime"]["local_args"])
+        self.assertEqual(doc["retime"]["bench_args"], ["--sort-n", "4194304"])
+        self.assertIn("gpucmp-bench --size quick --sort-n 4194304 '--benchmark_filter=",
+                      doc["retime"]["command"])
 
     def test_same_seed_same_picks(self):
         first, _, _ = self.tune("--kernels", "sort", "--backends", "opencl")
@@ -447,6 +283,8 @@ class Stubbed(unittest.TestCase):
             (["--budget", "2,3"], {}, "--budget: '2,3': one whole number"),
             (["--iterations", "0"], {}, "--iterations: '0'"),
             (["--cl-platform", "nvidia"], {}, "--cl-platform: 'nvidia'"),
+            (["--bench-args", "--sort-n '4194304"], {},
+             "--bench-args '--sort-n '4194304': No closing quotation"),
             ([], {"FAKE_NO_KT": "1"}, "kernel_tuner is not importable"),
             ([], {"FAKE_BENCH_FAIL": "1"}, "exited 2: gpucmp-bench: error: no device"),
             (["--ours", os.path.join(self.dir, "none.json")], {}, "none.json: no such file"),
@@ -483,155 +321,6 @@ class Stubbed(unittest.TestCase):
             self.assertEqual(code, 2, err)
             self.assertIn("cannot write in", err)
 
-
-class KernelSources(unittest.TestCase):
-    """scripts/worksize_kernels.py: the repository's kernels, their signatures and
-    arguments; what does not parse is a KernelError."""
-
-    def test_the_four_kernels_pair(self):
-        for kernel in worksize_kernels.KERNELS:
-            cl = worksize_kernels.signature(
-                worksize_kernels.read(f"opencl/worksize/{kernel}.cl"), kernel)
-            cu = worksize_kernels.signature(worksize_kernels.cuda_source(kernel), kernel)
-            self.assertEqual(cl[0], cu[0])
-            self.assertEqual([p[0] for p in cl[1]], [p[0] for p in cu[1]])
-            self.assertEqual([p[2] for p in cl[1]], [p[2] for p in cu[1]])
-
-    def test_arguments_in_order_and_type(self):
-        import numpy as np
-        values, size, tuned = worksize_kernels.problem("bilinear", {"in": "8", "out": "16"})
-        self.assertEqual(size, (16, 16))
-        _, params = worksize_kernels.signature(
-            worksize_kernels.read("opencl/worksize/bilinear.cl"), "bilinear")
-        args, described = worksize_kernels.arguments(values, params, "bilinear")
-        self.assertEqual([type(a).__name__ for a in args],
-                         ["ndarray", "ndarray"] + ["int32"] * 3 + ["float32"] * 2
-                         + ["int32"] * 2)
-        self.assertEqual(args[0].size, 256)
-        self.assertEqual(args[1].dtype, np.float32)
-        self.assertEqual(described[5], {"name": "scale_x", "type": "float", "value": 0.5})
-        self.assertEqual(tuned, "the kernel, one launch")
-
-    def test_what_does_not_parse(self):
-        two = "__kernel void a(int x) {}\n__kernel void b(int y) {}"
-        cases = [
-            (lambda: worksize_kernels.signature(two, "two.cl"), "two.cl: 2 kernels"),
-            (lambda: worksize_kernels.signature("__kernel void a(int x[4]) {}", "a.cl"),
-             "parameter 'int x[4]' does not parse"),
-            (lambda: worksize_kernels.arguments({}, [("n", "int", False)], "k.cl"),
-             "no value for its parameter 'n'"),
-            (lambda: worksize_kernels.arguments({"n": 1}, [("n", "double", False)], "k.cl"),
-             "parameter 'n' has type 'double'"),
-            (lambda: worksize_kernels.problem("sort", {"n": "many"}),
-             "sort: rows without the parameter n:<n>")]
-        for call, words in cases:
-            with self.assertRaises(worksize_kernels.KernelError) as e:
-                call()
-            self.assertIn(words, str(e.exception))
-
-
-def have(*modules):
-    import importlib.util
-    return all(importlib.util.find_spec(m) is not None for m in modules)
-
-
-class PoclEndToEnd(unittest.TestCase):
-    """The real Kernel Tuner on PoCL, tiny sizes."""
-
-    def setUp(self):
-        self.dir = tempfile.mkdtemp(prefix="kt-side-pocl-")
-
-    def tearDown(self):
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def skip(self, why):
-        print(f"{SKIPPED}: {why}", flush=True)
-        self.skipTest(why)
-
-    def test_opencl_end_to_end(self):
-        if not have("kernel_tuner", "pyopencl"):
-            self.skip("kernel_tuner or pyopencl is not importable (requirements.txt)")
-        import pyopencl
-        try:
-            if not any(p.get_devices() for p in pyopencl.get_platforms()):
-                self.skip("no OpenCL device")
-        except pyopencl.Error as e:
-            self.skip(f"no OpenCL platform ({e})")
-        # Every legal shape of tiny problems (as gpucmp's sweep lists them): Kernel
-        # Tuner's genetic_algorithm can stall on a sparse 2-D space (--run-timeout).
-        two_d = [f"{x}x{y}" for x in (1, 2, 4, 8) for y in (1, 2, 4, 8)]
-        sweep = write_json(os.path.join(self.dir, "sweep.json"), gbench_rows(
-            [(f"mmnaive/opencl/base/n:8/local:{s}", {}) for s in two_d] +
-            [(f"bilinear/opencl/base/in:4/out:8/local:{s}", {}) for s in two_d] +
-            [(f"sort/opencl/bitonic/n:64/local:{1 << i}", {}) for i in range(6)] +
-            [(f"trapezoid/opencl/base/items:64/local:{1 << i}", {}) for i in range(7)]))
-        out = os.path.join(self.dir, "kt.json")
-        r = subprocess.run([sys.executable, SCRIPT, "--out", out, "--sweep", sweep,
-                            "--backends", "opencl", "--seeds", "1,2", "--iterations", "1",
-                            "--run-timeout", "120"],
-                           capture_output=True, text=True, timeout=900, check=False)
-        self.assertEqual(r.returncode, 0, r.stderr)
-        with open(out, encoding="utf-8") as f:
-            doc = json.load(f)
-        self.assertEqual(doc["backends"]["opencl"]["status"], "ok")
-        self.assertEqual(doc["backends"]["cuda"]["status"], "skipped")
-        self.assertEqual(doc["tool"]["kernel_tuner"], "1.5.0")
-        for k in doc["kernels"]:
-            entry = k["backends"]["opencl"]
-            self.assertEqual(entry["status"], "ok", k["label"])
-            cands = entry["candidates"]
-            timed = [e for e in entry["runs"][0]["evaluated"] if "time_ms" in e]
-            self.assertEqual(sorted(e["shape"] for e in entry["runs"][0]["evaluated"]),
-                             sorted(cands), k["label"])
-            self.assertTrue(timed and all(e["time_ms"] > 0 for e in timed), k["label"])
-            self.assertIn(entry["exhaustive"]["pick"], cands)
-            for run in entry["runs"][1:]:
-                self.assertNotIn("error", run, (k["label"], run["strategy"]))
-                self.assertLessEqual(len({e["shape"] for e in run["evaluated"]}),
-                                     entry["budget"], (k["label"], run["strategy"]))
-                self.assertIn(run["pick"], cands)
-            for name in STRATEGIES:
-                self.assertIn(entry["strategies"][name]["worst"]["pick"], cands)
-        words = r.stdout.split()
-        self.assertEqual(words[0::2], ["--mmnaive-local", "--bilinear-local", "--sort-local",
-                                       "--trapezoid-local"])
-
-
-
-class CudaUnderNvrtc(unittest.TestCase):
-    """The CUDA kernels as Kernel Tuner's nvcuda backend compiles them."""
-
-    def skip(self, why):
-        print(f"{SKIPPED}: {why}", flush=True)
-        self.skipTest(why)
-
-    def test_cuda_kernels_compile_under_nvrtc(self):
-        if not have("cuda.bindings"):
-            self.skip("cuda-python is not importable (requirements.txt)")
-        kernel_tuner_side.cuda_home()
-        try:
-            from cuda.bindings import nvrtc
-            err, prog = nvrtc.nvrtcCreateProgram(b"__global__ void k() {}", b"k.cu", 0, [], [])
-        except Exception as e:  # noqa: BLE001  no libnvrtc here
-            self.skip(f"NVRTC does not load ({e})")
-        for kernel in worksize_kernels.KERNELS:
-            source = worksize_kernels.cuda_source(kernel)
-            name, _ = worksize_kernels.signature(source, kernel)
-            # As Kernel Tuner's nvcuda backend: its defines first, the name expression.
-            text = "#define block_size_x 32\n#define block_size_y 1\n#define block_size_z 1\n" \
-                   "#define kernel_tuner 1\n" + source
-            err, prog = nvrtc.nvrtcCreateProgram(text.encode(), b"k.cu", 0, [], [])
-            self.assertEqual(err, nvrtc.nvrtcResult.NVRTC_SUCCESS)
-            nvrtc.nvrtcAddNameExpression(prog, name.encode())
-            opts = [b"--std=c++11", b"--gpu-architecture=compute_90"]
-            err, = nvrtc.nvrtcCompileProgram(prog, len(opts), opts)
-            _, size = nvrtc.nvrtcGetProgramLogSize(prog)
-            log = b" " * size
-            nvrtc.nvrtcGetProgramLog(prog, log)
-            self.assertEqual(err, nvrtc.nvrtcResult.NVRTC_SUCCESS, (kernel, log.decode()))
-            err, lowered = nvrtc.nvrtcGetLoweredName(prog, name.encode())
-            self.assertEqual(err, nvrtc.nvrtcResult.NVRTC_SUCCESS, kernel)
-            self.assertIn(name.encode(), lowered)
 
 
 if __name__ == "__main__":

@@ -134,22 +134,26 @@ if(Python3_FOUND)
            ${CMAKE_CURRENT_SOURCE_DIR}/rodinia_heartwall_rows_test.py)
   set_tests_properties(rodinia_heartwall_rows PROPERTIES LABELS "scripts")
   # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py) with stub kernel_tuner,
-  # pyopencl, cuda-python and gpucmp-bench: space, runs, picks, skips, JSON, bad input; the
-  # kernels' sources and arguments (scripts/worksize_kernels.py).
+  # pyopencl, cuda-python and gpucmp-bench: space (sizes set by --bench-args too), runs,
+  # picks, skips, JSON, bad input.
   add_test(NAME kernel_tuner_side COMMAND Python3::Interpreter
-           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py Stubbed KernelSources)
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py Stubbed)
   set_tests_properties(kernel_tuner_side PROPERTIES LABELS "scripts")
+  # The kernels' sources and arguments (scripts/worksize_kernels.py).
+  add_test(NAME kernel_tuner_kernels COMMAND Python3::Interpreter
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_kernels_test.py KernelSources)
+  set_tests_properties(kernel_tuner_kernels PROPERTIES LABELS "scripts")
   # The real Kernel Tuner end to end on PoCL at tiny sizes (about 25 s), and the CUDA kernels
   # under NVRTC as its CUDA backend builds them; each skipped, said, without its packages
   # (requirements.txt), an OpenCL device or NVRTC.
   add_test(NAME kernel_tuner_side_pocl COMMAND Python3::Interpreter
-           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py PoclEndToEnd)
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_kernels_test.py PoclEndToEnd)
   set_tests_properties(kernel_tuner_side_pocl PROPERTIES LABELS "scripts;opencl" TIMEOUT 900
-                       SKIP_REGULAR_EXPRESSION "kernel_tuner_side_test: SKIPPED")
+                       SKIP_REGULAR_EXPRESSION "kernel_tuner_kernels_test: SKIPPED")
   add_test(NAME kernel_tuner_side_nvrtc COMMAND Python3::Interpreter
-           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_side_test.py CudaUnderNvrtc)
+           ${CMAKE_CURRENT_SOURCE_DIR}/kernel_tuner_kernels_test.py CudaUnderNvrtc)
   set_tests_properties(kernel_tuner_side_nvrtc PROPERTIES LABELS "scripts"
-                       SKIP_REGULAR_EXPRESSION "kernel_tuner_side_test: SKIPPED")
+                       SKIP_REGULAR_EXPRESSION "kernel_tuner_kernels_test: SKIPPED")
   # The tuner against the best shapes re-timed in one run: top shapes, the table.
   add_test(NAME worksize_retime COMMAND Python3::Interpreter
            ${CMAKE_CURRENT_SOURCE_DIR}/worksize_retime_test.py)

@@ -25,30 +25,40 @@ if [ -z "${NCCL_HOME:-}" ] && ! ls /usr/local/cuda/include/nccl.h /usr/include/n
   unset _nccl
 fi
 # Kernel Tuner beside gpucmp's tuner (scripts/kernel_tuner_side.py): where .whl/
-# holds the wheels of scripts/fetch_wheels.sh, they are installed from it, offline,
-# into a virtual environment (GPUCMP_KT_VENV, default /tmp/gpucmp-kt-venv; with
-# GPUCMP_KT_SYSTEM_SITE=1 it sees the image's packages too, for wheels left out),
-# else, without python3's venv module, into the user site; GPUCMP_KT_PYTHON names
-# the python that has them.
+# holds the wheels of scripts/fetch_wheels.sh, they are installed from it,
+# offline, and GPUCMP_KT_PYTHON names the python that has them. By default into
+# a virtual environment (GPUCMP_KT_VENV, default /tmp/gpucmp-kt-venv) from every
+# wheel Kernel Tuner needs. With GPUCMP_KT_SYSTEM_SITE=1 (wheels the image's
+# python3 has, such as numpy and scipy, left out by GPUCMP_WHEEL_SKIP), the
+# wheels go into a folder (GPUCMP_KT_SITE, default /tmp/gpucmp-kt-site) and
+# GPUCMP_KT_PYTHON is a wrapper that runs that python3 with the folder first on
+# its path: a virtual environment made from a python3 that is itself a virtual
+# environment's would not see that environment's packages.
 if ls "$_gpucmp_root"/.whl/*.whl > /dev/null 2>&1; then
-  GPUCMP_KT_VENV="${GPUCMP_KT_VENV:-/tmp/gpucmp-kt-venv}"
-  _kt_pip=(--no-index --find-links "$_gpucmp_root/.whl"
-           -r "$_gpucmp_root/scripts/kernel_tuner_requirements.txt")
-  _kt_site=()
-  if [ "${GPUCMP_KT_SYSTEM_SITE:-0}" = 1 ]; then _kt_site=(--system-site-packages); fi
-  if { [ -x "$GPUCMP_KT_VENV/bin/python" ] || python3 -m venv "${_kt_site[@]}" "$GPUCMP_KT_VENV" > /dev/null 2>&1; } &&
-     "$GPUCMP_KT_VENV/bin/python" -m pip install -q "${_kt_pip[@]}"; then
-    export GPUCMP_KT_PYTHON="$GPUCMP_KT_VENV/bin/python"
-  elif PIP_BREAK_SYSTEM_PACKAGES=1 python3 -m pip install -q --user "${_kt_pip[@]}"; then
-    GPUCMP_KT_PYTHON="$(command -v python3)"
-    export GPUCMP_KT_PYTHON
+  if [ "${GPUCMP_KT_SYSTEM_SITE:-0}" = 1 ]; then
+    GPUCMP_KT_SITE="${GPUCMP_KT_SITE:-/tmp/gpucmp-kt-site}"
+    _kt_python3="$(command -v python3)"
+    if python3 -m pip install -q --no-index --no-deps --no-compile --upgrade \
+         --target "$GPUCMP_KT_SITE" "$_gpucmp_root"/.whl/*.whl; then
+      printf '#!/bin/sh\nPYTHONPATH="%s${PYTHONPATH:+:$PYTHONPATH}" exec "%s" "$@"\n' \
+        "$GPUCMP_KT_SITE" "$_kt_python3" > "$GPUCMP_KT_SITE-python"
+      chmod +x "$GPUCMP_KT_SITE-python"
+      export GPUCMP_KT_PYTHON="$GPUCMP_KT_SITE-python"
+    fi
+    unset _kt_python3
+  else
+    GPUCMP_KT_VENV="${GPUCMP_KT_VENV:-/tmp/gpucmp-kt-venv}"
+    if { [ -x "$GPUCMP_KT_VENV/bin/python" ] || python3 -m venv "$GPUCMP_KT_VENV" > /dev/null 2>&1; } &&
+       "$GPUCMP_KT_VENV/bin/python" -m pip install -q --no-index --find-links "$_gpucmp_root/.whl" \
+         -r "$_gpucmp_root/scripts/kernel_tuner_requirements.txt"; then
+      export GPUCMP_KT_PYTHON="$GPUCMP_KT_VENV/bin/python"
+    fi
   fi
-  if [ -n "${GPUCMP_KT_PYTHON:-}" ]; then
+  if [ -n "${GPUCMP_KT_PYTHON:-}" ] && "$GPUCMP_KT_PYTHON" -c 'import kernel_tuner' 2> /dev/null; then
     echo "device_setup: Kernel Tuner from .whl/ for $GPUCMP_KT_PYTHON (GPUCMP_KT_PYTHON)"
   else
-    echo "device_setup: warning: the wheels in .whl/ did not install (scripts/kernel_tuner_side.py will name what is missing)" >&2
+    echo "device_setup: warning: Kernel Tuner from .whl/ does not import (scripts/kernel_tuner_side.py will name what is missing)" >&2
   fi
-  unset _kt_pip _kt_site
 fi
 export GPUCMP_SKIP_SETUP=1  # no apt there: setup.sh would fail
 # shellcheck source=gpu_env.sh

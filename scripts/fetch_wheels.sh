@@ -8,8 +8,9 @@
 # GPUCMP_WHEEL_PYTHON (default 3.12, Ubuntu 24.04's) and x86_64 Linux. All of
 # them come to about 120 MB; GPUCMP_WHEEL_SKIP names distributions to leave out
 # because the GPU machine's Python has them (e.g. "numpy scipy matplotlib
-# pillow fonttools"), and there GPUCMP_KT_SYSTEM_SITE=1 installs the rest beside
-# them (scripts/device_setup.sh) (numpy 2 or later and scipy 1.14.1 or later, as Kernel Tuner needs).
+# pillow fonttools": numpy 2 or later and scipy 1.14.1 or later, as Kernel Tuner
+# needs), and there GPUCMP_KT_SYSTEM_SITE=1 installs the rest beside them
+# (scripts/device_setup.sh).
 # Usage: [GPUCMP_WHEEL_PYTHON=3.12] [GPUCMP_WHEEL_SKIP="numpy scipy"] scripts/fetch_wheels.sh
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -8,6 +8,8 @@ The figures need matplotlib (Debian: python3-matplotlib). It installs into the
 system python3, which a pyenv or venv python3 on PATH can hide: the report runs
 under the first of this interpreter and /usr/bin/python3 that imports it
 (PLOT_PYTHON; None without one)."""
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -25,7 +27,7 @@ REAL_STARTUP = [os.path.join(RESULTS, f"2026-11-22-{part}.json")
                 for part in ("suite-matrixmul", "startup", "startup-cuda-ptx-jit")]
 
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))  # as scripts/report.py does
-from gpucmp_report import analysis, load  # noqa: E402
+from gpucmp_report import analysis, cli, load  # noqa: E402
 
 H200 = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200",
         "cuda.driver": "580.159.04", "gpucmp.revision": "abc123", "date": "2026-11-22"}
@@ -238,3 +240,39 @@ class Work(unittest.TestCase):
         _, benches, missing = load.load_all([self.write("in.json", content)])
         return analysis.Data(benches), missing
 
+
+class SideInputCase(unittest.TestCase):
+    """A section fed by a side file beside the results (jacobi.json,
+    kernel-tuner.json, rodinia-heartwall.json): a temporary folder holding the
+    results file RESULT, made by results(); report() writes REPORT.md from the
+    inputs given and returns it; assert_bad_input() checks that a bad side file
+    stops the report with one line naming it, exit 2."""
+    RESULT = "run/results.json"
+
+    def results(self):
+        raise NotImplementedError
+
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix=type(self).__name__ + "_")
+        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
+        self.result = write_file(self.tmp, self.RESULT, self.results())
+
+    def write(self, rel, content):
+        return write_file(self.tmp, rel, content)
+
+    def report(self, *inputs, plots=False):
+        out = os.path.join(self.tmp, "out")
+        args = [*inputs, "--out-dir", out] + ([] if plots else ["--no-plots"])
+        self.assertEqual(cli.main(args, "x\n\nusage: x"), 0)
+        with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
+            return f.read()
+
+    def assert_bad_input(self, path, words):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
+            cli.main([self.result, path, "--out-dir", self.tmp, "--no-plots"], "x\n\nusage: x")
+        self.assertEqual(e.exception.code, 2)
+        lines = err.getvalue().strip().splitlines()
+        self.assertEqual(len(lines), 1, lines)
+        self.assertTrue(lines[0].startswith(f"report: error: {path}: "), lines[0])
+        self.assertIn(words, lines[0])

@@ -9,19 +9,14 @@ run lacks a dash; skipped backends said; both files found beside the results or 
 as arguments, never read as results (but the re-time run given alone is the results
 too); without the re-time run a sentence says so;
 without kernel-tuner.json no section; a bad one is one line and exit 2."""
-import contextlib
-import io
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))  # as scripts/report.py does
-from gpucmp_report import cli  # noqa: E402
 
-from report_fixtures import rows, write_file  # noqa: E402
+from report_fixtures import SideInputCase, rows, write_file  # noqa: E402
 
 DEVICE = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200", "date": "2026-11-28"}
 TITLE = "## Kernel Tuner beside gpucmp's tuner"
@@ -124,17 +119,9 @@ def tables(md):
     return out
 
 
-class Section(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="report_kernel_tuner_test_")
-        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
-        self.result = write_file(self.tmp, "run/results.json", results())
-
-    def report(self, *inputs):
-        out = os.path.join(self.tmp, "out")
-        self.assertEqual(cli.main([*inputs, "--out-dir", out, "--no-plots"], "x\n\nusage: x"), 0)
-        with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
-            return f.read()
+class Section(SideInputCase):
+    def results(self):
+        return results()
 
     def test_picks_and_re_timed_found_beside_the_results(self):
         path = write_file(self.tmp, "run/kernel-tuner.json", kt_doc())
@@ -222,15 +209,7 @@ class Section(unittest.TestCase):
                  "kernels[0]: \"dims\" is not 1 or 2")):
             with self.subTest(name):
                 path = write_file(self.tmp, "bad/kernel-tuner.json", content)
-                err = io.StringIO()
-                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
-                    cli.main([self.result, path, "--out-dir", self.tmp, "--no-plots"],
-                             "x\n\nusage: x")
-                self.assertEqual(e.exception.code, 2)
-                lines = err.getvalue().strip().splitlines()
-                self.assertEqual(len(lines), 1, lines)
-                self.assertTrue(lines[0].startswith(f"report: error: {path}: "), lines[0])
-                self.assertIn(words, lines[0])
+                self.assert_bad_input(path, words)
 
 
 if __name__ == "__main__":

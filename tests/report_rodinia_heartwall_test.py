@@ -12,22 +12,17 @@ platform other than NVIDIA's (an H200 file made before the script checked: PoCL)
 the results or given as an argument (an earlier attempt's too), never read as
 results, and so is a suite run's manifest.json; a bad one is one line and exit 2;
 no section without one. The fixture is the H200 run's file cut to two frame counts."""
-import contextlib
-import io
 import os
-import shutil
 import sys
-import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))  # as scripts/report.py does
 import rodinia_heartwall_rows  # noqa: E402
-from gpucmp_report import cli  # noqa: E402
 from gpucmp_report import rodinia_heartwall as report_rodinia  # noqa: E402
 from gpucmp_report.sections import rodinia_heartwall as section  # noqa: E402
 
-from report_fixtures import rows, write_file  # noqa: E402
+from report_fixtures import SideInputCase, rows, write_file  # noqa: E402
 
 DEVICE = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200", "date": "2026-11-28"}
 TITLE = "## Rodinia's own heartwall beside gpucmp's"
@@ -111,17 +106,11 @@ def tables(md):
     return out
 
 
-class Section(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="report_rodinia_heartwall_test_")
-        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
-        self.result = write_file(self.tmp, "run/layout.json", results())
+class Section(SideInputCase):
+    RESULT = "run/layout.json"
 
-    def report(self, *inputs):
-        out = os.path.join(self.tmp, "out")
-        self.assertEqual(cli.main([*inputs, "--out-dir", out, "--no-plots"], "x\n\nusage: x"), 0)
-        with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
-            return f.read()
+    def results(self):
+        return results()
 
     def test_the_h200_file_beside_the_results_its_pocl_runs_not_counted(self):
         path = write_file(self.tmp, "run/rodinia-heartwall.json", h200_doc())
@@ -226,15 +215,7 @@ class Section(unittest.TestCase):
         for name, content, words in cases:
             with self.subTest(name):
                 path = write_file(self.tmp, "bad/rodinia-heartwall.json", content)
-                err = io.StringIO()
-                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
-                    cli.main([self.result, path, "--out-dir", self.tmp, "--no-plots"],
-                             "x\n\nusage: x")
-                self.assertEqual(e.exception.code, 2)
-                lines = err.getvalue().strip().splitlines()
-                self.assertEqual(len(lines), 1, lines)
-                self.assertTrue(lines[0].startswith(f"report: error: {path}: "), lines[0])
-                self.assertIn(words, lines[0])
+                self.assert_bad_input(path, words)
 
 
 if __name__ == "__main__":

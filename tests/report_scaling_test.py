@@ -8,24 +8,20 @@ Jacobi variants' median time and speedup at the same grid and GPU count, their f
 runs counted; jacobi.json found beside the results or given as an argument, never read
 as results, and a bad one exit 2 with one line; no section without multi-GPU rows; the
 figure's series and fig-scaling.png (matplotlib only for the figure file)."""
-import contextlib
 import importlib.util
-import io
 import os
-import shutil
 import sys
-import tempfile
 import types
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))  # as scripts/report.py does
-from gpucmp_report import cli, jacobi, load  # noqa: E402
+from gpucmp_report import jacobi, load  # noqa: E402
 from gpucmp_report.analysis import Data  # noqa: E402
 from gpucmp_report.sections import scaling  # noqa: E402
 
 from report_advection_test import DEVICE, rows  # noqa: E402
-from report_fixtures import write_file  # noqa: E402
+from report_fixtures import SideInputCase  # noqa: E402
 
 HAS_MPL = importlib.util.find_spec("matplotlib") is not None
 TITLE = "## Scaling over GPUs"
@@ -104,21 +100,9 @@ def table(md):
     return out
 
 
-class Section(unittest.TestCase):
-    def setUp(self):
-        self.tmp = tempfile.mkdtemp(prefix="report_scaling_test_")
-        self.addCleanup(shutil.rmtree, self.tmp, ignore_errors=True)
-        self.result = self.write("run/results.json", results())
-
-    def write(self, rel, content):
-        return write_file(self.tmp, rel, content)
-
-    def report(self, *inputs, plots=False):
-        out = os.path.join(self.tmp, "out")
-        args = [*inputs, "--out-dir", out] + ([] if plots else ["--no-plots"])
-        self.assertEqual(cli.main(args, "x\n\nusage: x"), 0)
-        with open(os.path.join(out, "REPORT.md"), encoding="utf-8") as f:
-            return f.read()
+class Section(SideInputCase):
+    def results(self):
+        return results()
 
     def test_fastest_per_gpu_count_beside_jacobi_found_beside_the_results(self):
         path = self.write("run/jacobi.json", jacobi_doc())
@@ -180,15 +164,7 @@ class Section(unittest.TestCase):
                  "rows[0]: \"gpus\" is not a whole number")):
             with self.subTest(name):
                 path = self.write("bad/jacobi.json", content)
-                err = io.StringIO()
-                with contextlib.redirect_stderr(err), self.assertRaises(SystemExit) as e:
-                    cli.main([self.result, path, "--out-dir", self.tmp, "--no-plots"],
-                             "x\n\nusage: x")
-                self.assertEqual(e.exception.code, 2)
-                lines = err.getvalue().strip().splitlines()
-                self.assertEqual(len(lines), 1, lines)
-                self.assertTrue(lines[0].startswith(f"report: error: {path}: "), lines[0])
-                self.assertIn(words, lines[0])
+                self.assert_bad_input(path, words)
 
     def test_the_figures_series(self):
         _, benches, _ = load.load_all([self.result])

@@ -241,6 +241,23 @@ class Work(unittest.TestCase):
         return analysis.Data(benches), missing
 
 
+def section_text(md, title):
+    """The text of REPORT.md's section `title` (its heading line), to the next section."""
+    return md.split(title, 1)[1].split("\n## ", 1)[0]
+
+
+def section_tables(md, title):
+    """[{(first cell, second cell): [the cells after them]}] of the section's tables,
+    in order."""
+    out = []
+    for block in section_text(md, title).split("\n\n"):
+        lines = [line for line in block.split("\n") if line.startswith("| ")]
+        if lines:
+            cells = [[c.strip() for c in line.strip().strip("|").split("|")] for line in lines[1:]]
+            out.append({(c[0], c[1]): c[2:] for c in cells})
+    return out
+
+
 class SideInputCase(unittest.TestCase):
     """A section fed by a side file beside the results (jacobi.json,
     kernel-tuner.json, rodinia-heartwall.json): a temporary folder holding the

@@ -16,7 +16,7 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "scripts"))  # as scripts/report.py does
 
-from report_fixtures import SideInputCase, rows, write_file  # noqa: E402
+from report_fixtures import SideInputCase, section_tables, section_text, rows, write_file  # noqa: E402
 
 DEVICE = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200", "date": "2026-11-28"}
 TITLE = "## Kernel Tuner beside gpucmp's tuner"
@@ -101,22 +101,12 @@ def results():
 
 
 def part(md):
-    return md.split(TITLE, 1)[1].split("\n## ", 1)[0]
+    return section_text(md, TITLE)
 
 
 def tables(md):
     """[{(kernel, API): [cells after those]}] of the section's tables, in order."""
-    out = []
-    for block in part(md).split("\n\n"):
-        lines = [line for line in block.split("\n") if line.startswith("| ")]
-        if not lines:
-            continue
-        table = {}
-        for line in lines[1:]:
-            cells = [c.strip() for c in line.strip().strip("|").split("|")]
-            table[(cells[0], cells[1])] = cells[2:]
-        out.append(table)
-    return out
+    return section_tables(md, TITLE)
 
 
 class Section(SideInputCase):

@@ -22,7 +22,7 @@ import rodinia_heartwall_rows  # noqa: E402
 from gpucmp_report import rodinia_heartwall as report_rodinia  # noqa: E402
 from gpucmp_report.sections import rodinia_heartwall as section  # noqa: E402
 
-from report_fixtures import SideInputCase, rows, write_file  # noqa: E402
+from report_fixtures import SideInputCase, section_tables, section_text, rows, write_file  # noqa: E402
 
 DEVICE = {"cuda.device": "NVIDIA H200", "opencl.device": "NVIDIA H200", "date": "2026-11-28"}
 TITLE = "## Rodinia's own heartwall beside gpucmp's"
@@ -91,19 +91,12 @@ def results():
 
 
 def part(md):
-    return md.split(TITLE, 1)[1].split("\n## ", 1)[0]
+    return section_text(md, TITLE)
 
 
 def tables(md):
     """[{(API, frames): [cells after those]}] of the section's tables, in order."""
-    out = []
-    for block in part(md).split("\n\n"):
-        lines = [line for line in block.split("\n") if line.startswith("| ")]
-        if lines:
-            out.append({tuple(c.strip() for c in line.strip("|").split("|")[:2]):
-                        [c.strip() for c in line.strip().strip("|").split("|")[2:]]
-                        for line in lines[1:]})
-    return out
+    return section_tables(md, TITLE)
 
 
 class Section(SideInputCase):

@@ -26,6 +26,7 @@
 #include "result_reporter.h"
 #include "runner_table.h"
 #include "skip_log.h"
+#include "tune.h"
 #include "workload_registry.h"
 
 namespace {
@@ -184,7 +185,11 @@ int bench_main(int argc, char** argv) {
     ContextList stated;
     for (const auto& w : workloads) w->add_context(stated);
     for (const auto& [key, value] : stated) benchmark::AddCustomContext(key, value);
-    for (auto& w : workloads) w->register_benchmarks(opts, apis);
+    for (auto& w : workloads) {
+      const std::size_t first = measured_rows().size();
+      w->register_benchmarks(opts, apis);
+      if (opts.tune) register_tuned_rows(*w, first, apis, opts);  // after their candidates
+    }
     register_deferred_benchmarks();
     if (count_selected(registered_names(), filter) == 0)
       throw UsageError("--benchmark_filter=" + filter +

@@ -103,6 +103,12 @@ void add_common_options(CLI::App& app, Options& opts) {
                "Also time each launch of a timed batch (CUDA: events around it; OpenCL: its "
                "commands' profiling) and report launch_us and launch_gap_us, the device time "
                "between launches per launch");
+  app.add_flag("--tune", opts.tune,
+               "Also register, per workload, API and problem, a row <workload>/<api>/best/... "
+               "that times each of the workload's interchangeable rows briefly (its own source "
+               "forms and launch choices, same math; never cross-runs, controls or vendor "
+               "libraries) and measures the fastest; its label says the choice")
+      ->disable_flag_override();  // --tune=VALUE is refused (exit 2): it takes none
   add_checked_option(app, "--batch-ms",
                      real_into(opts.batch_target_ms, "--batch-ms", {0, true, 60000}),
                      "Target duration of one timed batch of launches, in ms (> 0, <= 60000)")

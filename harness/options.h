@@ -53,6 +53,7 @@ struct Options {
   int startup_samples = 5;   // fresh builds / context starts per startup benchmark
   bool progress = true;      // one progress line per benchmark on stderr
   bool launch_gaps = false;  // time each launch too: launch_us, launch_gap_us (runner.h)
+  bool tune = false;         // add each API's best row per workload family (tune.h)
   // Google Benchmark's --benchmark_repetitions and random interleaving, as
   // given: a row's repetitions run back to back unless interleaved (measure.h,
   // RowSetup).

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <string>
 
 #include "api.h"
 #include "measure.h"
@@ -18,6 +19,9 @@ namespace gpucmp {
 struct Prepared {
   Measurement m;  // declared first: its closures may own the problem the runner uses
   std::unique_ptr<Runner> runner;
+  // The row's label where it is not its runner's (Runner::label): --tune's
+  // best rows say what they chose (harness/tune.h).
+  std::string label;
 };
 // Makes a fresh runner and what to measure of it, for a device.
 using Prepare = std::function<Prepared(const DeviceInfo&)>;

@@ -15,6 +15,10 @@ std::vector<std::string>& names() {
   static std::vector<std::string> n;
   return n;
 }
+std::vector<MeasuredEntry>& measured() {
+  static std::vector<MeasuredEntry> m;
+  return m;
+}
 std::vector<std::function<void()>>& deferred() {
   static std::vector<std::function<void()>> d;
   return d;
@@ -72,6 +76,7 @@ void register_benchmark(const BenchName& name, const ApiSet& apis,
 }  // namespace
 
 const std::vector<std::string>& registered_names() { return names(); }
+const std::vector<MeasuredEntry>& measured_rows() { return measured(); }
 
 void release_kept_row() {
   KeptRow& k = kept_row();
@@ -101,7 +106,7 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
           auto p = std::make_unique<Prepared>(prepare(dev));
           prepare_s =
               std::chrono::duration<double>(std::chrono::steady_clock::now() - t_prepare).count();
-          k.label = p->runner->label();
+          k.label = p->label.empty() ? p->runner->label() : p->label;
           if (k.label.empty()) k.label = api.variant_label(name.workload, name.variant);
           p->m.name = timed_name(p->m.name, opts);
           k.prepared = std::move(p);
@@ -133,6 +138,7 @@ void register_measured(const BenchName& name, const ApiSet& apis, const Options&
         }
       });
   const auto it = apis.find(name.api);
+  if (it != apis.end()) measured().push_back({name, prepare});
   if (!startup || !opts.startup || it == apis.end() ||
       !it->second->has_startup(name.workload, name.variant))
     return;

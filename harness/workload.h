@@ -6,6 +6,7 @@
 #include <functional>
 #include <list>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "measure.h"
 #include "options.h"
 #include "startup.h"
+#include "tune_family.h"
 
 namespace CLI {
 class App;
@@ -44,6 +46,15 @@ class Workload {
     (void)opts;
     return false;
   }
+  // --tune (harness/tune.h): the family of the timed row `row` (a name it
+  // registered with register_measured, before timed_name), the rows of one
+  // problem and math that are each its API's own implementations and so
+  // interchangeable; nothing for a row that is not (a cross-run, a control,
+  // a vendor library, a split row) or a workload that has no families.
+  virtual std::optional<TuneFamily> tune_family(const BenchName& row) const {
+    (void)row;
+    return std::nullopt;
+  }
 };
 
 // The timed benchmark's name: `name`, plus the parameter cache:cold in cold
@@ -58,6 +69,15 @@ BenchName timed_name(const BenchName& name, const Options& opts);
 void register_measured(const BenchName& name, const ApiSet& apis, const Options& opts,
                        Prepare prepare, bool startup);
 void register_deferred_benchmarks();
+
+// A timed row as register_measured took it: its name (before timed_name) and
+// its prepare, for --tune's best rows (harness/tune.h), which prepare their
+// candidates themselves. Only rows of an API this build has.
+struct MeasuredEntry {
+  BenchName name;
+  Prepare prepare;
+};
+const std::vector<MeasuredEntry>& measured_rows();
 
 // The names registered so far, in order (for progress lines).
 const std::vector<std::string>& registered_names();

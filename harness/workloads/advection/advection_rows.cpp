@@ -75,6 +75,22 @@ class Advection : public Workload {
  public:
   std::string name() const override { return "advection"; }
 
+  // --tune (tune_family.h): every own step kernel on one grid and steps a
+  // launch; OpenCL's async-cpasync (its copy written as cp.async in NVIDIA's
+  // inline PTX, OpenCL C that NVIDIA's OpenCL compiles) too. async-maxl1 is
+  // a control; split rows (gpus:...) are not candidates.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> own{"blocked", "branchy", "plain", "weights",
+                                              "stream",  "async",   "ring"};
+    static const std::vector<std::string> opencl = [] {
+      std::vector<std::string> v = own;
+      v.emplace_back("async-cpasync");
+      return v;
+    }();
+    static const TuneRule rule{{"nx", "ny", "steps"}, {}, {{"", own, opencl}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   void add_options(CLI::App& app) override {
     add_checked_list_option(
         app, "--advection-grid",

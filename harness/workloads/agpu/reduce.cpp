@@ -186,6 +186,18 @@ class Reduce : public Workload {
  public:
   std::string name() const override { return "reduce"; }
 
+  // --tune (tune_family.h): each API's reductions of one type and n;
+  // pipeline-regcap40 is OpenCL's pipeline built with -cl-nv-maxrregcount=40,
+  // a build option an OpenCL user has. CUB is a vendor library.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const TuneRule rule{{"type", "n"},
+                               {},
+                               {{"",
+                                 {"tree", "cascading", "pipeline"},
+                                 {"tree", "cascading", "pipeline", "pipeline-regcap40"}}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   void add_options(CLI::App& app) override {
     agpu::add_word_options(app, "reduce", sizes_, types_);
   }

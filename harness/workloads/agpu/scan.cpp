@@ -236,6 +236,15 @@ class Scan : public Workload {
  public:
   std::string name() const override { return "scan"; }
 
+  // --tune (tune_family.h): each API's scans of one type and n, alpha (words
+  // a thread) free; a poll:spin row is a form of its own, not a candidate.
+  // CUB is a vendor library.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> scans{"alpha", "lookback", "onepass"};
+    static const TuneRule rule{{"type", "n"}, {"alpha"}, {{"", scans, scans}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   void add_options(CLI::App& app) override {
     agpu::add_word_options(app, "scan", sizes_, types_);
     add_checked_list_option(

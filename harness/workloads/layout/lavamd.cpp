@@ -136,6 +136,14 @@ class LavaMd : public Workload {
  public:
   std::string name() const override { return "lavamd"; }
 
+  // --tune (tune_family.h): each API's kernels at one box count, the data
+  // layout free. -opencl-ptx and -ptx-jit rows are cross-runs.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> kernels{"base", "aligned"};
+    static const TuneRule rule{{"boxes1d"}, {"layout"}, {{"", kernels, kernels}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   void add_options(CLI::App& app) override {
     add_checked_list_option(
         app, "--lavamd-boxes",

@@ -145,6 +145,27 @@ class Cp : public Workload {
  public:
   std::string name() const override { return "cp"; }
 
+  // --tune (tune_family.h): one lattice and atom count, by math: IEEE
+  // division and sqrt (CUDA's default rows and the -ieee ones), fast math,
+  // and OpenCL's default math (within ulps), which no CUDA row has; each with
+  // its source forms (atoms by value, read a step ahead). --cp-local's shape
+  // is free. The -ldg rows are controls, -opencl-ptx and -ptx-* cross-runs.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const TuneRule rule{
+        {"grid", "atoms"},
+        {},
+        {{"ieee",
+          {"base", "unrollx8", "unrollx8-ieee", "unrollx8-byvalue", "unrollx8-prefetch",
+           "unrollx8-ieee-byvalue", "unrollx8-ieee-prefetch"},
+          {"unrollx8-ieee", "unrollx8-ieee-byvalue", "unrollx8-ieee-prefetch"}},
+         {"fast",
+          {"unrollx8-fast", "unrollx8-fast-ftz", "unrollx8-fast-byvalue", "unrollx8-fast-prefetch"},
+          {"unrollx8-fast", "unrollx8-fast-ftz", "unrollx8-fast-byvalue",
+           "unrollx8-fast-prefetch"}},
+         {"default", {}, {"base", "unrollx8", "unrollx8-byvalue", "unrollx8-prefetch"}}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   // Checked when parsed: a value the user gave (0 included) must be valid; one
   // not given leaves the preset's.
   void add_options(CLI::App& app) override {

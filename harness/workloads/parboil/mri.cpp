@@ -161,6 +161,18 @@ class Mri : public Workload {
                "the divisors of numX; the usual rows keep 256") {}
   std::string name() const override { return workload_name(kind_); }
 
+  // --tune (tune_family.h): one data set, precise and fast math apart, each
+  // with its source forms (uniform tiles, k-values read a step ahead);
+  // --<workload>-local's size is free. -ldg rows are controls, -opencl-ptx
+  // and -ptx-* cross-runs.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> precise{"precise", "uniform-tile", "precise-prefetch"};
+    static const std::vector<std::string> fast{"fast", "uniform-tile-fast", "fast-prefetch"};
+    static const TuneRule rule{
+        {"numK", "numX"}, {}, {{"precise", precise, precise}, {"fast", fast, fast}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   // Paths are checked when parsed (a given empty path is refused, not taken
   // for "not given"), and the input is read then: a bad file is refused before
   // any workload writes its --*-save-inputs. The output's folder is checked

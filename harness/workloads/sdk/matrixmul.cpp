@@ -103,6 +103,14 @@ class MatrixMul : public Workload {
  public:
   std::string name() const override { return "matrixMul"; }
 
+  // --tune (tune_family.h): the four tilings of each API at one n.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> tiles{"tile16", "tile32", "tile16-aligned",
+                                                "tile32-aligned"};
+    static const TuneRule rule{{"n"}, {}, {{"", tiles, tiles}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   // Each size is checked when parsed; a size that a variant's tile does not
   // divide skips that variant's rows (with the reason), not the run.
   void add_options(CLI::App& app) override {

@@ -92,6 +92,7 @@ class Selection(Case):
                              (v, v, 2e6, 3e6), f.label)
         for f, api, v in fast:
             self.assertIsNotNone(api_best.left_out(f.workload, api, v), v)
+        self.assertIn("--tune", api_best.left_out("matrixMul", "cuda", "best"))
 
     def test_each_apis_own_source_forms_and_build_options_are_its_own(self):
         cp_ieee, reduce = FAMILY["cp, IEEE divide and sqrt"], FAMILY["reduce 2^28 int32"]

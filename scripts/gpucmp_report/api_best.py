@@ -144,6 +144,7 @@ NOT_OWN = [  # (variant suffix, why)
     ("-maxl1", "control: CUDA's kernel at the smallest shared-memory carveout"),
 ]
 VENDOR = ("cublas", "clblast", "cub")  # reference rows of their own
+TUNED = "best"  # the variant of gpucmp-bench --tune's rows (harness/tune_family.h)
 INSTRUMENTS = ("startup", "ceiling")  # build and first launch; the roofline's ceilings
 OPENCL_DEFAULT = "OpenCL's default math (division and sqrt within ulps), which no CUDA row has"
 MRI_FAST = "fast math (MRI's rows here are precise, as in the other tables)"
@@ -163,6 +164,8 @@ def left_out(workload, api, variant):
         return None
     if workload in INSTRUMENTS:
         return "an instrument, not a workload"
+    if variant == TUNED:
+        return "gpucmp-bench --tune: the fastest of the family's rows, measured again"
     if variant in VENDOR:
         return "vendor library: a reference row of its own"
     for suffix, why in NOT_OWN:

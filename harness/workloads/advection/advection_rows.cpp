@@ -76,18 +76,14 @@ class Advection : public Workload {
   std::string name() const override { return "advection"; }
 
   // --tune (tune_family.h): every own step kernel on one grid and steps a
-  // launch; OpenCL's async-cpasync (its copy written as cp.async in NVIDIA's
-  // inline PTX, OpenCL C that NVIDIA's OpenCL compiles) too. async-maxl1 is
-  // a control; split rows (gpus:...) are not candidates.
+  // launch, the same on both APIs. Not OpenCL's async-cpasync: its copy is
+  // CUDA's cp.async written into OpenCL as inline PTX, a cross-run, as in
+  // scripts/gpucmp_report/api_best.py. async-maxl1 is a control; split rows
+  // (gpus:...) are not candidates.
   std::optional<TuneFamily> tune_family(const BenchName& row) const override {
     static const std::vector<std::string> own{"blocked", "branchy", "plain", "weights",
                                               "stream",  "async",   "ring"};
-    static const std::vector<std::string> opencl = [] {
-      std::vector<std::string> v = own;
-      v.emplace_back("async-cpasync");
-      return v;
-    }();
-    static const TuneRule rule{{"nx", "ny", "steps"}, {}, {{"", own, opencl}}};
+    static const TuneRule rule{{"nx", "ny", "steps"}, {}, {{"", own, own}}};
     return tune_family_by_rule(row, rule);
   }
 

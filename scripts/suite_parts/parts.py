@@ -58,7 +58,7 @@ PARTS = [
     # pass on the fast cp builds (-ptx-ftz): scripts/passes_table.py's candidates.
     # estimate_s: the last full run's, before those rows.
     Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs, by-value and prefetch "
-         "forms", 33, 300, REPS3 + [
+         "forms", 51, 300, REPS3 + [
              "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
              "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-byvalue|-prefetch)?"
              "(-opencl-ptx|-ptx-jit|-ldg|-ptx-ftz)?/"]),
@@ -70,7 +70,7 @@ PARTS = [
     Part("triad", "STREAM triad, both APIs", 7, 120,
          ["--benchmark_repetitions=5", "--benchmark_filter=^triad/"]),
     Part("worksize", "work-group size rules (study, driver, query, tuner) and the 1-D sweeps",
-         51, 300, REPS3 + [
+         93, 300, REPS3 + [
              "--benchmark_filter=^(mmnaive|bilinear|sort|trapezoid)/",
              "--mmnaive-local", "16x16,study-x,study-y,driver,query,tuner",
              "--bilinear-local", "16x16,study-x,study-y,driver,query,tuner",
@@ -79,8 +79,7 @@ PARTS = [
          # The study's 2^18 keys, launch-bound from local 32 up (its repetitions
          # spread with the launch path), and 2^22, where each pass outlasts a launch.
          sizes=["--sort-n", "262144,4194304"]),
-    # heartwall's rows joined after the last measured estimate (134 s): not yet timed.
-    Part("layout", "LavaMD, HeartWall, bodies and conversions per data layout", 134, 500,
+    Part("layout", "LavaMD, HeartWall, bodies and conversions per data layout", 165, 500,
          REPS3 + ["--benchmark_filter=^(lavamd|heartwall|bodies|layoutconv)/"],
          sizes=["--lavamd-boxes", "10,30,50", "--layoutconv-boxes", "10,30,50"]),
     # Every reduce row: reduce/opencl/pipeline-regcap40 (pipeline capped at 40
@@ -187,8 +186,7 @@ PARTS = [
          tool="sanitizer", min_gpus=2, standard=False),
     # Rodinia 3.1's own heartwall (CUDA and OpenCL) on gpucmp's generated sequence at
     # the heartwall rows' frame counts, beside gpucmp's rows; its tracks against the
-    # CPU reference. Skipped, said, without GPUCMP_RODINIA_SRC. estimate_s: a guess
-    # (30 runs of a process of about 2 s and two builds), not yet measured.
+    # CPU reference. Skipped, said, without GPUCMP_RODINIA_SRC.
     Part("rodinia-heartwall", "Rodinia 3.1's own heartwall, CUDA and OpenCL, on the rows' "
          "sequence and frame counts (GPUCMP_RODINIA_SRC)", 120, 600,
          ["--repetitions", "3"], tool="rodinia", standard=False),
@@ -224,6 +222,11 @@ PARTS = [
          standard=False),
     Part("gputests", "the GPU-labelled tests of the build (CTest)", 120, 400, tool="ctest",
          standard=False),
+    # gpucmp-bench --tune's best rows alone: per workload, API and problem the
+    # fastest of its interchangeable rows, chosen in the row's prepare and
+    # measured by the usual protocol. estimate_s: a guess, not yet measured.
+    Part("tune", "each workload's best row per API (--tune): the configuration it chose, "
+         "measured", 200, 600, REPS3 + ["--tune", "--benchmark_filter=/best/"], standard=False),
 ]
 
 

@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "linked_apis.h"
 #include "programs.h"
 #include "runner_table.h"
 #include "workload_registry.h"
@@ -23,16 +24,8 @@
 namespace gpucmp {
 namespace {
 
-std::vector<std::string> built_apis() {
-#ifdef GPUCMP_HAVE_CUDA
-  return {"cuda", "opencl"};
-#else
-  return {"opencl"};
-#endif
-}
-
 void register_all() {
-  for (const std::string& api : built_apis()) register_api_runners(api);
+  for (const std::string& api : linked_apis()) register_api_runners(api);
 }
 
 // workload -> api -> variants
@@ -47,9 +40,10 @@ TEST(RunnerCatalog, EveryWorkloadRegisteredItsRunners) {
   const auto by = catalog_by_api();
   for (const char* w : {"bandwidth", "matrixMul", "cp", "mriq", "mrifhd"}) {
     ASSERT_TRUE(by.count(w)) << w << " registered no runner";
-    for (const std::string& api : built_apis()) EXPECT_TRUE(by.at(w).count(api)) << w << " " << api;
+    for (const std::string& api : linked_apis())
+      EXPECT_TRUE(by.at(w).count(api)) << w << " " << api;
   }
-  EXPECT_NO_THROW(check_runner_catalog(built_apis()));
+  EXPECT_NO_THROW(check_runner_catalog(linked_apis()));
 }
 
 // The source forms that close compiler-made gaps pair by name (the same
@@ -65,7 +59,7 @@ TEST(RunnerCatalog, TheGapFormsPairByName) {
   for (const char* w : {"mriq", "mrifhd"})
     for (const char* v : {"precise-prefetch", "fast-prefetch"}) paired.emplace_back(w, v);
   for (const auto& [w, v] : paired)
-    for (const std::string& api : built_apis())
+    for (const std::string& api : linked_apis())
       EXPECT_TRUE(by.at(w).at(api).count(v)) << w << "/" << api << "/" << v;
   for (const auto& [w, v] : {std::pair{"cp", "unrollx8-fast-ptx-ftz"},
                              {"cp", "unrollx8-fast-byvalue-ptx-ftz"},

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "bench_process.h"
+#include "linked_apis.h"
 #include "runner_table.h"
 #include "tune_family.h"
 #include "workload_registry.h"
@@ -32,14 +33,6 @@ using nlohmann::json;
 // FAMILIES are the reports' account of the same rows).
 const std::set<std::string> kTuned = {"matrixMul", "reduce", "scan",      "cp",
                                       "mriq",      "mrifhd", "advection", "lavamd"};
-
-std::vector<std::string> built_apis() {
-#ifdef GPUCMP_HAVE_CUDA
-  return {"cuda", "opencl"};
-#else
-  return {"opencl"};
-#endif
-}
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
@@ -60,7 +53,7 @@ bool not_own(const std::string& variant) {
 class Workloads {
  public:
   Workloads() {
-    for (const std::string& api : built_apis()) register_api_runners(api);
+    for (const std::string& api : linked_apis()) register_api_runners(api);
     owned_ = make_registered_workloads();
     for (const auto& w : owned_) by_name_[w->name()] = w.get();
   }
@@ -99,7 +92,7 @@ TEST(TuneFamilies, EveryOwnVariantHasOneAndNoOtherDoes) {
                    : ": an own variant in no family (add it to the workload's tune_family)");
   }
   for (const std::string& w : kTuned)
-    for (const std::string& api : built_apis())
+    for (const std::string& api : linked_apis())
       EXPECT_TRUE(tuned_apis[w].count(api)) << w << " has no family on " << api;
 }
 

@@ -59,7 +59,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 from command_output import command_output  # noqa: E402
-from reference_runs import Runs, first_line, run_program, tail  # noqa: E402
+from reference_runs import (Runs, check_run_options, first_line, run_program,  # noqa: E402
+                            tail)
 
 NAME = "jacobi_reference"
 REPO = "NVIDIA/multi-gpu-programming-models"
@@ -126,18 +127,7 @@ def parse_args(argv):
             fail(f"--src {args.src}: no {v}/Makefile")
     args.problems = int_list("--problems", args.problems, known=PROBLEMS)
     args.gpus = None if args.gpus is None else int_list("--gpus", args.gpus, least=1)
-    if args.repetitions < 1:
-        fail(f"--repetitions: {args.repetitions}: at least 1")
-    if args.run_timeout < 1:
-        fail(f"--run-timeout: {args.run_timeout}: at least 1 second")
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder):
-        fail(f"--out {args.out}: no folder {folder}")
-    if os.path.isdir(args.out):
-        fail(f"--out {args.out}: is a folder")
-    if args.build_dir is not None and os.path.exists(args.build_dir) and \
-            not os.path.isdir(args.build_dir):
-        fail(f"--build-dir {args.build_dir}: not a folder")
+    check_run_options(args, fail)
     return args
 
 

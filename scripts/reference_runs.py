@@ -109,3 +109,21 @@ def first_line(text, pattern):
     """The first line of `text` matching `pattern`, stripped; None where none does."""
     return next((line.strip() for line in (text or "").splitlines() if re.search(pattern, line)),
                 None)
+
+
+def check_run_options(args, fail):
+    """The options every outside-program runner takes: --repetitions and
+    --run-timeout at least 1, --out a file in an existing folder, --build-dir
+    (where given) a folder or nothing yet; fail(message) on the first wrong."""
+    if args.repetitions < 1:
+        fail(f"--repetitions: {args.repetitions}: at least 1")
+    if args.run_timeout < 1:
+        fail(f"--run-timeout: {args.run_timeout}: at least 1 second")
+    folder = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(folder):
+        fail(f"--out {args.out}: no folder {folder}")
+    if os.path.isdir(args.out):
+        fail(f"--out {args.out}: is a folder")
+    if args.build_dir is not None and os.path.exists(args.build_dir) and \
+            not os.path.isdir(args.build_dir):
+        fail(f"--build-dir {args.build_dir}: not a folder")

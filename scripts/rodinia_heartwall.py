@@ -101,7 +101,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cli_args  # noqa: E402
 from command_output import command_output  # noqa: E402
-from reference_runs import Runs, first_line, run_program, tail  # noqa: E402
+from reference_runs import (Runs, check_run_options, first_line, run_program,  # noqa: E402
+                            tail)
 from rodinia_heartwall_build import (BUILD_TIMEOUT_S, build, icd_settings,  # noqa: E402
                                      nvidia_cl_lib, opencl_loader, read_points)
 from rodinia_heartwall_rows import (agreement, fit, on_nvidia, opencl_names,  # noqa: E402
@@ -172,18 +173,7 @@ def parse_args(argv):
         if a not in APIS:
             fail(f"--apis: unknown API '{a}' (known: {', '.join(APIS)})")
     args.frames = frame_list(args.frames)
-    if args.repetitions < 1:
-        fail(f"--repetitions: {args.repetitions}: at least 1")
-    if args.run_timeout < 1:
-        fail(f"--run-timeout: {args.run_timeout}: at least 1 second")
-    folder = os.path.dirname(os.path.abspath(args.out))
-    if not os.path.isdir(folder):
-        fail(f"--out {args.out}: no folder {folder}")
-    if os.path.isdir(args.out):
-        fail(f"--out {args.out}: is a folder")
-    if args.build_dir is not None and os.path.exists(args.build_dir) and \
-            not os.path.isdir(args.build_dir):
-        fail(f"--build-dir {args.build_dir}: not a folder")
+    check_run_options(args, fail)
     if args.cl_icd is not None and not os.path.isfile(args.cl_icd):
         fail(f"--cl-icd {args.cl_icd}: no such file")
     args.src = args.src or os.environ.get(SRC_ENV) or None

@@ -30,6 +30,8 @@ import unittest
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.join(HERE, "..", "scripts")
 SCRIPT = os.path.join(SCRIPTS, "rodinia_heartwall.py")
+sys.path.insert(0, HERE)
+from jacobi_reference_test import tree  # noqa: E402  ({path: bytes} of a folder)
 
 BENCH = None  # gpucmp-bench, the first argument (for RealOpenCL)
 
@@ -130,15 +132,6 @@ def make_src(root):
         f.write('video_file_name = (char *) "../../data/heartwall/test.avi";\n')
     open(os.path.join(root, "common", "make.config"), "w").close()
     return root
-
-
-def tree(root):
-    out = {}
-    for folder, _, names in os.walk(root):
-        for name in names:
-            with open(os.path.join(folder, name), "rb") as f:
-                out[os.path.relpath(os.path.join(folder, name), root)] = f.read()
-    return out
 
 
 class Work(unittest.TestCase):

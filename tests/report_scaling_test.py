@@ -134,6 +134,32 @@ class Section(SideInputCase):
                 "–"]})
         self.assertNotIn("fig-scaling.png", md)  # --no-plots
 
+    def test_the_bound_a_parts_kernel_sets(self):
+        # One step of CUDA async (P1's fastest on one GPU) at 2048^2, 2048 x 1024 and
+        # 2048 x 512; OpenCL's stream at 2048^2 only (no part's step: no line); a part's
+        # step of another variant (not the fastest at full length: not used).
+        doc = results()
+        doc["benchmarks"] += (rows("advection/cuda/async/nx:2048/ny:2048", 11.0)
+                              + rows("advection/cuda/async/nx:2048/ny:1024", 8.8)
+                              + rows("advection/cuda/async/nx:2048/ny:512", 8.0)
+                              + rows("advection/cuda/stream/nx:2048/ny:1024", 1.0)
+                              + rows("advection/opencl/stream/nx:2048/ny:2048", 18.0))
+        md = self.report(self.write("bound/results.json", doc))
+        section = md.split(TITLE, 1)[1].split("\n## ", 1)[0]
+        self.assertIn("| problem | API | variant | one step, whole grid | one step, 1/2 of the "
+                      "grid | bound, 2 GPUs | reached | one step, 1/4 of the grid | bound, 4 GPUs "
+                      "| reached |", section)
+        # bound 11 / 8.8 = 1.25 on two GPUs (measured 1.82: 145%), 11 / 8 = 1.375 on four
+        # (measured 3.00: 218%).
+        self.assertIn("| P1 | CUDA | `async` | 11 us | 8.8 us | 1.25 | 145% | 8 us | 1.38 | 218% |",
+                      section)
+        self.assertNotIn("| P1 | OpenCL | `stream` |", section)
+        self.assertNotIn("| P2, P3 | CUDA |", section)  # no one-step rows at P2's grids
+
+    def test_no_bound_without_a_parts_step(self):
+        md = self.report(self.result)
+        self.assertNotIn("What a part's kernel costs alone", md)
+
     def test_jacobi_given_as_an_argument_is_no_result_file(self):
         path = self.write("elsewhere/jacobi.json", jacobi_doc())
         md = self.report(self.result, path)

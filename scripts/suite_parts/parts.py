@@ -168,6 +168,16 @@ PARTS = [
           "--advection-exchange", "overlap", "--advection-problems", "1,2,4,5",
           "--benchmark_filter=^advection/(cuda|opencl)/(stream|async)/.*/steps:"],
          min_gpus=2, common=False),
+    # A part's kernel alone: one GPU at each judged grid and at the grid of one
+    # part of it on 2 and 4 GPUs (nx x ny/2, nx x ny/4), a step a launch: the
+    # speedup a split could reach with an exchange that cost nothing (the
+    # report's "Scaling over GPUs" puts it beside the measured one).
+    Part("multigpu-parts", "advection's step on one GPU at the judged grids and at the grid of "
+         "one part of each on 2 and 4 GPUs: the bound a split can reach", 60, 300,
+         REPS3 + ["--benchmark_filter=^advection/(cuda|opencl)/(stream|async)/"],
+         sizes=["--advection-grid", "2048x2048,2048x1024,2048x512,4096x4096,4096x2048,"
+                "4096x1024,16384x4096,16384x2048,16384x1024,8192x16384,8192x8192,8192x4096"],
+         min_gpus=2),
     # NVIDIA's multi-GPU Jacobi (multi_threaded_p2p, nccl_overlap, nccl_graphs) at the
     # judged problems' grids and steps on 2, 4, .. GPUs: the report's yardstick for
     # advection's scaling. Skipped, said, without GPUCMP_JACOBI_SRC.

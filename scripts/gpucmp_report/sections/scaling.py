@@ -10,8 +10,11 @@ variants at the same grid, as many iterations as steps and the same GPU counts: 
 median of their times and of their speedups over their own one-GPU solve. Problems
 2 and 3 are one grid and length: one line. fig-scaling.png: speedup against GPU
 count per problem, a line per API's fastest and per Jacobi variant, and the ideal.
-Left out without a multi-GPU full-length row or a Jacobi row at a judged grid."""
+Below the table, where one-step rows at a part's grid were run, the bound a part's
+own kernel sets (gpucmp_report/scaling_bound.py). Left out without a multi-GPU
+full-length row or a Jacobi row at a judged grid."""
 from .. import jacobi as report_jacobi
+from .. import scaling_bound
 from ..fmt import NONE, md_table
 from ..names import API_LABEL, APIS, FIGURE_PATTERNS
 from .advection import CHALLENGE_2010, Index, advection_runs, config_text, fmt_s, gpus_label
@@ -123,6 +126,7 @@ def section(rep):
     if not counts:
         return []
     docs = getattr(getattr(rep.args, "side", None), "jacobi", [])
+    speedups = {}
     for names, nx, ny, steps in problems():
         series = {}
         head = [names, f"{nx} x {ny}, {steps}"]
@@ -131,6 +135,7 @@ def section(rep):
             if any(c != NONE for c in cells):
                 lines.append(head + [API_LABEL[api]] + cells)
                 series[f"{API_LABEL[api]} (fastest)"] = points
+                speedups[(names, api)] = points
         by, serial = jacobi_at(rep, nx, ny, steps)
         for variant in sorted(by):
             cells, points = jacobi_line(by[variant], serial.get(variant), counts, steps)
@@ -149,6 +154,7 @@ def section(rep):
                                   commit=commit, files=files), ""]
     md += md_table(["problem", "grid, steps", "API or program", "1 GPU", *many], lines,
                    right=tuple(range(3, 4 + len(many)))) + [""]
+    md += scaling_bound.table(index, problems(), apis, counts, speedups)
     if rep.figure("scaling", figure):
         md += [f"![Speedup against GPU count per judged problem]({FIGURE_PATTERNS['scaling']})",
                ""]

@@ -69,6 +69,15 @@ class Parser : private InstructionParser {
     if (!cur().is('{')) fail("'{' opening the .section contents");
     return Directive{".section", source_through_closing_brace(start, "'}' closing .section")};
   }
+  // .metadata_section { .metadata 0 { ... } }: NVIDIA's OpenCL PTX names a
+  // kernel's attributes there (reqd_work_group_size); kept byte for byte.
+  Directive metadata_section_directive() {
+    const std::size_t start = position();
+    take();
+    if (!cur().is('{')) fail("'{' opening the .metadata_section contents");
+    return Directive{".metadata_section",
+                     source_through_closing_brace(start, "'}' closing .metadata_section")};
+  }
 
   // ---- module level ----------------------------------------------------------
   void module_directive(Module& m) {
@@ -92,10 +101,12 @@ class Parser : private InstructionParser {
       take();
       mark_header(m);
       m.address_size = integer("an address size (32 or 64)");
-    } else if (is_line_directive(d) || d == ".section") {
+    } else if (is_line_directive(d) || d == ".section" || d == ".metadata_section") {
       ModuleItem item;
       item.kind = ModuleItem::Kind::Directive;
-      item.directive = d == ".section" ? section_directive() : line_directive();
+      item.directive = d == ".section"            ? section_directive()
+                       : d == ".metadata_section" ? metadata_section_directive()
+                                                  : line_directive();
       m.items.push_back(std::move(item));
     } else if (is_linkage(d) || is_state_space(d) || d == ".entry" || d == ".func") {
       declaration(m);

@@ -143,6 +143,12 @@ const std::vector<PassInfo>& pass_registry() {
        S::Module,
        on_module<pass_shared32>,
        {}},
+      {"cpasync",
+       "copy loops of ld.global and st.shared as cp.async, waited for at the barriers after the "
+       "copy's own (a control, not in the study's chain)",
+       S::Module,
+       on_module<pass_cpasync>,
+       {}},
   };
   return passes;
 }

@@ -1,8 +1,8 @@
 // The registry of PTX passes: every pass run_passes() (passes.h) and
 // `gpucmp-ptx opt` know, with its name, a one-line description, its scope and
 // how to run it on a module. The order is the study's: cleanup's three steps,
-// cleanup itself (their sequence), unroll, cse, mad, licm, align, then the two
-// controls outside the chain, ftz and shared32.
+// cleanup itself (their sequence), unroll, cse, mad, licm, align, then the
+// controls outside the chain, ftz, shared32 and cpasync.
 #pragma once
 #include <string>
 #include <vector>

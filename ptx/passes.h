@@ -102,9 +102,21 @@ PassReport pass_ftz(Function& f);
 // .shared addressing is left untouched. Not part of the study's chain.
 PassReport pass_shared32(Module& m);
 
+// Rewrites each copy loop (a loop of one basic block holding only register
+// arithmetic and ld.global / st.shared pairs, each store storing what one load
+// loaded, 4, 8 or 16 bytes) to cp.async.ca.shared.global, and puts
+// cp.async.wait_all before every barrier, call, ret and exit of the function
+// but the barrier the copy loop exits to (the copy's own): NVIDIA's OpenCL
+// lowering of async_work_group_copy made asynchronous, its data waited for at
+// the barrier of wait_group_events. `changed` counts copies; a note per
+// function gives the loops, waits and copy barriers. Targets below sm_80 or
+// PTX ISA 7.0 are left unchanged (a note says why). Not part of the study's
+// chain.
+PassReport pass_cpasync(Module& m);
+
 // The names of the registered passes (pass_registry.h) that are not a step of
 // another, in the study's order: cleanup, unroll, cse, mad, licm, align, ftz,
-// shared32. run_passes() also takes cleanup's steps (inline, promote-slots,
+// shared32, cpasync. run_passes() also takes cleanup's steps (inline, promote-slots,
 // copy-prop).
 const std::vector<std::string>& known_passes();
 

@@ -209,7 +209,7 @@ TEST(PtxPasses, ListsTheRegistry) {
   }
   EXPECT_EQ(names,
             (std::vector<std::string>{"inline", "promote-slots", "copy-prop", "cleanup", "unroll",
-                                      "cse", "mad", "licm", "align", "ftz", "shared32"}))
+                                      "cse", "mad", "licm", "align", "ftz", "shared32", "cpasync"}))
       << r.output;
 }
 

@@ -21,7 +21,7 @@ std::string normalized(const std::string& text) {
 }
 
 // Renumbers every %r/%rd/%f/%fd/%p/%rs register and $L__ label by a reversing
-// bijection (n -> 5000 - n) and bumps the .reg counts: what another compiler
+// bijection (n -> 100000 - n) and bumps the .reg counts: what another compiler
 // run could have written.
 std::string renumbered(const std::string& text) {
   const std::regex numbered(R"((%(?:rd|fd|rs|r|f|p)|\$L__BB\d+_)(\d+))");
@@ -29,11 +29,11 @@ std::string renumbered(const std::string& text) {
   auto last = text.cbegin();
   for (std::sregex_iterator it(text.begin(), text.end(), numbered), end; it != end; ++it) {
     out.append(last, (*it)[0].first);
-    out += (*it)[1].str() + std::to_string(5000 - std::stoi((*it)[2].str()));
+    out += (*it)[1].str() + std::to_string(100000 - std::stoi((*it)[2].str()));
     last = (*it)[0].second;
   }
   out.append(last, text.cend());
-  return std::regex_replace(out, std::regex(R"(<(\d+)>)"), "<5001>");
+  return std::regex_replace(out, std::regex(R"(<(\d+)>)"), "<100001>");
 }
 
 TEST(PtxNormalize, RenumberedCopiesNormalizeEqual) {

@@ -272,6 +272,10 @@ TEST(PtxParser, MalformedInputGivesLineAndColumn) {
        "expected '{' opening the .section contents, got '.b8'"},
       {".section .debug_info {\n.b8 1\n", 3, 1,
        "expected '}' closing .section, got '<end of file>'"},
+      {".metadata_section\n.metadata 0 {}\n", 2, 1,
+       "expected '{' opening the .metadata_section contents, got '.metadata'"},
+      {".metadata_section {\n.metadata 0 {\n", 3, 1,
+       "expected '}' closing .metadata_section, got '<end of file>'"},
       {".entry k() {\n  ret;\n}\n.target sm_90\n.target sm_80\n", 5, 1,
        "expected one .target directive"},
   };
@@ -294,6 +298,22 @@ TEST(PtxParser, MalformedInputGivesLineAndColumn) {
       EXPECT_EQ(what.find('\n'), std::string::npos) << what;
     }
   }
+}
+
+// NVIDIA's OpenCL PTX of a kernel with reqd_work_group_size ends with its
+// attributes in a .metadata_section (no ';'): kept byte for byte, printed back.
+TEST(PtxParser, MetadataSectionKeptAsWritten) {
+  const std::string section =
+      ".metadata_section {\n\n.metadata 0 {\n\t\"cl_kernel_attributes\",\n\t\"k\",\n"
+      "\t\"reqd_work_group_size(64,1,1)\"\n}\n\n}";
+  const Module m =
+      parse(".version 9.0\n.target sm_90\n.address_size 64\n.entry k() {\n\tret;\n}\n" + section +
+                " // end of .metadata_section\n",
+            "meta.ptx");
+  ASSERT_EQ(m.functions.size(), 1u);
+  const std::string text = print(m);
+  EXPECT_NE(text.find(section), std::string::npos) << text;
+  EXPECT_EQ(print(parse(text, "again.ptx")), text);
 }
 
 TEST(PtxParser, ErrorMessageFormat) {

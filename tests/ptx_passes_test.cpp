@@ -206,10 +206,11 @@ TEST(PtxPassRegistry, ListsEveryPassOnceInTheStudysOrder) {
     if (p.scope == PassScope::Module) module_scope.insert(p.name);
     for (const std::string& step : p.steps) EXPECT_NE(find_pass(step), nullptr) << step;
   }
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"inline", "promote-slots", "copy-prop", "cleanup", "unroll",
-                                      "cse", "mad", "licm", "align", "ftz", "shared32"}));
-  EXPECT_EQ(module_scope, (std::set<std::string>{"inline", "cleanup", "align", "shared32"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"inline", "promote-slots", "copy-prop", "cleanup",
+                                             "unroll", "cse", "mad", "licm", "align", "ftz",
+                                             "shared32", "cpasync"}));
+  EXPECT_EQ(module_scope,
+            (std::set<std::string>{"inline", "cleanup", "align", "shared32", "cpasync"}));
   EXPECT_EQ(find_pass("cleanup")->steps,
             (std::vector<std::string>{"inline", "promote-slots", "copy-prop"}));
   EXPECT_EQ(find_pass("dce"), nullptr);
@@ -217,7 +218,7 @@ TEST(PtxPassRegistry, ListsEveryPassOnceInTheStudysOrder) {
   EXPECT_STREQ(scope_name(PassScope::Module), "module");
   // What the OpenCL variants name: the registry without cleanup's steps.
   EXPECT_EQ(known_passes(), (std::vector<std::string>{"cleanup", "unroll", "cse", "mad", "licm",
-                                                      "align", "ftz", "shared32"}));
+                                                      "align", "ftz", "shared32", "cpasync"}));
 }
 
 TEST(PtxPassRegistry, UnknownNameThrowsBeforeAnyPassRuns) {

@@ -29,12 +29,16 @@ namespace {
 // -DNV_CP_ASYNC): what a pass that rewrote async_work_group_copy would give.
 // NVIDIA's driver only: elsewhere the row is skipped, never run as plain async.
 constexpr const char* kCpAsync = advection::kAsyncCpAsync;
+// And async built from its own PTX after the cpasync pass (ptx/passes.h): the
+// same rewrite made by a pass on NVIDIA's PTX, loaded through OpenCL.
+constexpr const char* kPtxCpAsync = advection::kAsyncPtxCpAsync;
 
 const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
   if (variant == "stream") return "advection_stream";
-  if (variant == "async" || variant == "ring" || variant == kCpAsync) return "advection_async";
+  if (variant == "async" || variant == "ring" || variant == kCpAsync || variant == kPtxCpAsync)
+    return "advection_async";
   return "advection_blocked";
 }
 
@@ -137,7 +141,11 @@ GPUCMP_PROGRAMS {
   specs.push_back(source("advection", "plain", "advection.cl", ""));
   specs.push_back(source("advection", "weights", "advection.cl", ""));
   specs.push_back(source("advection", "stream", "advection.cl", ""));
-  specs.push_back(source("advection", "async", "advection_async.cl", ""));
+  const ProgramSpec async = source("advection", "async", "advection_async.cl", "");
+  specs.push_back(async);
+  ProgramSpec async_ptx_cpasync = derived(async, "ptx-cpasync", ProgramFrom::ptx_as_built_passes);
+  async_ptx_cpasync.passes = {"cpasync"};
+  specs.push_back(async_ptx_cpasync);
   specs.push_back(source("advection", "ring", "advection_async.cl", "-DRING_LOADS"));
   specs.push_back(
       with_nvidia(source("advection", kCpAsync, "advection_async.cl", ""), "-DNV_CP_ASYNC"));
@@ -155,6 +163,10 @@ GPUCMP_RUNNERS("opencl") {
                                                  " needs NVIDIA's OpenCL (PTX cp.async through "
                                                  "inline asm; the device is '" +
                                                  session().info().name + "')");
+                             return std::make_unique<AdvectionRunner>(p, v);
+                           });
+  advection::runners().add("opencl", {{kPtxCpAsync}},
+                           [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
 }

@@ -138,6 +138,7 @@ ADVECTION_KERNELS = {
     "async": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-maxl1": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-ptx-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "ring": (_ADV_ASYNC.format(0), r"^advection_async$"),
 }
 

@@ -51,6 +51,7 @@ if(TARGET gpucmp_ptx)
     ptx_opencl_abi_test.cpp
     ptx_parser_test.cpp
     ptx_pass_align_test.cpp
+    ptx_pass_cpasync_test.cpp
     ptx_pass_ftz_test.cpp
     ptx_pass_shared32_test.cpp
     ptx_pass_cleanup_test.cpp

@@ -121,6 +121,8 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 // and one API's own control of async each (not pairs):
 //   async-cpasync  OpenCL: the ring filled by PTX cp.async through NVIDIA's
 //                  inline asm (NVIDIA's driver only)
+//   async-ptx-cpasync  OpenCL: async built from its own PTX after gpucmp's
+//                  cpasync pass (the copy loops as cp.async; NVIDIA only)
 //   async-maxl1    CUDA: the kernel at its smallest shared-memory carveout
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
@@ -134,8 +136,9 @@ constexpr int kAsyncThreads = 64;   // async: a block of 64 threads,
 constexpr int kAsyncCells = 4;      // each 4 columns wide,
 constexpr int kAsyncRows = 16;      // walking 16 rows,
 constexpr int kAsyncPrefetch = 6;   // with 6 rows copying ahead
-inline constexpr const char* kAsyncCpAsync = "async-cpasync";  // OpenCL's control of async
-inline constexpr const char* kAsyncMaxL1 = "async-maxl1";      // CUDA's control of async
+inline constexpr const char* kAsyncCpAsync = "async-cpasync";         // OpenCL's control of async
+inline constexpr const char* kAsyncPtxCpAsync = "async-ptx-cpasync";  // async after the pass
+inline constexpr const char* kAsyncMaxL1 = "async-maxl1";             // CUDA's control of async
 
 struct Problem {
   int nx = 0, ny = 0;

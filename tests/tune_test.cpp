@@ -31,8 +31,8 @@ using nlohmann::json;
 
 // The workloads whose families --tune knows (scripts/gpucmp_report/api_best.py's
 // FAMILIES are the reports' account of the same rows).
-const std::set<std::string> kTuned = {"matrixMul", "reduce", "scan",      "cp",
-                                      "mriq",      "mrifhd", "advection", "lavamd"};
+const std::set<std::string> kTuned = {"matrixMul", "reduce",    "scan",   "cp",     "mriq",
+                                      "mrifhd",    "advection", "lavamd", "bodies", "heartwall"};
 
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;

@@ -39,6 +39,14 @@ class HeartWall : public Workload {
  public:
   std::string name() const override { return "heartwall"; }
 
+  // --tune (tune_family.h): each API's tracking at one frame count, the
+  // per-point state's layout free.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> kernels{"base"};
+    static const TuneRule rule{{"frames"}, {"layout"}, {{"", kernels, kernels}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   void add_options(CLI::App& app) override {
     add_checked_list_option(
         app, "--heartwall-frames",

@@ -65,6 +65,14 @@ class Bodies : public Workload {
  public:
   std::string name() const override { return "bodies"; }
 
+  // --tune (tune_family.h): each API's kernel at one record count, the
+  // record layout free.
+  std::optional<TuneFamily> tune_family(const BenchName& row) const override {
+    static const std::vector<std::string> kernels{"base"};
+    static const TuneRule rule{{"n"}, {"layout"}, {{"", kernels, kernels}}};
+    return tune_family_by_rule(row, rule);
+  }
+
   void add_options(CLI::App& app) override {
     add_checked_list_option(
         app, "--bodies-n",

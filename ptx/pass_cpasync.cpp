@@ -45,8 +45,8 @@ namespace {
 // Opcodes a copy loop may hold besides its loads, stores and back branch:
 // register arithmetic, moves and compares, none of which touches memory.
 bool is_register_only(const Instruction& in) {
-  static const std::set<std::string> ops = {"add", "sub", "mul", "mad", "shl", "shr",
-                                            "and", "or",  "xor", "not", "cvt", "mov",
+  static const std::set<std::string> ops = {"add",  "sub",  "mul", "mad", "shl", "shr",
+                                            "and",  "or",   "xor", "not", "cvt", "mov",
                                             "setp", "selp", "min", "max", "neg"};
   if (!ops.count(in.opcode)) return false;
   for (const Operand& op : in.operands)
@@ -131,8 +131,7 @@ class CpAsync {
     r.notes.push_back(f_.name + ": " + std::to_string(copies.size()) + " copies in " +
                       std::to_string(loops) + " loops as cp.async, " + std::to_string(waits_) +
                       " cp.async.wait_all before barriers, calls and exits, " +
-                      std::to_string(own_barriers.size()) +
-                      " copy barriers left without a wait");
+                      std::to_string(own_barriers.size()) + " copy barriers left without a wait");
     return r;
   }
 
@@ -243,9 +242,9 @@ class CpAsync {
       bytes.kind = Operand::Kind::Immediate;
       bytes.value = std::to_string(copy->second.bytes);
       Statement cp = s;
-      cp.instruction = cleanup::make_instruction(
-          "cp", {"async", "ca", "shared", "global"},
-          {s.instruction.operands[0], load.operands[1], bytes});
+      cp.instruction =
+          cleanup::make_instruction("cp", {"async", "ca", "shared", "global"},
+                                    {s.instruction.operands[0], load.operands[1], bytes});
       body.push_back(cp);
     }
     f_.body = std::move(body);

@@ -92,7 +92,8 @@ TEST(PassCpAsync, VectorCopiesKeepTheirWidth) {
   Module m = parse(kernel(loop, kRead), "vector.ptx");
   EXPECT_EQ(run(m).changed, 2);
   const std::string text = print(m);
-  EXPECT_NE(text.find("cp.async.ca.shared.global \t[%rd7], [%rd5], 16;"), std::string::npos) << text;
+  EXPECT_NE(text.find("cp.async.ca.shared.global \t[%rd7], [%rd5], 16;"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("cp.async.ca.shared.global \t[%rd7+16], [%rd5+16], 8;"), std::string::npos)
       << text;
   std::string output;
@@ -119,15 +120,14 @@ TEST(PassCpAsync, LeavesEverythingElseAlone) {
       {"the load's address changes before the store",
        load + "\tld.global.f32 %f1, [%rd5];\n\tadd.s64 %rd5, %rd5, 4;\n" + ring +
            "\tst.shared.f32 [%rd7], %f1;\n"},
-      {"a barrier inside the loop",
-       load + "\tld.global.f32 %f1, [%rd5];\n\tbar.sync 0;\n" + ring +
-           "\tst.shared.f32 [%rd7], %f1;\n"},
-      {"a volatile load", load + "\tld.volatile.global.f32 %f1, [%rd5];\n" + ring +
-                              "\tst.shared.f32 [%rd7], %f1;\n"},
-      {"a load of two bytes", load + "\tld.global.u16 %r2, [%rd5];\n" + ring +
-                                  "\tst.shared.u16 [%rd7], %r2;\n"},
-      {"a store of another width", load + "\tld.global.f32 %f1, [%rd5];\n" + ring +
-                                       "\tst.shared.v2.f32 [%rd7], {%f1, %f1};\n"},
+      {"a barrier inside the loop", load + "\tld.global.f32 %f1, [%rd5];\n\tbar.sync 0;\n" + ring +
+                                        "\tst.shared.f32 [%rd7], %f1;\n"},
+      {"a volatile load",
+       load + "\tld.volatile.global.f32 %f1, [%rd5];\n" + ring + "\tst.shared.f32 [%rd7], %f1;\n"},
+      {"a load of two bytes",
+       load + "\tld.global.u16 %r2, [%rd5];\n" + ring + "\tst.shared.u16 [%rd7], %r2;\n"},
+      {"a store of another width",
+       load + "\tld.global.f32 %f1, [%rd5];\n" + ring + "\tst.shared.v2.f32 [%rd7], {%f1, %f1};\n"},
       {"a load whose value is not stored", load + "\tld.global.f32 %f1, [%rd5];\n"},
   };
   for (const auto& c : cases) {

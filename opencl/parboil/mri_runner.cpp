@@ -131,6 +131,13 @@ constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-mat
 constexpr const char* kPrefetch = "-DK_LOOP_PREFETCH";
 constexpr const char* kPrefetchFast = "-DK_LOOP_PREFETCH -cl-fast-relaxed-math";
 
+// mriq's k-values read as one float4 each (mriq.cl; OpenCL's own source form:
+// CUDA reads its tile from the constant bank). mrifhd's 20-byte k-values have
+// no such form.
+constexpr const char* kVec4 = "-DK_VALUES_VEC4";
+constexpr const char* kVec4Fast = "-DK_VALUES_VEC4 -cl-fast-relaxed-math";
+const std::vector<mri::Variant> kVec4Variants{{"precise-vec4", false}, {"fast-vec4", true}};
+
 // As cp, the k-values sit in a __constant__ symbol in CUDA and in a
 // __constant kernel argument in OpenCL: no ptx-from-nvcc row (ptx/README.md).
 GPUCMP_PROGRAMS {
@@ -146,9 +153,12 @@ GPUCMP_PROGRAMS {
     add_ptx_controls(specs, precise);
     add_auto_chain(specs, precise);
   }
+  specs.push_back(source("mriq", "precise-vec4", "mriq.cl", kVec4));
+  specs.push_back(source("mriq", "fast-vec4", "mriq.cl", kVec4Fast));
 }
 
-// The shared variants, then the PTX-loaded ones (same math as their source).
+// The shared variants, then the PTX-loaded ones (same math as their source),
+// then mriq's vec4 forms.
 GPUCMP_RUNNERS("opencl") {
   const auto make = [](mri::Problem& p, const mri::Variant& v) {
     return std::make_unique<MriRunner>(p, v);
@@ -162,6 +172,7 @@ GPUCMP_RUNNERS("opencl") {
     mri::runners(kind).add("opencl", mri::variants(), make);
     mri::runners(kind).add("opencl", from_ptx, make);
   }
+  mri::runners(mri::Kind::q).add("opencl", kVec4Variants, make);
 }
 
 }  // namespace

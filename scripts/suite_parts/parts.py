@@ -57,10 +57,10 @@ PARTS = [
     # atoms and k-values read a step ahead: -byvalue, -prefetch) and the ftz
     # pass on the fast cp builds (-ptx-ftz): scripts/passes_table.py's candidates.
     # estimate_s: the last full run's, before those rows.
-    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs, by-value and prefetch "
-         "forms", 51, 300, REPS3 + [
+    Part("parboil", "cp, MRI-Q, MRI-FHD: each math mode, cross-runs, by-value, prefetch and "
+         "float4 forms", 51, 300, REPS3 + [
              "--benchmark_filter=^(cp|mriq|mrifhd)/(cuda|opencl)/(base|unrollx8|unrollx8-ieee|"
-             "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-byvalue|-prefetch)?"
+             "unrollx8-fast|precise|fast|uniform-tile|uniform-tile-fast)(-byvalue|-prefetch|-vec4)?"
              "(-opencl-ptx|-ptx-jit|-ldg|-ptx-ftz)?/"]),
     Part("variants", "OpenCL programs from PTX: the 2010 study's pass chain and its controls",
          67, 300, ["--benchmark_repetitions=3", "--samples", "10",

@@ -168,8 +168,13 @@ class Mri : public Workload {
   std::optional<TuneFamily> tune_family(const BenchName& row) const override {
     static const std::vector<std::string> precise{"precise", "uniform-tile", "precise-prefetch"};
     static const std::vector<std::string> fast{"fast", "uniform-tile-fast", "fast-prefetch"};
+    // OpenCL's own: mriq's k-values read as one float4 (opencl/parboil/mriq.cl).
+    static const std::vector<std::string> precise_cl{"precise", "uniform-tile", "precise-prefetch",
+                                                     "precise-vec4"};
+    static const std::vector<std::string> fast_cl{"fast", "uniform-tile-fast", "fast-prefetch",
+                                                  "fast-vec4"};
     static const TuneRule rule{
-        {"numK", "numX"}, {}, {{"precise", precise, precise}, {"fast", fast, fast}}};
+        {"numK", "numX"}, {}, {{"precise", precise, precise_cl}, {"fast", fast, fast_cl}}};
     return tune_family_by_rule(row, rule);
   }
 

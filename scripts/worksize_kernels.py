@@ -14,7 +14,7 @@ KERNELS = ("mmnaive", "bilinear", "sort", "trapezoid")
 # sort: the pass Kernel Tuner times (stage k = n, distance j = 1).
 SORT_TUNED = ("bitonic_pass on one pass, the last (k = n, j = 1: stride-1 pairs, the kind "
               "every stage ends with); gpucmp's rows time a whole sort, a restoring copy and "
-              "every pass (171 at 2^18 keys), all launches of this kernel")
+              "every pass ({passes} at {n} keys), all launches of this kernel")
 NUMPY_TYPES = {"float": "float32", "int": "int32", "uint": "uint32", "unsigned": "uint32",
                "unsigned int": "uint32"}
 
@@ -98,7 +98,9 @@ def problem(workload, params):
                  "y_first": 0}, (out, out), "the kernel, one launch")
     if workload == "sort":
         n = size("n")
-        return ({"a": uniform(n), "k": n, "j": 1}, (n // 2, 1), SORT_TUNED)
+        log = n.bit_length() - 1  # n is a power of two (the workload's rule)
+        tuned = SORT_TUNED.format(passes=log * (log + 1) // 2, n=f"2^{log}")
+        return ({"a": uniform(n), "k": n, "j": 1}, (n // 2, 1), tuned)
     items = size("items")
     steps = int(header_constants("trapezoid")["trapezoid::kSteps"])
     return ({"partials": np.zeros(items, np.float32), "h": 1.0 / (items * steps),

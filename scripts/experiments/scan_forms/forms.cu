@@ -8,7 +8,9 @@
 //   LOOK   0: warp 0 looks back 32 tiles a round by ballots, __nanosleep back-off
 //          (the suite's CUDA onepass); 1: the same without sleeping; 2: threads
 //          0..31 each spin on their own tile's word, thread 0 combines them in
-//          order (the suite's OpenCL onepass)
+//          order (the suite's OpenCL onepass without its sleeps); 3: LOOK 2
+//          with the OpenCL onepass's sleeps (1245 ns before the first round's
+//          polls, 648 ns between polls)
 //   LD     0: plain 16-byte loads; 1: __ldg (ld.global.nc); 2: __ldcs (evict-first)
 //   ST     0: plain 16-byte stores; 1: __stcs (evict-first)
 //   GUARD  0: no bounds checks (the buffers carry a tile of padding); 1: every
@@ -19,6 +21,16 @@
 //          doubling to 512, between polls); 1: CUB's sm_90 int32 tuning
 //          (fixed_delay_constructor_t<648, 1245>: 1245 ns before the first
 //          poll, 648 ns between polls)
+//   XPOSE  0: the load and store transposes through shared memory ordered by
+//          __syncwarp (each warp its own chunks); 1: by __syncthreads, as the
+//          OpenCL onepass must (OpenCL 1.2 has no warp-level barrier)
+//   BSCAN  0: the block's scan by warp shuffles (__shfl_up_sync) and one
+//          __syncthreads over the warps' totals (the suite's CUDA onepass);
+//          1: the OpenCL onepass's: each thread's total in shared memory, a
+//          serial sum over its segment of 16 threads, the 16 segments' sums,
+//          two __syncthreads (NVIDIA's OpenCL offers no shuffles; BLOCK 256)
+// `./forms opencl` runs only the forms that step from the suite's CUDA
+// onepass to the OpenCL onepass's structure, one knob at a time.
 // Each form is validated word for word against the CPU's scan, then timed:
 // median of 21 launches (CUDA events around each, status memset included as
 // in the suite). Build and run:
@@ -120,12 +132,24 @@ __device__ __forceinline__ void store16_guarded(unsigned* out, size_t i, size_t 
   if (i + 2 < n) out[i + 2] = v.z;
 }
 
-template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST, int GUARD, int WAIT>
+template <int XPOSE>
+__device__ __forceinline__ void transpose_sync() {
+  if constexpr (XPOSE == 1)
+    __syncthreads();
+  else
+    __syncwarp();
+}
+
+template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST, int GUARD, int WAIT, int XPOSE,
+          int BSCAN>
 __global__ void __launch_bounds__(BLOCK, MINB)
     scan_form(const unsigned* in, unsigned* out, unsigned long long* status, size_t n, size_t m) {
-  constexpr int Q = ALPHA / 4, kWarps = BLOCK / kWarp;
+  constexpr int Q = ALPHA / 4, kWarps = BLOCK / kWarp, kSegment = 16;
+  static_assert(BSCAN == 0 || BLOCK == kSegment * kSegment, "BSCAN 1 takes 256 threads");
   __shared__ uint4 chunks[BLOCK * Q];
   __shared__ unsigned warp_totals[kWarps];
+  __shared__ unsigned totals[BSCAN == 1 ? BLOCK : 1];
+  __shared__ unsigned segments[kSegment];
   __shared__ unsigned long long window[kWarp];
   __shared__ unsigned tile_id, tile_prefix;
   __shared__ int done;
@@ -147,7 +171,7 @@ __global__ void __launch_bounds__(BLOCK, MINB)
     for (int j = 0; j < Q; ++j)
       wc[swizzle(j * kWarp + lane)] = load16<LD>(in, first + 4 * size_t(j * kWarp + lane));
   }
-  __syncwarp();
+  transpose_sync<XPOSE>();
 #pragma unroll
   for (int k = 0; k < Q; ++k) {
     const uint4 v = wc[swizzle(lane * Q + k)];
@@ -155,20 +179,39 @@ __global__ void __launch_bounds__(BLOCK, MINB)
   }
 #pragma unroll
   for (int k = 1; k < ALPHA; ++k) x[k] += x[k - 1];
-  unsigned inclusive = x[ALPHA - 1];
+  // in_block: the thread's exclusive prefix within the tile; total: the
+  // tile's sum (thread 0's at least, which publishes it).
+  unsigned in_block = 0, total = 0;
+  if constexpr (BSCAN == 0) {
+    unsigned inclusive = x[ALPHA - 1];
 #pragma unroll
-  for (int d = 1; d < kWarp; d *= 2) {
-    const unsigned left = __shfl_up_sync(kFull, inclusive, d);
-    if (lane >= d) inclusive += left;
-  }
-  const unsigned lane_prefix = __shfl_up_sync(kFull, inclusive, 1);
-  if (lane == kWarp - 1) warp_totals[warp] = inclusive;
-  __syncthreads();
-  unsigned total = 0, warp_prefix = 0;
+    for (int d = 1; d < kWarp; d *= 2) {
+      const unsigned left = __shfl_up_sync(kFull, inclusive, d);
+      if (lane >= d) inclusive += left;
+    }
+    const unsigned lane_prefix = __shfl_up_sync(kFull, inclusive, 1);
+    if (lane == kWarp - 1) warp_totals[warp] = inclusive;
+    __syncthreads();
+    unsigned warp_prefix = 0;
 #pragma unroll
-  for (int w = 0; w < kWarps; ++w) {
-    if (w == warp) warp_prefix = total;
-    total += warp_totals[w];
+    for (int w = 0; w < kWarps; ++w) {
+      if (w == warp) warp_prefix = total;
+      total += warp_totals[w];
+    }
+    in_block = warp_prefix + (lane > 0 ? lane_prefix : 0);
+  } else {
+    totals[tx] = x[ALPHA - 1];
+    __syncthreads();
+    const int segment = tx / kSegment;
+    unsigned in_segment = 0;
+    for (int i = segment * kSegment; i < tx; ++i) in_segment += totals[i];
+    if (tx % kSegment == kSegment - 1) segments[segment] = in_segment + x[ALPHA - 1];
+    __syncthreads();
+    unsigned before_segment = 0;
+    for (int i = 0; i < segment; ++i) before_segment += segments[i];
+    if (tx == 0)
+      for (int i = 0; i < kSegment; ++i) total += segments[i];
+    in_block = before_segment + in_segment;
   }
   if constexpr (LOOK < 2) {
     if (warp == 0) {
@@ -196,9 +239,12 @@ __global__ void __launch_bounds__(BLOCK, MINB)
         const long long pred = next - tx;
         unsigned long long word = (unsigned long long)kPrefix << 32;
         if (pred >= 0) {
-          do {
+          if (LOOK == 3 && next == (long long)tile - 1) __nanosleep(1245);
+          for (;;) {
             word = *(volatile unsigned long long*)(status + pred);
-          } while (unsigned(word >> 32) == 0);
+            if (unsigned(word >> 32) != 0) break;
+            if constexpr (LOOK == 3) __nanosleep(648);
+          }
         }
         window[tx] = word;
       }
@@ -218,13 +264,13 @@ __global__ void __launch_bounds__(BLOCK, MINB)
       __syncthreads();
     }
   }
-  unsigned prefix = tile_prefix + warp_prefix + (lane > 0 ? lane_prefix : 0);
+  unsigned prefix = tile_prefix + in_block;
 #pragma unroll
   for (int k = 0; k < ALPHA; ++k) x[k] += prefix;
 #pragma unroll
   for (int k = 0; k < Q; ++k)
     wc[swizzle(lane * Q + k)] = make_uint4(x[4 * k], x[4 * k + 1], x[4 * k + 2], x[4 * k + 3]);
-  __syncwarp();
+  transpose_sync<XPOSE>();
   if (partial) {
 #pragma unroll
     for (int j = 0; j < Q; ++j)
@@ -272,10 +318,11 @@ bool valid(Bench& B) {
   return true;
 }
 
-template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST, int GUARD = 0, int WAIT = 0>
+template <int BLOCK, int ALPHA, int MINB, int LOOK, int LD, int ST, int GUARD = 0, int WAIT = 0,
+          int XPOSE = 0, int BSCAN = 0>
 void form(Bench& B) {
   const size_t tile = size_t(BLOCK) * ALPHA, m = (B.n + tile - 1) / tile;
-  auto kernel = scan_form<BLOCK, ALPHA, MINB, LOOK, LD, ST, GUARD, WAIT>;
+  auto kernel = scan_form<BLOCK, ALPHA, MINB, LOOK, LD, ST, GUARD, WAIT, XPOSE, BSCAN>;
   cudaFuncAttributes attr;
   CHECK(cudaFuncGetAttributes(&attr, kernel));
   int per_sm = 0;
@@ -292,15 +339,34 @@ void form(Bench& B) {
   const float ms = median_ms(B, launch);
   CHECK(cudaGetLastError());
   std::printf(
-      "form block %3d alpha %2d minb %2d look %d ld %d st %d guard %d wait %d | regs %3d blocks/SM "
-      "%2d | %8.1f us | %s\n",
-      BLOCK, ALPHA, MINB, LOOK, LD, ST, GUARD, WAIT, attr.numRegs, per_sm, ms * 1e3,
+      "form block %3d alpha %2d minb %2d look %d ld %d st %d guard %d wait %d xpose %d bscan %d | "
+      "regs %3d blocks/SM %2d | %8.1f us | %s\n",
+      BLOCK, ALPHA, MINB, LOOK, LD, ST, GUARD, WAIT, XPOSE, BSCAN, attr.numRegs, per_sm, ms * 1e3,
       ok ? "valid" : "INVALID");
 }
 
 }  // namespace
 
-int main() {
+// From the suite's CUDA onepass (256 threads, LOOK 0, evict-first loads and
+// stores, guards in the last tile, CUB's waits) to the OpenCL onepass's
+// structure (LOOK 3, plain loads and stores, transposes and block scan
+// through shared memory with block barriers), one knob at a time, then all.
+void opencl_steps(Bench& B) {
+  for (int rep = 0; rep < 2; ++rep) {          // twice: the order's effect shows as a difference
+    form<256, 32, 1, 0, 2, 1, 2, 1, 0, 0>(B);  // the suite's CUDA onepass, alpha 32
+    form<256, 32, 1, 0, 0, 0, 2, 1, 0, 0>(B);  // plain loads and stores
+    form<256, 32, 1, 3, 2, 1, 2, 1, 0, 0>(B);  // OpenCL's look-back, with its sleeps
+    form<256, 32, 1, 0, 2, 1, 2, 1, 1, 0>(B);  // transposes ordered by __syncthreads
+    form<256, 32, 1, 0, 2, 1, 2, 1, 0, 1>(B);  // the block scan through shared memory
+    form<256, 32, 1, 0, 2, 1, 2, 1, 1, 1>(B);  // both shared-memory forms
+    form<256, 32, 1, 3, 0, 0, 2, 1, 1, 1>(B);  // all of the OpenCL onepass's structure
+    form<256, 16, 1, 0, 2, 1, 2, 1, 0, 0>(B);  // the same two at alpha 16
+    form<256, 16, 1, 3, 0, 0, 2, 1, 1, 1>(B);
+  }
+}
+
+int main(int argc, char** argv) {
+  const bool only_opencl_steps = argc > 1 && std::string(argv[1]) == "opencl";
   Bench B;
   B.n = size_t(1) << 28;
   std::vector<unsigned> h(B.n);
@@ -340,6 +406,10 @@ int main() {
         }) * 1e3);
     CHECK(cudaFree(d_temp));
   }
+  if (only_opencl_steps) {
+    opencl_steps(B);
+    return 0;
+  }
   // The suite's forms: CUDA onepass (LOOK 0, GUARD 1), OpenCL onepass's structure (LOOK 2).
   form<256, 16, 1, 0, 1, 0, 1>(B);
   form<256, 32, 1, 0, 1, 0, 1>(B);
@@ -370,5 +440,6 @@ int main() {
   form<128, 16, 8, 0, 2, 1, 2, 1>(B);
   form<64, 32, 12, 0, 2, 1, 2, 1>(B);
   form<384, 16, 2, 0, 2, 1, 2, 1>(B);
+  opencl_steps(B);
   return 0;
 }

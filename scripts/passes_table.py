@@ -8,8 +8,8 @@ kernel: a PTX pass on OpenCL's own PTX (`-ptx-<pass>`, the study's chains
 `-auto-...`, advection's `async-ptx-cpasync`), a source form (`aligned`,
 advection's `ring`, its work-group copy as `cp.async` in NVIDIA inline PTX
 `async-cpasync`, cp's atoms by value
-`-byvalue`, atoms or k-values read a step ahead `-prefetch`, mriq's k-values
-read as one float4 `-vec4`) or a
+`-byvalue`, atoms or k-values read a step ahead `-prefetch`, MRI's k-values
+read as float4 `-vec4`) or a
 build option (reduce's `pipeline-regcap40`). A candidate that a run does
 not hold (a form added after it) is left out of that run's column. The 2010
 study's ratio stands beside (Tesla C1060, CUDA 2.3; docs/DESIGN.md). A
@@ -48,7 +48,7 @@ def mri(w, k, x):
     return ("parboil", name, "precise",
             [("variants", name, f"precise-{c}") for c in CHAINS + ["ptx-align"]]
             + [("parboil", name, "precise-prefetch")]
-            + ([("parboil", name, "precise-vec4")] if w == "mriq" else []))
+            + [("parboil", name, "precise-vec4")])
 
 
 def cp(variants):

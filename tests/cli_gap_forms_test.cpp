@@ -1,7 +1,7 @@
 // The source forms and build options that close compiler-made gaps, run
 // through OpenCL on the default device (PoCL without a GPU) and validated
 // against the CPU reference: cp's atoms by value and read a step ahead, the
-// MRI k-values read a step ahead, reduce's pipeline with NVIDIA's register
+// MRI k-values read a step ahead and read as float4, reduce's pipeline with NVIDIA's register
 // cap (on another driver the plain build). Sizes with ragged ends: 300 atoms
 // (a partial by-value chunk, a constant chunk of 300) and 1031 k-values
 // (tiles of 7 for Q and FHD: an odd one and pairs, three leftovers and four).
@@ -37,7 +37,7 @@ const std::map<std::string, json>& forms_run() {
         dir + "/mriq.bin --mrifhd-input " + dir +
         "/mrifhd.bin "
         "'--benchmark_filter=^(cp|mriq|mrifhd|reduce)/opencl/(unrollx8(-ieee|-fast)?"
-        "(-byvalue|-prefetch)?|(precise|fast)(-prefetch)?|pipeline(-regcap40)?)/' "
+        "(-byvalue|-prefetch)?|(precise|fast)(-prefetch|-vec4)?|pipeline(-regcap40)?)/' "
         "--benchmark_out=" +
         out + " --benchmark_out_format=json");
     EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -59,7 +59,8 @@ TEST(GapForms, EveryFormRanValidated) {
     for (const char* form : {"", "-byvalue", "-prefetch"})
       want.insert(std::string("cp/") + math + form + "/128");
   for (const char* w : {"mriq", "mrifhd"})
-    for (const char* v : {"precise", "fast", "precise-prefetch", "fast-prefetch"})
+    for (const char* v :
+         {"precise", "fast", "precise-prefetch", "fast-prefetch", "precise-vec4", "fast-vec4"})
       want.insert(std::string(w) + "/" + v + "/1031");
   for (const char* type : {"int32", "float"}) {
     want.insert(std::string("reduce/pipeline/") + type);

@@ -131,9 +131,8 @@ constexpr const char* kCountOnlyFast = "-DK_LOOP_COUNT_ONLY -cl-fast-relaxed-mat
 constexpr const char* kPrefetch = "-DK_LOOP_PREFETCH";
 constexpr const char* kPrefetchFast = "-DK_LOOP_PREFETCH -cl-fast-relaxed-math";
 
-// mriq's k-values read as one float4 each (mriq.cl; OpenCL's own source form:
-// CUDA reads its tile from the constant bank). mrifhd's 20-byte k-values have
-// no such form.
+// The k-values read as float4 (mriq.cl: one a k-value; mrifhd.cl: five a
+// four): OpenCL's own source form, CUDA reads its tile from the constant bank.
 constexpr const char* kVec4 = "-DK_VALUES_VEC4";
 constexpr const char* kVec4Fast = "-DK_VALUES_VEC4 -cl-fast-relaxed-math";
 const std::vector<mri::Variant> kVec4Variants{{"precise-vec4", false}, {"fast-vec4", true}};
@@ -150,15 +149,15 @@ GPUCMP_PROGRAMS {
     specs.push_back(source(workload, "uniform-tile-fast", file, kCountOnlyFast));
     specs.push_back(source(workload, "precise-prefetch", file, kPrefetch));
     specs.push_back(source(workload, "fast-prefetch", file, kPrefetchFast));
+    specs.push_back(source(workload, "precise-vec4", file, kVec4));
+    specs.push_back(source(workload, "fast-vec4", file, kVec4Fast));
     add_ptx_controls(specs, precise);
     add_auto_chain(specs, precise);
   }
-  specs.push_back(source("mriq", "precise-vec4", "mriq.cl", kVec4));
-  specs.push_back(source("mriq", "fast-vec4", "mriq.cl", kVec4Fast));
 }
 
 // The shared variants, then the PTX-loaded ones (same math as their source),
-// then mriq's vec4 forms.
+// then the float4 forms.
 GPUCMP_RUNNERS("opencl") {
   const auto make = [](mri::Problem& p, const mri::Variant& v) {
     return std::make_unique<MriRunner>(p, v);
@@ -171,8 +170,8 @@ GPUCMP_RUNNERS("opencl") {
     }
     mri::runners(kind).add("opencl", mri::variants(), make);
     mri::runners(kind).add("opencl", from_ptx, make);
+    mri::runners(kind).add("opencl", kVec4Variants, make);
   }
-  mri::runners(mri::Kind::q).add("opencl", kVec4Variants, make);
 }
 
 }  // namespace

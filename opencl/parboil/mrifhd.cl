@@ -31,6 +31,18 @@ static inline void accumulate(__constant KValuesFH* kv, float sX, float sY, floa
   *iFH += kv->RhoPhiI * cArg + kv->RhoPhiR * sArg;
 }
 
+#ifdef K_VALUES_VEC4
+// One k-value's contribution from its five values (the float4 form).
+static inline void accumulate_values(float kx, float ky, float kz, float rhoR, float rhoI,
+                                     float sX, float sY, float sZ, float* rFH, float* iFH) {
+  const float expArg = TWO_PI * (kx * sX + ky * sY + kz * sZ);
+  const float cArg = cos(expArg);
+  const float sArg = sin(expArg);
+  *rFH += rhoR * cArg - rhoI * sArg;
+  *iFH += rhoI * cArg + rhoR * sArg;
+}
+#endif
+
 #ifdef K_LOOP_PREFETCH
 // accumulate of a k-value held in registers (the prefetch form).
 static inline void accumulate_held(KValuesFH kv, float sX, float sY, float sZ, float* rFH,
@@ -45,7 +57,12 @@ static inline void accumulate_held(KValuesFH kv, float sX, float sY, float sZ, f
 
 // numK: the k-values in this tile (<= TILE_FH). The loop's form is chosen by
 // -DK_LOOP_COUNT_ONLY (variants uniform-tile*) or -DK_LOOP_PREFETCH (variants
-// *-prefetch), as in cuda/parboil/mrifhd.cu.
+// *-prefetch), as in cuda/parboil/mrifhd.cu, or -DK_VALUES_VEC4 (variants
+// *-vec4, OpenCL's own): the origin's loop bounds with each four k-values (80
+// bytes, 16-byte aligned from the tile's start) read as five float4, so that
+// the compiler may use 128-bit loads; the fours come first and the numK % 4
+// leftovers last, where the origin takes them first (which would leave the
+// fours 4-byte aligned).
 __kernel void ComputeFH(int numK, int numX, __global const float* x, __global const float* y,
                         __global const float* z, __global float* outR, __global float* outI,
                         __constant KValuesFH* ck) {
@@ -71,6 +88,17 @@ __kernel void ComputeFH(int numK, int numX, __global const float* x, __global co
       accumulate_held(a3, sX, sY, sZ, &rFH, &iFH);
     }
   }
+#elif defined(K_VALUES_VEC4)
+  int k = 0;  // fours, then the leftovers
+  for (; k < TILE_FH && k + 3 < numK; k += 4) {
+    __constant const float4* f = (__constant const float4*)(ck + k);
+    const float4 a = f[0], b = f[1], c = f[2], d = f[3], e = f[4];
+    accumulate_values(a.x, a.y, a.z, a.w, b.x, sX, sY, sZ, &rFH, &iFH);
+    accumulate_values(b.y, b.z, b.w, c.x, c.y, sX, sY, sZ, &rFH, &iFH);
+    accumulate_values(c.z, c.w, d.x, d.y, d.z, sX, sY, sZ, &rFH, &iFH);
+    accumulate_values(d.w, e.x, e.y, e.z, e.w, sX, sY, sZ, &rFH, &iFH);
+  }
+  for (; k < numK; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);
 #elif !defined(K_LOOP_COUNT_ONLY)
   int k = 0;  // the numK % 4 leftovers first, then fours
   for (; k < numK % 4; ++k) accumulate(&ck[k], sX, sY, sZ, &rFH, &iFH);

@@ -81,9 +81,9 @@ def forms(*bases):
 
 
 def _mri(workload):
-    # precise-vec4: mriq's k-values read as one float4, an OpenCL source form.
+    # precise-vec4: the k-values read as float4, an OpenCL source form.
     own = ("precise", "uniform-tile", "precise-prefetch")
-    opencl = own + (("precise-vec4",) if workload == "mriq" else ())
+    opencl = own + ("precise-vec4",)
     return [Family(f"{workload} precise, {edge}^3 (numK {problem.split('/')[0][5:]})", "parboil",
                    workload, problem, own, opencl, passes("precise"))
             for edge, problem in zip((32, 64), MRI)]
@@ -155,7 +155,7 @@ OTHER_MATH = {  # (workload, variant, its PTX variants too): why no family takes
     **{(w, v, False): MRI_FAST for w in ("mriq", "mrifhd")
        for v in ("fast", "uniform-tile-fast")},
     **{(w, "fast-prefetch", False): MRI_FAST for w in ("mriq", "mrifhd")},
-    ("mriq", "fast-vec4", False): MRI_FAST,
+    **{(w, "fast-vec4", False): MRI_FAST for w in ("mriq", "mrifhd")},
 }
 
 

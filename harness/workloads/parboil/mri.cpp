@@ -168,7 +168,7 @@ class Mri : public Workload {
   std::optional<TuneFamily> tune_family(const BenchName& row) const override {
     static const std::vector<std::string> precise{"precise", "uniform-tile", "precise-prefetch"};
     static const std::vector<std::string> fast{"fast", "uniform-tile-fast", "fast-prefetch"};
-    // OpenCL's own: mriq's k-values read as one float4 (opencl/parboil/mriq.cl).
+    // OpenCL's own: the k-values read as float4 (opencl/parboil/mri*.cl).
     static const std::vector<std::string> precise_cl{"precise", "uniform-tile", "precise-prefetch",
                                                      "precise-vec4"};
     static const std::vector<std::string> fast_cl{"fast", "uniform-tile-fast", "fast-prefetch",

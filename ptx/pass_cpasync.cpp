@@ -27,6 +27,10 @@
 // copied data to be read only after wait_group_events, which NVIDIA's compiler
 // writes as a later barrier, and that one waits. A module whose target has no
 // cp.async (below sm_80, or PTX ISA below 7.0) is left as it is.
+//
+// pass_cpasync_nobar(): the same, then each copy's own barrier removed.
+// OpenCL gives async_work_group_copy no barrier, so a conforming program does
+// not rely on the one NVIDIA's lowering adds; the row prices that barrier.
 #include <cstdlib>
 #include <map>
 #include <set>
@@ -110,10 +114,12 @@ struct Copy {
 
 class CpAsync {
  public:
-  explicit CpAsync(Function& f) : f_(f), counts_(count_registers(f)) {}
+  // drop_own_barriers: remove each copy's own barrier (pass_cpasync_nobar).
+  CpAsync(Function& f, bool drop_own_barriers)
+      : f_(f), counts_(count_registers(f)), drop_own_(drop_own_barriers) {}
 
   PassReport run() {
-    PassReport r{"cpasync", 0, {}};
+    PassReport r{drop_own_ ? "cpasync-nobar" : "cpasync", 0, {}};
     std::vector<Copy> copies;
     std::set<int> own_barriers;
     int loops = 0;
@@ -128,10 +134,12 @@ class CpAsync {
     if (copies.empty()) return r;
     rewrite(copies, own_barriers);
     r.changed = int(copies.size());
-    r.notes.push_back(f_.name + ": " + std::to_string(copies.size()) + " copies in " +
-                      std::to_string(loops) + " loops as cp.async, " + std::to_string(waits_) +
-                      " cp.async.wait_all before barriers, calls and exits, " +
-                      std::to_string(own_barriers.size()) + " copy barriers left without a wait");
+    r.notes.push_back(
+        f_.name + ": " + std::to_string(copies.size()) + " copies in " + std::to_string(loops) +
+        " loops as cp.async, " + std::to_string(waits_) +
+        " cp.async.wait_all before barriers, calls and exits, " +
+        std::to_string(own_barriers.size()) +
+        (drop_own_ ? " copy barriers removed" : " copy barriers left without a wait"));
     return r;
   }
 
@@ -225,6 +233,7 @@ class CpAsync {
     for (std::size_t i = 0; i < f_.body.size(); ++i) {
       const Statement& s = f_.body[i];
       if (loads.count(int(i))) continue;
+      if (drop_own_ && own_barriers.count(int(i))) continue;
       if (s.kind == Statement::Kind::Instruction && needs_wait(s.instruction) &&
           !own_barriers.count(int(i))) {
         Statement wait;
@@ -256,6 +265,7 @@ class CpAsync {
 
   Function& f_;
   RegisterCounts counts_;
+  bool drop_own_;
   int waits_ = 0;
 };
 
@@ -279,8 +289,10 @@ bool has_cp_async(const Module& m, std::string& why) {
 
 }  // namespace
 
-PassReport pass_cpasync(Module& m) {
-  PassReport total{"cpasync", 0, {}};
+namespace {
+
+PassReport run_cpasync(Module& m, bool drop_own_barriers) {
+  PassReport total{drop_own_barriers ? "cpasync-nobar" : "cpasync", 0, {}};
   std::string why;
   if (!has_cp_async(m, why)) {
     total.notes.push_back(why);
@@ -288,11 +300,17 @@ PassReport pass_cpasync(Module& m) {
   }
   for (Function& f : m.functions) {
     if (!f.has_body) continue;
-    const PassReport r = CpAsync(f).run();
+    const PassReport r = CpAsync(f, drop_own_barriers).run();
     total.changed += r.changed;
     total.notes.insert(total.notes.end(), r.notes.begin(), r.notes.end());
   }
   return total;
 }
+
+}  // namespace
+
+PassReport pass_cpasync(Module& m) { return run_cpasync(m, false); }
+
+PassReport pass_cpasync_nobar(Module& m) { return run_cpasync(m, true); }
 
 }  // namespace gpucmp::ptx

@@ -149,6 +149,12 @@ const std::vector<PassInfo>& pass_registry() {
        S::Module,
        on_module<pass_cpasync>,
        {}},
+      {"cpasync-nobar",
+       "cpasync, then each copy's own barrier removed (OpenCL's copies have none; a control, "
+       "not in the study's chain)",
+       S::Module,
+       on_module<pass_cpasync_nobar>,
+       {}},
   };
   return passes;
 }

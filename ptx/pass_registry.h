@@ -2,7 +2,7 @@
 // `gpucmp-ptx opt` know, with its name, a one-line description, its scope and
 // how to run it on a module. The order is the study's: cleanup's three steps,
 // cleanup itself (their sequence), unroll, cse, mad, licm, align, then the
-// controls outside the chain, ftz, shared32 and cpasync.
+// controls outside the chain, ftz, shared32, cpasync and cpasync-nobar.
 #pragma once
 #include <string>
 #include <vector>

@@ -114,9 +114,18 @@ PassReport pass_shared32(Module& m);
 // chain.
 PassReport pass_cpasync(Module& m);
 
+// pass_cpasync, then each copy's own barrier removed (the one the copy loop
+// exits to, which pass_cpasync leaves without a wait): OpenCL gives
+// async_work_group_copy no barrier of its own, so a conforming program reads
+// the copied data, and orders its other local memory, only by its own
+// barriers, wait_group_events' among them. A control that prices the barrier
+// NVIDIA's lowering adds to each copy. Notes as pass_cpasync's, with the
+// barriers removed.
+PassReport pass_cpasync_nobar(Module& m);
+
 // The names of the registered passes (pass_registry.h) that are not a step of
 // another, in the study's order: cleanup, unroll, cse, mad, licm, align, ftz,
-// shared32, cpasync. run_passes() also takes cleanup's steps (inline, promote-slots,
+// shared32, cpasync, cpasync-nobar. run_passes() also takes cleanup's steps (inline, promote-slots,
 // copy-prop).
 const std::vector<std::string>& known_passes();
 

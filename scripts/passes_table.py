@@ -5,7 +5,7 @@ For each main pair with the same math on both APIs, from each GPU's suite run
 (scripts/suite.sh): CUDA's kernel as written against OpenCL's as written, and
 against the fastest OpenCL row of the same run that gpucmp made of the same
 kernel: a PTX pass on OpenCL's own PTX (`-ptx-<pass>`, the study's chains
-`-auto-...`, advection's `async-ptx-cpasync`), a source form (`aligned`,
+`-auto-...`, advection's `async-ptx-cpasync` and `-nobar`), a source form (`aligned`,
 advection's `ring`, its work-group copy as `cp.async` in NVIDIA inline PTX
 `async-cpasync`, cp's atoms by value
 `-byvalue`, atoms or k-values read a step ahead `-prefetch`, MRI's k-values
@@ -80,7 +80,7 @@ ROWS = [
      "scan/{api}/{v}/type:int32/n:268435456/alpha:32", "onepass", []),
     ("advection step 8192 x 16384, async", "advection", "advection/{api}/{v}/nx:8192/ny:16384",
      "async", [("advection", "advection/{api}/{v}/nx:8192/ny:16384", v)
-               for v in ("ring", "async-cpasync", "async-ptx-cpasync")]),
+               for v in ("ring", "async-cpasync", "async-ptx-cpasync", "async-ptx-cpasync-nobar")]),
 ]
 
 

@@ -147,7 +147,7 @@ TEST(PtxPassAlign, SecondRunChangesNothing) {
 TEST(PtxPassAlign, RunPassesKnowsItAndNamesItInErrors) {
   const auto& known = known_passes();
   EXPECT_EQ(known, (std::vector<std::string>{"cleanup", "unroll", "cse", "mad", "licm", "align",
-                                             "ftz", "shared32", "cpasync"}));
+                                             "ftz", "shared32", "cpasync", "cpasync-nobar"}));
   Module m = module_with("", "\t.shared .align 4 .b8 t[256];\n", shared_body("t"));
   std::vector<PassReport> reports;
   const std::string header = run_passes(m, {"align"}, false, &reports);

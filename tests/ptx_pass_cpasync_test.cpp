@@ -3,7 +3,7 @@
 // barrier, call and exit but the copy's own barrier), the forms and targets
 // it refuses, and NVIDIA's OpenCL PTX of advection's async kernel (H200): its
 // 60 copy loops become cp.async and the module still assembles (ptxas, when
-// found).
+// found). cpasync-nobar: the same, and each copy's own barrier goes.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -54,9 +54,9 @@ int count(const std::string& text, const std::string& what) {
   return n;
 }
 
-PassReport run(Module& m) {
+PassReport run(Module& m, const std::string& pass = "cpasync") {
   std::vector<PassReport> reports;
-  run_passes(m, {"cpasync"}, PassContext{}, &reports);
+  run_passes(m, {pass}, PassContext{}, &reports);
   return reports.at(0);
 }
 
@@ -79,6 +79,30 @@ TEST(PassCpAsync, CopyLoopBecomesCpAsyncWaitedAtTheNextBarrier) {
   EXPECT_NE(r.notes[0].find("2 cp.async.wait_all"), std::string::npos) << r.notes[0];
   std::string output;
   EXPECT_TRUE(ptxas_assembles(text, "sm_90", output)) << output;
+}
+
+// cpasync-nobar: the same rewrite, then the copy's own barrier removed; the
+// wait's barrier stays, waited for.
+TEST(PassCpAsync, NoBarRemovesTheCopysOwnBarrierOnly) {
+  Module m = parse(kernel(kCopy, kRead), "copy.ptx");
+  const PassReport r = run(m, "cpasync-nobar");
+  EXPECT_EQ(r.pass, "cpasync-nobar");
+  EXPECT_EQ(r.changed, 1);
+  const std::string text = print(m);
+  EXPECT_EQ(count(text, "bar.sync"), 1) << text;
+  EXPECT_EQ(count(text, "cp.async.ca.shared.global"), 1) << text;
+  const std::size_t wait = text.find("cp.async.wait_all;");
+  ASSERT_NE(wait, std::string::npos) << text;
+  EXPECT_LT(wait, text.find("bar.sync")) << text;
+  ASSERT_EQ(r.notes.size(), 1u);
+  EXPECT_NE(r.notes[0].find("1 copy barriers removed"), std::string::npos) << r.notes[0];
+  std::string output;
+  EXPECT_TRUE(ptxas_assembles(text, "sm_90", output)) << output;
+  // A module without a copy loop keeps every barrier.
+  Module plain = parse(kernel("\tadd.s64 %rd4, %rd3, 1;\n", kRead), "plain.ptx");
+  const std::string before = print(plain);
+  EXPECT_EQ(run(plain, "cpasync-nobar").changed, 0);
+  EXPECT_EQ(print(plain), before);
 }
 
 TEST(PassCpAsync, VectorCopiesKeepTheirWidth) {
@@ -176,6 +200,15 @@ TEST(PassCpAsync, AdvectionAsyncFromTheH200) {
   EXPECT_EQ(count(text, "cp.async.wait_all;"), 60 + count(text, "\tret;"));
   std::string output;
   EXPECT_TRUE(ptxas_assembles(text, m.sm_target(), output)) << output;
+
+  // cpasync-nobar: the 60 copies' own barriers go, the other 60 stay, waited for.
+  Module nobar = parse(before, "advection-async.ptx");
+  const PassReport rn = run(nobar, "cpasync-nobar");
+  const std::string nobar_text = print(nobar);
+  EXPECT_EQ(rn.changed, 60);
+  EXPECT_EQ(count(nobar_text, "bar.sync"), 60);
+  EXPECT_EQ(count(nobar_text, "cp.async.wait_all;"), 60 + count(nobar_text, "\tret;"));
+  EXPECT_TRUE(ptxas_assembles(nobar_text, nobar.sm_target(), output)) << output;
 }
 
 }  // namespace

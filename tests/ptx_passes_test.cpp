@@ -208,17 +208,18 @@ TEST(PtxPassRegistry, ListsEveryPassOnceInTheStudysOrder) {
   }
   EXPECT_EQ(names, (std::vector<std::string>{"inline", "promote-slots", "copy-prop", "cleanup",
                                              "unroll", "cse", "mad", "licm", "align", "ftz",
-                                             "shared32", "cpasync"}));
-  EXPECT_EQ(module_scope,
-            (std::set<std::string>{"inline", "cleanup", "align", "shared32", "cpasync"}));
+                                             "shared32", "cpasync", "cpasync-nobar"}));
+  EXPECT_EQ(module_scope, (std::set<std::string>{"inline", "cleanup", "align", "shared32",
+                                                 "cpasync", "cpasync-nobar"}));
   EXPECT_EQ(find_pass("cleanup")->steps,
             (std::vector<std::string>{"inline", "promote-slots", "copy-prop"}));
   EXPECT_EQ(find_pass("dce"), nullptr);
   EXPECT_STREQ(scope_name(PassScope::Function), "function");
   EXPECT_STREQ(scope_name(PassScope::Module), "module");
   // What the OpenCL variants name: the registry without cleanup's steps.
-  EXPECT_EQ(known_passes(), (std::vector<std::string>{"cleanup", "unroll", "cse", "mad", "licm",
-                                                      "align", "ftz", "shared32", "cpasync"}));
+  EXPECT_EQ(known_passes(),
+            (std::vector<std::string>{"cleanup", "unroll", "cse", "mad", "licm", "align", "ftz",
+                                      "shared32", "cpasync", "cpasync-nobar"}));
 }
 
 TEST(PtxPassRegistry, UnknownNameThrowsBeforeAnyPassRuns) {

@@ -32,12 +32,15 @@ constexpr const char* kCpAsync = advection::kAsyncCpAsync;
 // And async built from its own PTX after the cpasync pass (ptx/passes.h): the
 // same rewrite made by a pass on NVIDIA's PTX, loaded through OpenCL.
 constexpr const char* kPtxCpAsync = advection::kAsyncPtxCpAsync;
+// And after cpasync-nobar: each copy's own barrier removed as well.
+constexpr const char* kPtxCpAsyncNoBar = advection::kAsyncPtxCpAsyncNoBar;
 
 const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
   if (variant == "stream") return "advection_stream";
-  if (variant == "async" || variant == "ring" || variant == kCpAsync || variant == kPtxCpAsync)
+  if (variant == "async" || variant == "ring" || variant == kCpAsync || variant == kPtxCpAsync ||
+      variant == kPtxCpAsyncNoBar)
     return "advection_async";
   return "advection_blocked";
 }
@@ -146,6 +149,10 @@ GPUCMP_PROGRAMS {
   ProgramSpec async_ptx_cpasync = derived(async, "ptx-cpasync", ProgramFrom::ptx_as_built_passes);
   async_ptx_cpasync.passes = {"cpasync"};
   specs.push_back(async_ptx_cpasync);
+  ProgramSpec async_ptx_nobar =
+      derived(async, "ptx-cpasync-nobar", ProgramFrom::ptx_as_built_passes);
+  async_ptx_nobar.passes = {"cpasync-nobar"};
+  specs.push_back(async_ptx_nobar);
   specs.push_back(source("advection", "ring", "advection_async.cl", "-DRING_LOADS"));
   specs.push_back(
       with_nvidia(source("advection", kCpAsync, "advection_async.cl", ""), "-DNV_CP_ASYNC"));
@@ -165,7 +172,7 @@ GPUCMP_RUNNERS("opencl") {
                                                  session().info().name + "')");
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
-  advection::runners().add("opencl", {{kPtxCpAsync}},
+  advection::runners().add("opencl", {{kPtxCpAsync}, {kPtxCpAsyncNoBar}},
                            [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });

@@ -139,6 +139,7 @@ ADVECTION_KERNELS = {
     "async-maxl1": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-ptx-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-ptx-cpasync-nobar": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "ring": (_ADV_ASYNC.format(0), r"^advection_async$"),
 }
 

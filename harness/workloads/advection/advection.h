@@ -123,6 +123,8 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //                  inline asm (NVIDIA's driver only)
 //   async-ptx-cpasync  OpenCL: async built from its own PTX after gpucmp's
 //                  cpasync pass (the copy loops as cp.async; NVIDIA only)
+//   async-ptx-cpasync-nobar  OpenCL: the same after cpasync-nobar (each
+//                  copy's own barrier removed as well; NVIDIA only)
 //   async-maxl1    CUDA: the kernel at its smallest shared-memory carveout
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
@@ -138,7 +140,9 @@ constexpr int kAsyncRows = 16;      // walking 16 rows,
 constexpr int kAsyncPrefetch = 6;   // with 6 rows copying ahead
 inline constexpr const char* kAsyncCpAsync = "async-cpasync";         // OpenCL's control of async
 inline constexpr const char* kAsyncPtxCpAsync = "async-ptx-cpasync";  // async after the pass
-inline constexpr const char* kAsyncMaxL1 = "async-maxl1";             // CUDA's control of async
+inline constexpr const char* kAsyncPtxCpAsyncNoBar =
+    "async-ptx-cpasync-nobar";                             // and no copy barrier
+inline constexpr const char* kAsyncMaxL1 = "async-maxl1";  // CUDA's control of async
 
 struct Problem {
   int nx = 0, ny = 0;

@@ -24,7 +24,8 @@ TileShape tile_shape(const std::string& variant) {
   } else if (variant == "weights") {
     t.rows = kWeightsRows;
   } else if (variant == "async" || variant == "ring" || variant == kAsyncCpAsync ||
-             variant == kAsyncPtxCpAsync || variant == kAsyncMaxL1) {
+             variant == kAsyncPtxCpAsync || variant == kAsyncPtxCpAsyncNoBar ||
+             variant == kAsyncMaxL1) {
     t.cols = kAsyncThreads * kAsyncCells;
     t.rows = kAsyncRows;
     t.threads_x = kAsyncThreads;

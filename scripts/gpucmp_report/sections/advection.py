@@ -18,7 +18,7 @@ TITLE = "Semi-Lagrangian advection (GPU Challenge 2010)"
 WORKLOAD = "advection"
 MAIN = "blocked"  # the paper's kernel
 VARIANT_ORDER = ("blocked", "branchy", "plain", "weights", "stream", "async", "async-cpasync",
-                 "async-ptx-cpasync", "async-maxl1", "ring")
+                 "async-ptx-cpasync", "async-ptx-cpasync-nobar", "async-maxl1", "ring")
 # over: how the G parts trade halos; halo_steps:K, every K steps (2K rows each way)
 KNOWN = {"nx", "ny", "steps", "gpus", "halo_steps", "exchange", "over"}
 BYTES_PER_CELL = 8  # f read once and written once a step, FP32

@@ -79,6 +79,8 @@ class Selection(Case):
         fast += [(cp_ieee, "cuda", "unrollx8-ldg"), (cp_ieee, "opencl", "unrollx8"),
                  (cp_ieee, "opencl", "base"), (adv, "cuda", "async-maxl1"),
                  (cp_ieee, "opencl", "unrollx8-byvalue"), (adv, "opencl", "async-cpasync")]
+        fast += [(adv, "opencl", v) for v in ("async-cpasync-wait0", "async-cpasync-4b",
+                                              "async-cpasync-4b-wait0")]
         groups = [fx.row(fx.name(f, api, v), 0.5) for f, api, v in fast]
         groups += [fx.row(fx.name(MM, api, "tile16", "/cache:cold"), 0.5) for api in
                    ("cuda", "opencl")]

@@ -4,7 +4,11 @@
 // copy of a row's tile columns (and halo) a row, PREFETCH rows ahead; built
 // with -DRING_LOADS, the ring variant (ordinary loads and stores); with
 // -DNV_CP_ASYNC (variant async-cpasync, NVIDIA's driver only), the ring
-// filled by PTX cp.async through NVIDIA's inline asm, as CUDA's kernel does.
+// filled by PTX cp.async through NVIDIA's inline asm, as CUDA's kernel does;
+// with -DCP_ASYNC_WAIT=0 as well, each row waits for every copy in flight
+// (async-cpasync-wait0), and with -DCP_ASYNC_ELEMENTS each row is copied in
+// async_work_group_copy's loop, 4 bytes a cp.async (async-cpasync-4b): the
+// two ways the cpasync pass's build differs from it.
 #include "advection_step.clh"
 
 #define THREADS 64  // advection::kAsyncThreads
@@ -51,7 +55,26 @@ COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, in
 // k is always the PREFETCH-th group back when it is waited for. The copies
 // take __local and __global addresses as 64-bit integers: NVIDIA's OpenCL
 // PTX addresses __local memory by its shared-window address.
+#ifndef CP_ASYNC_WAIT
+#define CP_ASYNC_WAIT (PREFETCH - 1)  // groups left in flight when a row is waited for
+#endif
 #define COPY_MARK int
+#ifdef CP_ASYNC_ELEMENTS
+// The same columns as async_work_group_copy's (lo .. hi - 1), work-item i
+// copying columns lo + i, lo + i + THREADS, ..., 4 bytes a cp.async.
+COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
+                   int x0, int y0, int k) {
+  const int lo = max(x0 - STEP_HALO, 0), hi = min(x0 + COLS + STEP_HALO, nx);
+  __local float* slot = ring + (k % RING) * STRIDE + LEAD + lo - (x0 - STEP_HALO);
+  __global const float* src = input_row(from, row0, nx, ny, y0, k) + lo;
+  for (int i = get_local_id(0); i < hi - lo; i += THREADS)
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" ::"l"((ulong)(slot + i)),
+                 "l"((ulong)(src + i))
+                 : "memory");
+  asm volatile("cp.async.commit_group;" ::: "memory");
+  return 0;
+}
+#else
 COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
                    int x0, int y0, int k) {
   const int tx = get_local_id(0);
@@ -72,7 +95,8 @@ COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, in
   asm volatile("cp.async.commit_group;" ::: "memory");
   return 0;
 }
-#define WAIT_ROW(e) asm volatile("cp.async.wait_group %0;" ::"n"(PREFETCH - 1) : "memory")
+#endif
+#define WAIT_ROW(e) asm volatile("cp.async.wait_group %0;" ::"n"(CP_ASYNC_WAIT) : "memory")
 #define NO_COPY() asm volatile("cp.async.commit_group;" ::: "memory")
 #else
 #define COPY_MARK event_t

@@ -27,21 +27,31 @@ namespace {
 // OpenCL's own variant advection::kAsyncCpAsync: async with the ring filled by
 // PTX cp.async through NVIDIA's inline asm (advection_async.cl,
 // -DNV_CP_ASYNC): what a pass that rewrote async_work_group_copy would give.
-// NVIDIA's driver only: elsewhere the row is skipped, never run as plain async.
-constexpr const char* kCpAsync = advection::kAsyncCpAsync;
+// NVIDIA's driver only: elsewhere the row is skipped, never run as plain async
+// (as its cross-runs, kInlineCpAsync below).
 // And async built from its own PTX after the cpasync pass (ptx/passes.h): the
 // same rewrite made by a pass on NVIDIA's PTX, loaded through OpenCL.
 constexpr const char* kPtxCpAsync = advection::kAsyncPtxCpAsync;
 // And after cpasync-nobar: each copy's own barrier removed as well.
 constexpr const char* kPtxCpAsyncNoBar = advection::kAsyncPtxCpAsyncNoBar;
+// The inline-asm form's cross-runs toward the pass's build, with the options
+// that make each of them (advection_async.cl).
+struct InlineCpAsync {
+  const char* variant;
+  const char* options;
+};
+constexpr InlineCpAsync kInlineCpAsync[] = {
+    {advection::kAsyncCpAsync, "-DNV_CP_ASYNC"},
+    {advection::kAsyncCpAsyncWait0, "-DNV_CP_ASYNC -DCP_ASYNC_WAIT=0"},
+    {advection::kAsyncCpAsync4B, "-DNV_CP_ASYNC -DCP_ASYNC_ELEMENTS"},
+    {advection::kAsyncCpAsync4BWait0, "-DNV_CP_ASYNC -DCP_ASYNC_ELEMENTS -DCP_ASYNC_WAIT=0"},
+};
 
 const char* kernel_name(const std::string& variant) {
   if (variant == "plain") return "advection_plain";
   if (variant == "weights") return "advection_weights";
   if (variant == "stream") return "advection_stream";
-  if (variant == "async" || variant == "ring" || variant == kCpAsync || variant == kPtxCpAsync ||
-      variant == kPtxCpAsyncNoBar)
-    return "advection_async";
+  if (advection::runs_async_kernel(variant)) return "advection_async";
   return "advection_blocked";
 }
 
@@ -154,8 +164,9 @@ GPUCMP_PROGRAMS {
   async_ptx_nobar.passes = {"cpasync-nobar"};
   specs.push_back(async_ptx_nobar);
   specs.push_back(source("advection", "ring", "advection_async.cl", "-DRING_LOADS"));
-  specs.push_back(
-      with_nvidia(source("advection", kCpAsync, "advection_async.cl", ""), "-DNV_CP_ASYNC"));
+  for (const InlineCpAsync& form : kInlineCpAsync)
+    specs.push_back(
+        with_nvidia(source("advection", form.variant, "advection_async.cl", ""), form.options));
 }
 
 GPUCMP_RUNNERS("opencl") {
@@ -163,10 +174,12 @@ GPUCMP_RUNNERS("opencl") {
                            [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
-  advection::runners().add("opencl", {{kCpAsync}},
+  std::vector<advection::Variant> inline_forms;
+  for (const InlineCpAsync& form : kInlineCpAsync) inline_forms.push_back({form.variant});
+  advection::runners().add("opencl", inline_forms,
                            [](advection::Problem& p, const advection::Variant& v) {
                              if (!session().is_nvidia())
-                               throw Unavailable(std::string(kCpAsync) +
+                               throw Unavailable(v.name +
                                                  " needs NVIDIA's OpenCL (PTX cp.async through "
                                                  "inline asm; the device is '" +
                                                  session().info().name + "')");

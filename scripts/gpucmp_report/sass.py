@@ -140,6 +140,9 @@ ADVECTION_KERNELS = {
     "async-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-ptx-cpasync": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-ptx-cpasync-nobar": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-cpasync-wait0": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-cpasync-4b": (_ADV_ASYNC.format(1), r"^advection_async$"),
+    "async-cpasync-4b-wait0": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "ring": (_ADV_ASYNC.format(0), r"^advection_async$"),
 }
 

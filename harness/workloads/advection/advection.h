@@ -125,6 +125,12 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //                  cpasync pass (the copy loops as cp.async; NVIDIA only)
 //   async-ptx-cpasync-nobar  OpenCL: the same after cpasync-nobar (each
 //                  copy's own barrier removed as well; NVIDIA only)
+//   async-cpasync-wait0, async-cpasync-4b, async-cpasync-4b-wait0  OpenCL:
+//                  async-cpasync waiting for every copy at each row (as the
+//                  pass's build does), copying the row element by element
+//                  in 4 bytes (the copy loop's shape the pass keeps), and
+//                  both: the cross-runs that divide the pass's gap to the
+//                  inline form between the two (NVIDIA only)
 //   async-maxl1    CUDA: the kernel at its smallest shared-memory carveout
 // The device's f: two buffers, swapped each step (the border of both holds
 // the initial values). A step reads and writes f once at least: 8 bytes a
@@ -143,6 +149,12 @@ inline constexpr const char* kAsyncPtxCpAsync = "async-ptx-cpasync";  // async a
 inline constexpr const char* kAsyncPtxCpAsyncNoBar =
     "async-ptx-cpasync-nobar";                             // and no copy barrier
 inline constexpr const char* kAsyncMaxL1 = "async-maxl1";  // CUDA's control of async
+inline constexpr const char* kAsyncCpAsyncWait0 = "async-cpasync-wait0";  // every copy waited
+inline constexpr const char* kAsyncCpAsync4B = "async-cpasync-4b";        // 4-byte copies
+inline constexpr const char* kAsyncCpAsync4BWait0 = "async-cpasync-4b-wait0";  // both
+// Whether the variant runs async's kernel (its tile shape, a block of
+// kAsyncThreads walking kAsyncRows rows): async, ring and every control of async.
+bool runs_async_kernel(const std::string& variant);
 
 struct Problem {
   int nx = 0, ny = 0;

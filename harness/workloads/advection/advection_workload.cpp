@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
+#include <string>
 
 #include "../../workload_registry.h"
 #include "advection.h"
@@ -17,15 +19,26 @@ const std::vector<Variant>& variants() {
   return v;
 }
 
+bool runs_async_kernel(const std::string& variant) {
+  static const std::set<std::string> names = {"async",
+                                              "ring",
+                                              kAsyncCpAsync,
+                                              kAsyncPtxCpAsync,
+                                              kAsyncPtxCpAsyncNoBar,
+                                              kAsyncMaxL1,
+                                              kAsyncCpAsyncWait0,
+                                              kAsyncCpAsync4B,
+                                              kAsyncCpAsync4BWait0};
+  return names.count(variant) > 0;
+}
+
 TileShape tile_shape(const std::string& variant) {
   TileShape t;
   if (variant == "plain") {
     t.rows = t.threads_y = kPlainRows;
   } else if (variant == "weights") {
     t.rows = kWeightsRows;
-  } else if (variant == "async" || variant == "ring" || variant == kAsyncCpAsync ||
-             variant == kAsyncPtxCpAsync || variant == kAsyncPtxCpAsyncNoBar ||
-             variant == kAsyncMaxL1) {
+  } else if (runs_async_kernel(variant)) {
     t.cols = kAsyncThreads * kAsyncCells;
     t.rows = kAsyncRows;
     t.threads_x = kAsyncThreads;

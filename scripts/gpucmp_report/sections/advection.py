@@ -18,6 +18,7 @@ TITLE = "Semi-Lagrangian advection (GPU Challenge 2010)"
 WORKLOAD = "advection"
 MAIN = "blocked"  # the paper's kernel
 VARIANT_ORDER = ("blocked", "branchy", "plain", "weights", "stream", "async", "async-cpasync",
+                 "async-cpasync-wait0", "async-cpasync-4b", "async-cpasync-4b-wait0",
                  "async-ptx-cpasync", "async-ptx-cpasync-nobar", "async-maxl1", "ring")
 # over: how the G parts trade halos; halo_steps:K, every K steps (2K rows each way)
 KNOWN = {"nx", "ny", "steps", "gpus", "halo_steps", "exchange", "over"}

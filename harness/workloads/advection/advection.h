@@ -147,8 +147,8 @@ constexpr int kAsyncPrefetch = 6;   // with 6 rows copying ahead
 inline constexpr const char* kAsyncCpAsync = "async-cpasync";         // OpenCL's control of async
 inline constexpr const char* kAsyncPtxCpAsync = "async-ptx-cpasync";  // async after the pass
 inline constexpr const char* kAsyncPtxCpAsyncNoBar =
-    "async-ptx-cpasync-nobar";                             // and no copy barrier
-inline constexpr const char* kAsyncMaxL1 = "async-maxl1";  // CUDA's control of async
+    "async-ptx-cpasync-nobar";                                            // and no copy barrier
+inline constexpr const char* kAsyncMaxL1 = "async-maxl1";                 // CUDA's control of async
 inline constexpr const char* kAsyncCpAsyncWait0 = "async-cpasync-wait0";  // every copy waited
 inline constexpr const char* kAsyncCpAsync4B = "async-cpasync-4b";        // 4-byte copies
 inline constexpr const char* kAsyncCpAsync4BWait0 = "async-cpasync-4b-wait0";  // both

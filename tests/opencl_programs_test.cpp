@@ -16,6 +16,7 @@
 #include "errors.h"
 #include "nvcc_ptx.h"
 #include "program_spec_helpers.h"
+#include "agpu/scan_builds.h"
 #include "programs.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parser.h"
@@ -270,6 +271,27 @@ TEST(OpenClPrograms, RegisterCapOnNvidiaOnly) {
     EXPECT_EQ(driver_options(s, true), plain.options + " -cl-nv-maxrregcount=40");
     EXPECT_NE(describe(s).find("; nvidia_options=-cl-nv-maxrregcount=40"), std::string::npos);
     EXPECT_TRUE(plain.nvidia_options.empty());
+  }
+}
+
+// scan's alpha and onepass builds of the standard rows' alphas are programs of
+// their own (so the SASS dump holds them), identical to the program with
+// -DALPHA; other alphas build the program with -DALPHA.
+TEST(OpenClPrograms, ScanAlphaBuildsAreTheirProgramWithTheAlpha) {
+  for (const std::string program : {"alpha", "alpha-int32", "onepass", "onepass-int32"}) {
+    SCOPED_TRACE(program);
+    const ProgramSpec& base = program_spec("scan", program);
+    for (const int alpha : {8, 16, 32}) {
+      const ProgramSpec built = scan_alpha_build(base, alpha);
+      EXPECT_EQ(built.variant, program + "-a" + std::to_string(alpha)) << "a registered program";
+      EXPECT_EQ(built.from, ProgramFrom::source);
+      EXPECT_EQ(built.file, base.file);
+      EXPECT_EQ(built.options, base.options + " -DALPHA=" + std::to_string(alpha));
+      EXPECT_EQ(built.nvidia_options, base.nvidia_options);
+    }
+    const ProgramSpec other = scan_alpha_build(base, 4);
+    EXPECT_EQ(other.variant, program);
+    EXPECT_EQ(other.options, base.options + " -DALPHA=4");
   }
 }
 

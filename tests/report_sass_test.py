@@ -119,6 +119,40 @@ class Sass(unittest.TestCase):
                                               "mriq", variant, lambda s: s == "cuda")
             self.assertEqual(dict(counts), {op: 1}, variant)
 
+    def test_reduce_and_scan_compare_one_instantiation_with_the_build_that_ran(self):
+        # CUDA's cubins hold every word type and alpha; the pair is the float
+        # kernel (alpha 32 for scan's alpha and onepass), beside OpenCL's float
+        # program, for scan's alpha its alpha-32 build only.
+        def fn(name, op):
+            return (f"\t\tFunction : _ZN6gpucmp4cuda12_GLOBAL__N_1{name}\n"
+                    f"        /*0000*/                   {op} R0, [R2] ;\n")
+        cu = report_sass.SassFile("x/scan.cuda.sass", "// SASS: nvcc\n" + "".join([
+            fn("10scan_tilesINS0_8agpu_ops8SumFloatELi32EfEEv", "LDS.128"),
+            fn("10scan_tilesINS0_8agpu_ops8SumFloatELi16EfEEv", "LDS.64"),
+            fn("10scan_tilesINS0_8agpu_ops5Sum32ELi32EjEEv", "STS"),
+            fn("14scan_tile_sumsINS0_8agpu_ops8SumFloatELi32EfEEv", "BAR"),
+            fn("13scan_lookbackINS0_8agpu_ops8SumFloatEfEEv", "LDG"),
+            fn("13scan_lookbackINS0_8agpu_ops5Sum32EjEEv", "STG")]))
+        _, names, counts = report_sass.select([cu], "scan", "alpha", lambda s: s == "cuda")
+        self.assertEqual(dict(counts), {"LDS.128": 1}, names)
+        _, _, counts = report_sass.select([cu], "scan", "lookback", lambda s: s == "cuda")
+        self.assertEqual(dict(counts), {"LDG": 1})
+
+        def ocl(path, op):
+            return report_sass.SassFile(path, "// SASS: driver JIT\n" + "".join(
+                f"\t\tFunction : {k}\n        /*0000*/  {o} R0 ;\n"
+                for k, o in (("scan_tiles", op), ("scan_sums", "BAR"))))
+        run_time_alpha = ocl("x/scan-alpha.opencl-jit.sass", "BRA")
+        self.assertIsNone(report_sass.select([cu, run_time_alpha], "scan", "alpha",
+                                             report_sass.is_opencl_jit))
+        self.assertIn("`scan-alpha-a32` build",
+                      report_sass.describe([cu, run_time_alpha], "scan", "alpha")[0])
+        f, names, counts = report_sass.select(
+            [cu, run_time_alpha, ocl("x/scan-alpha-a32.opencl-jit.sass", "LDS.128")], "scan",
+            "alpha", report_sass.is_opencl_jit)
+        self.assertEqual((os.path.basename(f.path), names, dict(counts)),
+                         ("scan-alpha-a32.opencl-jit.sass", ["scan_tiles"], {"LDS.128": 1}))
+
     def test_a_kernel_in_another_cu_file_of_the_workload_is_found(self):
         def sass(kernels):
             return "// SASS: nvcc\n" + "".join(

@@ -203,11 +203,13 @@ if [ "$api" = opencl ]; then
   shard=$9
   case "$shard" in
     1/*) echo ptx > "$out/matrixMul-tile16.ptx"
+         echo "ptxas info: Used 40 registers" > "$out/matrixMul-tile16.log"
          echo "// SASS: driver JIT" > "$out/matrixMul-tile16.sass" ;;
     2/*) echo ptx > "$out/cp-base.ptx" ;;
   esac
 else
   echo "// SASS: nvcc cubin" > "$out/matrixmul.sass"
+  echo "Function matrixMul: REG:40" > "$out/matrixmul.res-usage"
 fi
 [ -n "$FAIL" ] && exit 3
 exit 0
@@ -265,8 +267,11 @@ class SassPart(unittest.TestCase):
         with tarfile.open(os.path.join(out, "sass.tar.xz")) as tar:
             names = sorted(m.name for m in tar.getmembers() if m.isfile())
             sources = tar.extractfile("sass/SOURCES.txt").read().decode()
-        self.assertEqual(names, ["sass/SOURCES.txt", "sass/matrixMul-tile16.opencl-jit.sass",
-                                 "sass/matrixmul.cuda.sass"])
+        # Each SASS with what says its registers: the JIT's build log for
+        # OpenCL, cuobjdump -res-usage for CUDA.
+        self.assertEqual(names, ["sass/SOURCES.txt", "sass/matrixMul-tile16.opencl-jit.log",
+                                 "sass/matrixMul-tile16.opencl-jit.sass",
+                                 "sass/matrixmul.cuda.res-usage", "sass/matrixmul.cuda.sass"])
         self.assertIn("matrixMul-tile16.opencl-jit.sass: // SASS: driver JIT", sources)
         # The OpenCL programs shared among a process per core, none making
         # offline ptxas SASS.

@@ -4,17 +4,28 @@
 // prefix sums read after. Geometry as cuda/agpu/scan.cu's and scan_onepass.cu's.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "check.h"
 #include "kernel_args.h"
 #include "program_spec_helpers.h"
 #include "programs.h"
 #include "runner_table.h"
+#include "scan_builds.h"
 #include "session.h"
 #include "timed_runner.h"
 #include "workloads/agpu/scan.h"
 
 namespace gpucmp::opencl {
+
+ProgramSpec scan_alpha_build(const ProgramSpec& program, int alpha) {
+  const std::string name = program.variant + "-a" + std::to_string(alpha);
+  for (const ProgramSpec& s : program_specs())
+    if (s.workload == program.workload && s.variant == name) return s;
+  ProgramSpec spec = program;
+  spec.options += " -DALPHA=" + std::to_string(alpha);
+  return spec;
+}
 
 namespace {
 
@@ -92,7 +103,7 @@ class ScanRunner : public TimedRunner {
   static ProgramSpec compiled_for(const scan::Variant& v, scan::Type type) {
     ProgramSpec spec = program_spec("scan", agpu::program_of(v.name, type));
     if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0 && v.name != "lookback")
-      spec.options += " -DALPHA=" + std::to_string(alpha);
+      spec = scan_alpha_build(spec, alpha);
     if (v.spin) spec.nvidia_options.clear();  // Session::source_options adds the rest
     return spec;
   }
@@ -130,16 +141,35 @@ constexpr const char* kScanAffine = "-DT=uint -DAS_T=as_uint -DAFFINE16";
 // scan_onepass.cl's sleep between look-back polls, on NVIDIA's driver only.
 constexpr const char* kNvSleep = "-DNV_NANOSLEEP";
 
+// The alphas of the standard rows, whose builds of alpha and onepass (int32
+// and float) are registered programs of their own: <program>-a<alpha>.
+constexpr int kRegisteredAlphas[] = {8, 16, 32};
+
+// The program and its registered builds for kRegisteredAlphas (when `alphas`).
+void add_with_alphas(std::vector<ProgramSpec>& specs, const ProgramSpec& program, bool alphas) {
+  specs.push_back(program);
+  if (!alphas) return;
+  for (const int alpha : kRegisteredAlphas) {
+    ProgramSpec build = program;
+    build.variant = build.base = program.variant + "-a" + std::to_string(alpha);
+    build.options += " -DALPHA=" + std::to_string(alpha);
+    specs.push_back(build);
+  }
+}
+
 GPUCMP_PROGRAMS {
   for (const char* algorithm : {"alpha", "lookback"}) {
     const std::string a = algorithm;
-    specs.push_back(source("scan", a + "-int32", "scan.cl", kScanInt32));
-    specs.push_back(source("scan", a, "scan.cl", kScanFloat));
+    const bool alphas = a == "alpha";
+    add_with_alphas(specs, source("scan", a + "-int32", "scan.cl", kScanInt32), alphas);
+    add_with_alphas(specs, source("scan", a, "scan.cl", kScanFloat), alphas);
     specs.push_back(source("scan", a + "-affine16", "scan.cl", kScanAffine));
   }
-  specs.push_back(
-      with_nvidia(source("scan", "onepass-int32", "scan_onepass.cl", kScanInt32), kNvSleep));
-  specs.push_back(with_nvidia(source("scan", "onepass", "scan_onepass.cl", kScanFloat), kNvSleep));
+  add_with_alphas(
+      specs, with_nvidia(source("scan", "onepass-int32", "scan_onepass.cl", kScanInt32), kNvSleep),
+      true);
+  add_with_alphas(
+      specs, with_nvidia(source("scan", "onepass", "scan_onepass.cl", kScanFloat), kNvSleep), true);
   specs.push_back(
       with_nvidia(source("scan", "onepass-affine16", "scan_onepass.cl", kScanAffine), kNvSleep));
 }

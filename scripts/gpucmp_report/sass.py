@@ -147,9 +147,28 @@ ADVECTION_KERNELS = {
 }
 
 
+# reduce and scan: the float instantiation (agpu_ops::SumFloat) of each
+# algorithm's main kernel, beside OpenCL's float program; scan's alpha and
+# onepass at alpha 32 (their headline rows), beside OpenCL's build of that
+# alpha (AGPU_OPENCL_PROGRAM: the program <variant>-a32, which runs before
+# it was registered did not dump; then no OpenCL side is shown rather than
+# another build's).
+_SUM_FLOAT = "INS0_8agpu_ops8SumFloatE"
+AGPU_KERNELS = {
+    **{("reduce", v): (f"reduce_{v}{_SUM_FLOAT}", f"^reduce_{v}$")
+       for v in ("tree", "cascading", "pipeline")},
+    ("scan", "alpha"): (f"scan_tiles{_SUM_FLOAT}Li32E", r"^scan_tiles$"),
+    ("scan", "lookback"): (f"scan_lookback{_SUM_FLOAT}", r"^scan_lookback$"),
+    ("scan", "onepass"): (f"scan_onepass{_SUM_FLOAT}Li32E", r"^scan_onepass$"),
+}
+AGPU_OPENCL_PROGRAM = {("scan", "alpha"): "alpha-a32", ("scan", "onepass"): "onepass-a32"}
+
+
 def kernel_patterns(workload, variant):
     """(CUDA regex, OpenCL regex) naming the variant's main kernel, or None."""
     v = variant.lower()
+    if (workload, v) in AGPU_KERNELS:
+        return AGPU_KERNELS[(workload, v)]
     if workload == "matrixMul":
         m = re.match(r"tile(\d+)(-aligned)?$", v)
         if not m:
@@ -194,6 +213,8 @@ def select(files, workload, variant, accept):
         wanted = [fast]  # the fast-math build's file
     elif cuda_side:
         wanted = [stem]
+    elif (workload, variant.lower()) in AGPU_OPENCL_PROGRAM:
+        wanted = [f"{workload}-{AGPU_OPENCL_PROGRAM[(workload, variant.lower())]}"]
     else:
         wanted = [f"{workload}-{variant}".lower(), workload.lower()]
     # CUDA: a workload's kernels may sit in several .cu files, <workload>_<part>
@@ -262,7 +283,10 @@ def describe(files, workload, variant):
                                       ("OpenCL driver JIT (`*.opencl-jit.sass`)", opencl))
                if x is None]
     if opencl is None:
-        lines.append(f"- SASS: no driver-JIT SASS committed for {workload} {variant}"
+        build = AGPU_OPENCL_PROGRAM.get((workload, variant.lower()))
+        what = (f"OpenCL's `{workload}-{build}` build (the rows' alpha)" if build
+                else f"{workload} {variant}")
+        lines.append(f"- SASS: no driver-JIT SASS committed for {what}"
                      + ("" if cuda is not None else " (nor a CUDA cubin)") + ".")
         return lines
     if missing:

@@ -63,7 +63,11 @@ def _run_all(cmds, logs, log, deadline):
 
 def collect(dump, sass_dir):
     """Copies the SASS of the dump folder (its opencl*/ shards and cuda/) into
-    sass_dir under the report's names; returns how many."""
+    sass_dir under the report's names; returns how many. Beside them, what says
+    each kernel's registers and memory: for OpenCL the build's log
+    (<stem>.opencl-jit.log: ptxas' -cl-nv-verbose report of the driver's JIT),
+    for CUDA cuobjdump -res-usage of the executable's object
+    (<stem>.cuda.res-usage)."""
     os.makedirs(sass_dir, exist_ok=True)
     copied = []
     shards = sorted(d for d in os.listdir(dump) if d.startswith("opencl")) \
@@ -77,12 +81,18 @@ def collect(dump, sass_dir):
             path = os.path.join(opencl, stem + ".sass")
             if os.path.isfile(path):
                 copied.append(shutil.copy(path, os.path.join(sass_dir, f"{stem}.opencl-jit.sass")))
+                log = os.path.join(opencl, stem + ".log")
+                if os.path.isfile(log):
+                    shutil.copy(log, os.path.join(sass_dir, f"{stem}.opencl-jit.log"))
     cuda = os.path.join(dump, "cuda")
     for name in sorted(os.listdir(cuda)) if os.path.isdir(cuda) else []:
         if name.endswith(".sass"):
             stem = name[: -len(".sass")]
             copied.append(shutil.copy(os.path.join(cuda, name),
                                       os.path.join(sass_dir, f"{stem}.cuda.sass")))
+            usage = os.path.join(cuda, stem + ".res-usage")
+            if os.path.isfile(usage):
+                shutil.copy(usage, os.path.join(sass_dir, f"{stem}.cuda.res-usage"))
     with open(os.path.join(sass_dir, "SOURCES.txt"), "w", encoding="utf-8") as f:
         for path in sorted(copied):
             with open(path, encoding="utf-8", errors="replace") as s:

@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
+#include "agpu/scan_builds.h"
 #include "errors.h"
 #include "nvcc_ptx.h"
 #include "program_spec_helpers.h"
-#include "agpu/scan_builds.h"
 #include "programs.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parser.h"

@@ -66,8 +66,9 @@ TEST(AgpuOrder, EveryRowIsValidatedAndBuiltForAffine16) {
     }
   }
   // reduce: 3 algorithms and pipeline-regcap40 x 2 sizes; scan: alpha and
-  // lookback x 2 sizes x 3 alphas, onepass x 2 sizes x 2 alphas (8, 32).
-  EXPECT_EQ(opencl_rows, 4 * 2 + 2 * 2 * 3 + 2 * 2);
+  // lookback x 2 sizes x 3 alphas, onepass and onepass-regcap64 x 2 sizes x 2
+  // alphas (8, 32).
+  EXPECT_EQ(opencl_rows, 4 * 2 + 2 * 2 * 3 + 2 * 2 * 2);
 }
 
 TEST(AgpuOrder, OnepassIsSkippedWhereItsAlphaIsNotCompiled) {

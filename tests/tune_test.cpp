@@ -43,7 +43,8 @@ bool ends_with(const std::string& s, const std::string& tail) {
 bool not_own(const std::string& variant) {
   for (const char* v : {"cublas", "clblast", "cub"})
     if (variant == v) return true;
-  for (const char* tail : {"-opencl-ptx", "-ldg", "-maxl1", "-cpasync"})
+  for (const char* tail :
+       {"-opencl-ptx", "-ldg", "-maxl1", "-cpasync", "-cpasync-wait0", "-cpasync-4b", "-4b-wait0"})
     if (ends_with(variant, tail)) return true;
   for (const char* part : {"-ptx-", "-auto-", "-hand-"})
     if (variant.find(part) != std::string::npos) return true;

@@ -4,6 +4,7 @@
 // prefix sums read after. Geometry as cuda/agpu/scan.cu's and scan_onepass.cu's.
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -33,7 +34,7 @@ class ScanRunner : public TimedRunner {
  public:
   ScanRunner(scan::Problem& p, const scan::Variant& v)
       : p_(p),
-        onepass_(v.name == "onepass"),
+        onepass_(scan::is_onepass(v)),
         status_(scan::has_tile_status(v)),
         single_pass_name_(onepass_ ? "scan_onepass" : "scan_lookback"),
         alpha_(v.alpha),
@@ -138,8 +139,10 @@ class ScanRunner : public TimedRunner {
 constexpr const char* kScanInt32 = "-DT=uint -DAS_T=as_uint";
 constexpr const char* kScanFloat = "-DT=float -DAS_T=as_float";
 constexpr const char* kScanAffine = "-DT=uint -DAS_T=as_uint -DAFFINE16";
-// scan_onepass.cl's sleep between look-back polls, on NVIDIA's driver only.
+// scan_onepass.cl's sleep between look-back polls, on NVIDIA's driver only;
+// and scan::kOnepassRegcap64's register cap with it.
 constexpr const char* kNvSleep = "-DNV_NANOSLEEP";
+constexpr const char* kNvSleepRegcap64 = "-DNV_NANOSLEEP -cl-nv-maxrregcount=64";
 
 // The alphas of the standard rows, whose builds of alpha and onepass (int32
 // and float) are registered programs of their own: <program>-a<alpha>.
@@ -165,19 +168,25 @@ GPUCMP_PROGRAMS {
     add_with_alphas(specs, source("scan", a, "scan.cl", kScanFloat), alphas);
     specs.push_back(source("scan", a + "-affine16", "scan.cl", kScanAffine));
   }
-  add_with_alphas(
-      specs, with_nvidia(source("scan", "onepass-int32", "scan_onepass.cl", kScanInt32), kNvSleep),
-      true);
-  add_with_alphas(
-      specs, with_nvidia(source("scan", "onepass", "scan_onepass.cl", kScanFloat), kNvSleep), true);
-  specs.push_back(
-      with_nvidia(source("scan", "onepass-affine16", "scan_onepass.cl", kScanAffine), kNvSleep));
+  for (const auto& [onepass, nvidia] : {std::pair<std::string, const char*>{"onepass", kNvSleep},
+                                        {scan::kOnepassRegcap64, kNvSleepRegcap64}}) {
+    add_with_alphas(
+        specs,
+        with_nvidia(source("scan", onepass + "-int32", "scan_onepass.cl", kScanInt32), nvidia),
+        true);
+    add_with_alphas(
+        specs, with_nvidia(source("scan", onepass, "scan_onepass.cl", kScanFloat), nvidia), true);
+    specs.push_back(
+        with_nvidia(source("scan", onepass + "-affine16", "scan_onepass.cl", kScanAffine), nvidia));
+  }
 }
 
 GPUCMP_RUNNERS("opencl") {
-  scan::runners().add("opencl", scan::variants(), [](scan::Problem& p, const scan::Variant& v) {
+  const auto make = [](scan::Problem& p, const scan::Variant& v) {
     return std::make_unique<ScanRunner>(p, v);
-  });
+  };
+  scan::runners().add("opencl", scan::variants(), make);
+  scan::runners().add("opencl", {{scan::kOnepassRegcap64}}, make);
 }
 
 }  // namespace

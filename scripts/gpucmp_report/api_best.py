@@ -119,8 +119,9 @@ FAMILIES = [
     Family("reduce 2^28 int32", "agpu", "reduce", "type:int32/n:268435456",
            ("tree", "cascading", "pipeline"),
            ("tree", "cascading", "pipeline", "pipeline-regcap40")),
+    # onepass-regcap64: OpenCL's onepass built with -cl-nv-maxrregcount=64.
     Family("scan 2^28 int32", "agpu", "scan", "type:int32/n:268435456",
-           ("alpha", "lookback", "onepass"), ("alpha", "lookback", "onepass"),
+           ("alpha", "lookback", "onepass"), ("alpha", "lookback", "onepass", "onepass-regcap64"),
            free=FREE + ("alpha",)),
     # async-ptx-cpasync(-nobar): OpenCL's async after gpucmp's cpasync pass (and
     # each copy's own barrier removed).

@@ -46,7 +46,9 @@ std::size_t lookback_status_bytes(std::size_t n, int alpha) {
   return (tiles(n, alpha) + 1) * sizeof(std::uint64_t);
 }
 
-bool has_tile_status(const Variant& v) { return v.name == "lookback" || v.name == "onepass"; }
+bool is_onepass(const Variant& v) { return v.name == "onepass" || v.name == kOnepassRegcap64; }
+
+bool has_tile_status(const Variant& v) { return v.name == "lookback" || is_onepass(v); }
 
 bool onepass_has_alpha(int alpha) { return alpha == 4 || alpha == 8 || alpha == 16 || alpha == 32; }
 
@@ -65,7 +67,7 @@ int summation_depth(const Variant& v, std::size_t n) {
     // chain through every earlier tile's sum, and the word's own prefix in
     // its tile (alpha, the block's scan, the tile's offset).
     return int(v.alpha + kLog2Block + tiles(n, v.alpha) + v.alpha + kLog2Block + 1);
-  if (v.name == "onepass") {
+  if (is_onepass(v)) {
     // The tile's sum (CUDA: alpha - 1 in order, the warp's 5 shuffle steps,
     // 7 warp totals in order; OpenCL: alpha - 1, 15 in the thread's segment
     // of 16, 15 segment sums: alpha + 29 at most); a prefix that may chain
@@ -238,10 +240,12 @@ class Scan : public Workload {
 
   // --tune (tune_family.h): each API's scans of one type and n, alpha (words
   // a thread) free; a poll:spin row is a form of its own, not a candidate.
-  // CUB is a vendor library.
+  // onepass-regcap64 is OpenCL's onepass with a build option an OpenCL user
+  // has. CUB is a vendor library.
   std::optional<TuneFamily> tune_family(const BenchName& row) const override {
     static const std::vector<std::string> scans{"alpha", "lookback", "onepass"};
-    static const TuneRule rule{{"type", "n"}, {"alpha"}, {{"", scans, scans}}};
+    static const std::vector<std::string> opencl{"alpha", "lookback", "onepass", kOnepassRegcap64};
+    static const TuneRule rule{{"type", "n"}, {"alpha"}, {{"", scans, opencl}}};
     return tune_family_by_rule(row, rule);
   }
 
@@ -303,7 +307,7 @@ class Scan : public Workload {
   void add(const BenchName& name, const ApiSet& apis, const Options& opts, const Runners::Row& row,
            const Variant& v, std::size_t n, Type t) {
     const auto prepare = [this, n, t, row, v, name](const DeviceInfo& dev) {
-      if (v.name == "onepass" && !onepass_has_alpha(v.alpha))
+      if (is_onepass(v) && !onepass_has_alpha(v.alpha))
         throw Unavailable(
             "onepass is compiled for alpha 4, 8, 16 and 32 only (whole 16-byte "
             "vectors a thread), not " +

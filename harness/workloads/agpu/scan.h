@@ -66,11 +66,17 @@ struct Problem {
 Problem make_problem(std::size_t n, Type type);
 
 struct Variant {
-  std::string name;   // "alpha", "lookback", "onepass", "cub"
+  std::string name;   // "alpha", "lookback", "onepass", "cub", kOnepassRegcap64
   int alpha = 0;      // words per thread (alpha, lookback and onepass rows; set by the harness)
   bool spin = false;  // onepass: poll predecessors without sleeping (--scan-poll spin)
 };
 const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback, onepass
+// OpenCL's onepass built with at most 64 registers a thread on NVIDIA's driver
+// (-cl-nv-maxrregcount=64: 4 blocks of kBlock an SM by the register file, as
+// CUDA's onepass at alpha 32), an option an OpenCL user has; elsewhere onepass.
+inline constexpr const char* kOnepassRegcap64 = "onepass-regcap64";
+// Whether the variant runs onepass's kernel (onepass, kOnepassRegcap64).
+bool is_onepass(const Variant& v);
 
 // Tiles of an alpha row over n words: ceil(n / (alpha x kBlock)).
 std::size_t tiles(std::size_t n, int alpha);

@@ -123,16 +123,15 @@ class Sass(unittest.TestCase):
         # CUDA's cubins hold every word type and alpha; the pair is the float
         # kernel (alpha 32 for scan's alpha and onepass), beside OpenCL's float
         # program, for scan's alpha its alpha-32 build only.
-        def fn(name, op):
-            return (f"\t\tFunction : _ZN6gpucmp4cuda12_GLOBAL__N_1{name}\n"
-                    f"        /*0000*/                   {op} R0, [R2] ;\n")
-        cu = report_sass.SassFile("x/scan.cuda.sass", "// SASS: nvcc\n" + "".join([
-            fn("10scan_tilesINS0_8agpu_ops8SumFloatELi32EfEEv", "LDS.128"),
-            fn("10scan_tilesINS0_8agpu_ops8SumFloatELi16EfEEv", "LDS.64"),
-            fn("10scan_tilesINS0_8agpu_ops5Sum32ELi32EjEEv", "STS"),
-            fn("14scan_tile_sumsINS0_8agpu_ops8SumFloatELi32EfEEv", "BAR"),
-            fn("13scan_lookbackINS0_8agpu_ops8SumFloatEfEEv", "LDG"),
-            fn("13scan_lookbackINS0_8agpu_ops5Sum32EjEEv", "STG")]))
+        kernels = {"10scan_tilesINS0_8agpu_ops8SumFloatELi32EfEEv": "LDS.128",
+                   "10scan_tilesINS0_8agpu_ops8SumFloatELi16EfEEv": "LDS.64",
+                   "10scan_tilesINS0_8agpu_ops5Sum32ELi32EjEEv": "STS",
+                   "14scan_tile_sumsINS0_8agpu_ops8SumFloatELi32EfEEv": "BAR",
+                   "13scan_lookbackINS0_8agpu_ops8SumFloatEfEEv": "LDG",
+                   "13scan_lookbackINS0_8agpu_ops5Sum32EjEEv": "STG"}
+        cu = report_sass.SassFile("x/scan.cuda.sass", "// SASS: nvcc\n" + "".join(
+            f"\t\tFunction : _ZN6gpucmp4cuda12_GLOBAL__N_1{name}\n"
+            f"        /*0000*/  {op} R0, [R2] ;\n" for name, op in kernels.items()))
         _, names, counts = report_sass.select([cu], "scan", "alpha", lambda s: s == "cuda")
         self.assertEqual(dict(counts), {"LDS.128": 1}, names)
         _, _, counts = report_sass.select([cu], "scan", "lookback", lambda s: s == "cuda")

@@ -300,6 +300,20 @@ TEST(PtxBadInput, DumpJitCacheEmptyPath) {
   expect_ptx_error("dump --api opencl --out /tmp/unused --jit-cache ''", "--jit-cache: empty path");
 }
 
+TEST(PtxBadInput, DumpBuildOptionsBlank) {
+  expect_ptx_error("dump --api opencl --out /tmp/unused --cl-build-options ' '",
+                   "--cl-build-options: empty");
+}
+
+// Options the OpenCL compiler refuses are named before anything is built or
+// written, as gpucmp-bench's --cl-build-options.
+TEST(PtxBadInput, DumpBuildOptionsTheCompilerRefuses) {
+  const std::string dir = temp_dir("dump-refused-options");
+  expect_ptx_error("dump --api opencl --cl-build-options=-cl-std=CL9.9 --out " + dir + "/out",
+                   "--cl-build-options '-cl-std=CL9.9'");
+  expect_empty_dir(dir);
+}
+
 // Platform 0 gives no PTX on PoCL (as in the CTest ptx_dump_needs_ptx_binaries):
 // the refused dump leaves neither its --out nor its --jit-cache folder.
 TEST(PtxBadInput, DumpWithoutPtxBinariesLeavesNoFolders) {

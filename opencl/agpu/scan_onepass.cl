@@ -58,7 +58,16 @@ void publish(__global ulong* status, size_t tile, uint flag, uint bits) {
   *(volatile __global ulong*)(status + tile) = (ulong)flag << 32 | bits;
 }
 
-__kernel __attribute__((reqd_work_group_size(BLOCK, 1, 1))) void scan_onepass(
+// -DANY_GROUP_SIZE drops the required work-group size: NVIDIA's JIT ignores
+// -cl-nv-maxrregcount for a kernel that has one (its .reqntid), as nvcc ignores
+// -maxrregcount under __launch_bounds__; without it a register cap applies.
+#ifdef ANY_GROUP_SIZE
+#define ONEPASS_GROUP_SIZE
+#else
+#define ONEPASS_GROUP_SIZE __attribute__((reqd_work_group_size(BLOCK, 1, 1)))
+#endif
+
+__kernel ONEPASS_GROUP_SIZE void scan_onepass(
     __global const T* in, __global T* out, __global ulong* status, ulong n, ulong m) {
   __local T4 chunks[Q > 1 ? BLOCK * Q : 1];
   __local T totals[BLOCK];       // the work-items' totals

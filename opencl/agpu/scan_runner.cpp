@@ -140,9 +140,10 @@ constexpr const char* kScanInt32 = "-DT=uint -DAS_T=as_uint";
 constexpr const char* kScanFloat = "-DT=float -DAS_T=as_float";
 constexpr const char* kScanAffine = "-DT=uint -DAS_T=as_uint -DAFFINE16";
 // scan_onepass.cl's sleep between look-back polls, on NVIDIA's driver only;
-// and scan::kOnepassRegcap64's register cap with it.
+// and scan::kOnepassRegcap64's register cap with it (the kernel without its
+// required work-group size, under which NVIDIA's JIT ignores the cap).
 constexpr const char* kNvSleep = "-DNV_NANOSLEEP";
-constexpr const char* kNvSleepRegcap64 = "-DNV_NANOSLEEP -cl-nv-maxrregcount=64";
+constexpr const char* kNvSleepRegcap64 = "-DNV_NANOSLEEP -DANY_GROUP_SIZE -cl-nv-maxrregcount=64";
 
 // The alphas of the standard rows, whose builds of alpha and onepass (int32
 // and float) are registered programs of their own: <program>-a<alpha>.

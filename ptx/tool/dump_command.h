@@ -14,6 +14,7 @@ struct DumpOptions {
   std::string variant;    // substring filter of "workload/variant"
   std::string jit_cache;  // opencl: the compute-cache folder to use and keep ("": a temporary one)
   int cl_platform = -1, cl_device = -1;
+  std::string cl_build_options;  // opencl: added to every program's build (a cross-run's)
   bool sass = true;
   bool ptxas_sass = true;  // opencl: also <name>.ptxas.sass (offline ptxas: not what ran)
   // opencl: --shard K/N keeps the K-th of every N programs (K from 1), so that

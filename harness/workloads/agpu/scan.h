@@ -73,7 +73,9 @@ struct Variant {
 const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback, onepass
 // OpenCL's onepass built with at most 64 registers a thread on NVIDIA's driver
 // (-cl-nv-maxrregcount=64: 4 blocks of kBlock an SM by the register file, as
-// CUDA's onepass at alpha 32), an option an OpenCL user has; elsewhere onepass.
+// CUDA's onepass at alpha 32), an option an OpenCL user has; the kernel then
+// goes without its required work-group size (-DANY_GROUP_SIZE), under which
+// the JIT ignores the cap. Elsewhere onepass.
 inline constexpr const char* kOnepassRegcap64 = "onepass-regcap64";
 // Whether the variant runs onepass's kernel (onepass, kOnepassRegcap64).
 bool is_onepass(const Variant& v);

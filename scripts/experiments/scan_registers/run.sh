@@ -24,18 +24,19 @@ mkdir -p "$OUT/sass"
 common=(--size standard --startup off --progress off --benchmark_repetitions=5
         --scan-n 268435456 --scan-type "int32,float")
 
-# name, OpenCL build options ("" for none), alphas, row filter, programs to dump
+# name; OpenCL build options ("" for none); alphas; row filter; programs to
+# dump (fields split at ';': the filters hold '|')
 configs=(
-  "plain||16,32|^scan/(cuda|opencl)/(alpha|onepass|onepass-regcap64)/|"
-  "alpha-cap98|-cl-nv-maxrregcount=98|32|^scan/opencl/alpha/|scan/alpha"
-  "alpha-cap56|-cl-nv-maxrregcount=56|16|^scan/opencl/alpha/|scan/alpha"
-  "onepass-anysize|-DANY_GROUP_SIZE|16,32|^scan/opencl/onepass/|scan/onepass"
-  "onepass-anysize-cap64|-DANY_GROUP_SIZE -cl-nv-maxrregcount=64|32|^scan/opencl/onepass/|scan/onepass"
-  "onepass-anysize-cap40|-DANY_GROUP_SIZE -cl-nv-maxrregcount=40|16|^scan/opencl/onepass/|scan/onepass"
+  "plain;;16,32;^scan/(cuda|opencl)/(alpha|onepass|onepass-regcap64)/;"
+  "alpha-cap98;-cl-nv-maxrregcount=98;32;^scan/opencl/alpha/;scan/alpha"
+  "alpha-cap56;-cl-nv-maxrregcount=56;16;^scan/opencl/alpha/;scan/alpha"
+  "onepass-anysize;-DANY_GROUP_SIZE;16,32;^scan/opencl/onepass/;scan/onepass"
+  "onepass-anysize-cap64;-DANY_GROUP_SIZE -cl-nv-maxrregcount=64;32;^scan/opencl/onepass/;scan/onepass"
+  "onepass-anysize-cap40;-DANY_GROUP_SIZE -cl-nv-maxrregcount=40;16;^scan/opencl/onepass/;scan/onepass"
 )
 status=0
 for c in "${configs[@]}"; do
-  IFS='|' read -r name options alphas filter programs <<< "$c"
+  IFS=';' read -r name options alphas filter programs <<< "$c"
   extra=()
   [ -n "$options" ] && extra=("--cl-build-options=$options")
   echo "scan_registers: $name (${options:-no options})"

@@ -398,9 +398,11 @@ class Unchanged(Case):
             with self.subTest(gpu):
                 with open(committed, encoding="utf-8") as f:
                     text = f.read()
-                # The inputs in the order of the report's own file table.
+                # The inputs in the order of the report's own file table, then
+                # the Nsight Compute profiles its counters section lists.
                 files = re.findall(r"^\| `(results/[^`]+\.json)` \|", text, re.M)
                 self.assertTrue(files)
+                files += re.findall(r"^- `(results/[^`]+-ncu\.json)`: ", text, re.M)
                 out = os.path.join(self.tmp, gpu.replace(os.sep, "_"))
                 proc = subprocess.run([PLOT_PYTHON, REPORT, *files, "--out-dir", out],
                                       cwd=REPO, capture_output=True, text=True, check=False)

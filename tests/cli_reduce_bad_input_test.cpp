@@ -27,6 +27,11 @@ TEST(ScanBadInput, UnknownPoll) {
                            "--scan-poll sleep: not a poll (wait, spin)");
 }
 
+TEST(ScanBadInput, UnknownLoadOrder) {
+  expect_quick_usage_error("--scan-load each,sideways --benchmark_filter=^scan/",
+                           "--scan-load sideways: not a load order (each, batched)");
+}
+
 TEST(ScanBadInput, UnknownType) {
   expect_quick_usage_error("--scan-type int64 --benchmark_filter=^scan/",
                            "--scan-type int64: not a type (int32, float, affine16)");

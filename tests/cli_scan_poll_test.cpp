@@ -1,7 +1,9 @@
 // scan's --scan-poll: `spin` adds onepass rows named .../poll:spin
 // beside the default (sleeping) ones and no row of another variant; not
 // given, no row spins; a spinning onepass row runs validated on the default
-// OpenCL device (PoCL without a GPU).
+// OpenCL device (PoCL without a GPU). Likewise --scan-load: `batched` adds
+// alpha rows named .../load:batched, validated at the compiled alphas and
+// skipped, by name, at the others.
 #include <gtest/gtest.h>
 
 #include <map>
@@ -70,6 +72,50 @@ TEST(ScanPoll, SpinningRowValidatesOnOpenCL) {
   EXPECT_NE(r.output.find("scan/opencl/onepass/type:int32/n:4352/alpha:4/poll:spin"),
             std::string::npos)
       << r.output;
+  EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
+}
+
+bool batched(const std::string& name) { return name.find("/load:batched") != std::string::npos; }
+
+TEST(ScanLoad, BatchedAddsAlphaRowsOnly) {
+  const std::set<std::string> plain = scan_names(kRows);
+  for (const std::string& name : plain) EXPECT_FALSE(batched(name)) << name;
+  const std::set<std::string> both = scan_names(std::string(kRows) + " --scan-load each,batched");
+  std::size_t added = 0;
+  for (const std::string& name : both) {
+    if (!batched(name)) {
+      EXPECT_EQ(plain.count(name), 1u) << name;
+      continue;
+    }
+    EXPECT_NE(name.find("/alpha/"), std::string::npos) << name;
+    ++added;
+  }
+  EXPECT_GE(added, 1u);
+  EXPECT_EQ(both.size(), plain.size() + added);
+  EXPECT_EQ(both.count("scan/opencl/alpha/type:int32/n:1024/alpha:8/load:batched"), 1u);
+  const std::set<std::string> only = scan_names(std::string(kRows) + " --scan-load batched");
+  EXPECT_EQ(only.count("scan/opencl/alpha/type:int32/n:1024/alpha:8"), 0u);
+  EXPECT_EQ(only.count("scan/opencl/alpha/type:int32/n:1024/alpha:8/load:batched"), 1u);
+}
+
+// A tail tile (n not a multiple of the tile) and a non-commutative operator:
+// the batched rows keep every word and its order; alpha 4 has no batched build.
+TEST(ScanLoad, BatchedRowsValidateOnOpenCLAndSkipUncompiledAlphas) {
+  const ProcessResult r = run_bench(
+      "--size quick --startup off --benchmark_filter=^scan/opencl/alpha/ --scan-n 5000 "
+      "--scan-alpha 4,16 --scan-type int32,affine16 --scan-load batched");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* type : {"int32", "affine16"}) {
+    const std::string row = std::string("scan/opencl/alpha/type:") + type + "/n:5000/alpha:";
+    EXPECT_NE(r.output.find(row + "16/load:batched/iterations:1/manual_time "), std::string::npos)
+        << r.output;
+    const std::size_t skipped = r.output.find(row + "4/load:batched/iterations:1/manual_time ");
+    ASSERT_NE(skipped, std::string::npos) << r.output;
+    const std::string line = r.output.substr(skipped, r.output.find('\n', skipped) - skipped);
+    EXPECT_NE(line.find("skipped: batched loads are compiled for alpha 8, 16 and 32 only, not 4"),
+              std::string::npos)
+        << line;
+  }
   EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
 }
 

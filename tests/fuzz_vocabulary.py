@@ -56,6 +56,7 @@ BENCH_VALID = {
     "--reduce-n": ["1", "5", "257"], "--reduce-type": ["int32", "float", "affine16,int32"],
     "--scan-n": ["1", "5", "257"], "--scan-type": ["int32", "float", "affine16"],
     "--scan-alpha": ["1", "4", "32"], "--scan-poll": ["wait", "spin", "wait,spin"],
+    "--scan-load": ["each", "batched", "each,batched"],
     "--advection-grid": ["64x64", "128x64"], "--advection-gpus": ["1", "4"],
     "--advection-exchange": ["sync", "overlap"], "--advection-graph": ["on", "off"],
     "--advection-over": ["host", "p2p", "p2p-copy", "context", "host,context"],

@@ -5,10 +5,12 @@
 // words sits in shared memory at skewed indices (word e at e + e / 32), so that a thread's alpha
 // consecutive words fall in distinct banks across the warp whatever alpha is.
 #include <cstdint>
+#include <string>
 #include <type_traits>
 
 #include "check.h"
 #include "compiled_alpha.h"
+#include "errors.h"
 #include "scan_kernels.h"
 #include "scan_status.cuh"
 #include "word_ops.h"
@@ -76,12 +78,44 @@ __device__ __forceinline__ T load_tile(const T* in, T* tile_words, size_t n, siz
   return mine;
 }
 
-// 1: each tile's sum.
+// load_tile's words, all ALPHA of this thread loaded into registers before
+// the first is stored (scan::Variant::batched): the order NVIDIA's OpenCL JIT
+// gives scan.cl's loop, where nvcc interleaves loads and stores.
 template <class Op, int ALPHA, class T = typename Op::T>
+__device__ __forceinline__ T load_tile_batched(const T* in, T* tile_words, size_t n, size_t tile) {
+  static_assert(ALPHA > 0, "batched loads need a compiled alpha");
+  const int tx = threadIdx.x;
+  const size_t first = tile * (size_t)ALPHA * kBlock;
+  T words[ALPHA];
+#pragma unroll
+  for (int k = 0; k < ALPHA; ++k) {
+    const size_t i = first + k * kBlock + tx;
+    words[k] = i < n ? in[i] : Op::identity();
+  }
+#pragma unroll
+  for (int k = 0; k < ALPHA; ++k) tile_words[skew(k * kBlock + tx)] = words[k];
+  __syncthreads();
+  T mine = Op::identity();
+#pragma unroll
+  for (int k = 0; k < ALPHA; ++k) mine = Op::combine(mine, tile_words[skew(tx * ALPHA + k)]);
+  return mine;
+}
+
+// The tile kernels' load: batched (compiled alphas only) or load_tile's.
+template <class Op, int ALPHA, bool BATCHED, class T = typename Op::T>
+__device__ __forceinline__ T load_own_tile(const T* in, T* tile_words, size_t n, int alpha) {
+  if constexpr (BATCHED)
+    return load_tile_batched<Op, ALPHA>(in, tile_words, n, blockIdx.x);
+  else
+    return load_tile<Op>(in, tile_words, n, blockIdx.x, alpha);
+}
+
+// 1: each tile's sum.
+template <class Op, int ALPHA, bool BATCHED, class T = typename Op::T>
 __global__ void scan_tile_sums(const T* in, T* sums, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
-  const T mine = load_tile<Op>(in, tile_memory<T>(), n, blockIdx.x, alpha);
+  const T mine = load_own_tile<Op, ALPHA, BATCHED>(in, tile_memory<T>(), n, alpha);
   T total;
   block_exclusive_scan<Op>(a, b, mine, &total);
   if (threadIdx.x == 0) sums[blockIdx.x] = total;
@@ -131,12 +165,12 @@ __global__ void scan_sums(T* sums, size_t m) {
 }
 
 // 3: each tile's inclusive scan plus its offset, written coalesced.
-template <class Op, int ALPHA, class T = typename Op::T>
+template <class Op, int ALPHA, bool BATCHED, class T = typename Op::T>
 __global__ void scan_tiles(const T* in, T* out, const T* offsets, size_t n, int runtime_alpha) {
   const int alpha = ALPHA > 0 ? ALPHA : runtime_alpha;
   __shared__ T a[kBlock], b[kBlock];
   T* tile_words = tile_memory<T>();
-  const T mine = load_tile<Op>(in, tile_words, n, blockIdx.x, alpha);
+  const T mine = load_own_tile<Op, ALPHA, BATCHED>(in, tile_words, n, alpha);
   T total;
   const T before = block_exclusive_scan<Op>(a, b, mine, &total);
   write_scanned_tile<Op>(tile_words, Op::combine(offsets[blockIdx.x], before), true, out, n,
@@ -221,17 +255,31 @@ void with_alpha(int alpha, Launch launch) {
 }
 
 template <class Op, class T = typename Op::T>
-void run(const void* in, void* out, void* sums, size_t n, int alpha, cudaStream_t stream) {
+void run(const void* in, void* out, void* sums, size_t n, int alpha, bool batched,
+         cudaStream_t stream) {
   const size_t m = scan::tiles(n, alpha);
   const T* x = static_cast<const T*>(in);
   T* s = static_cast<T*>(sums);
   const size_t tile = tile_bytes(alpha, sizeof(T));
-  with_alpha(alpha, [&](auto compiled) {
+  const auto launch = [&](auto compiled, auto batch) {
     constexpr int A = decltype(compiled)::value;
-    scan_tile_sums<Op, A><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
+    constexpr bool B = decltype(batch)::value;
+    scan_tile_sums<Op, A, B><<<unsigned(m), kBlock, tile, stream>>>(x, s, n, alpha);
     scan_sums<Op><<<1, kBlock, tile_bytes(kSumsAlpha, sizeof(T)), stream>>>(s, m);
-    scan_tiles<Op, A><<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
-  });
+    scan_tiles<Op, A, B>
+        <<<unsigned(m), kBlock, tile, stream>>>(x, static_cast<T*>(out), s, n, alpha);
+  };
+  if (!batched) {
+    with_alpha(alpha, [&](auto compiled) { launch(compiled, std::false_type{}); });
+    return;
+  }
+  // scan::batched_has_alpha's alphas (the harness skips the others' rows).
+  with_compiled_alpha<8, 16, 32>(
+      alpha, [&](auto compiled) { launch(compiled, std::true_type{}); },
+      [&] {
+        throw ApiError("scan/alpha: batched loads are compiled for alpha 8, 16 and 32 only, not " +
+                       std::to_string(alpha));
+      });
 }
 
 template <class Op, class T = typename Op::T>
@@ -244,8 +292,9 @@ void run_lookback(const void* in, void* out, unsigned long long* status, size_t 
 }  // namespace
 
 void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, std::size_t n,
-                       int alpha, cudaStream_t stream) {
-  agpu_ops::with_op(type, [&](auto op) { run<decltype(op)>(in, out, sums, n, alpha, stream); });
+                       int alpha, bool batched, cudaStream_t stream) {
+  agpu_ops::with_op(type,
+                    [&](auto op) { run<decltype(op)>(in, out, sums, n, alpha, batched, stream); });
 }
 
 void launch_scan_lookback(scan::Type type, const void* in, void* out, void* status, std::size_t n,

@@ -8,9 +8,11 @@
 namespace gpucmp::cuda {
 
 // One launch of scan's alpha algorithm (harness/workloads/agpu/scan.h) over n
-// words of `type`: `sums` holds scan::tiles(n, alpha) words of scratch.
+// words of `type`: `sums` holds scan::tiles(n, alpha) words of scratch;
+// batched: the tile kernels load all their words before storing any
+// (scan::Variant::batched, alpha one of scan::batched_has_alpha's).
 void launch_scan_alpha(scan::Type type, const void* in, void* out, void* sums, std::size_t n,
-                       int alpha, cudaStream_t stream);
+                       int alpha, bool batched, cudaStream_t stream);
 
 // One launch of scan's lookback algorithm: `status` holds
 // scan::lookback_status_bytes(n, alpha) bytes, zeroed here before the kernel.

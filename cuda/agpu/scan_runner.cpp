@@ -51,7 +51,8 @@ class ScanRunner : public TimedRunner {
       launch_scan_onepass(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, v_.spin,
                           stream());
     else
-      launch_scan_alpha(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, stream());
+      launch_scan_alpha(p_.type, in_.get(), out_.get(), scratch_.get(), p_.n, v_.alpha, v_.batched,
+                        stream());
     check(cudaGetLastError(), "scan<<<>>>", "scan/" + v_.name);
   }
 

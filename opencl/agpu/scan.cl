@@ -52,11 +52,40 @@ T load_tile(__global const T* in, __local T* tile_words, ulong n, size_t tile, i
   return mine;
 }
 
+// -DBATCHED_LOADS (scan::Variant::batched, with -DALPHA): the tile kernels
+// load all ALPHA of a work-item's words into registers before storing any.
+#ifdef BATCHED_LOADS
+#ifndef ALPHA
+#error "BATCHED_LOADS needs a compiled ALPHA"
+#endif
+T load_tile_batched(__global const T* in, __local T* tile_words, ulong n, size_t tile) {
+  const int tx = get_local_id(0);
+  const size_t first = tile * (size_t)ALPHA * BLOCK;
+  T words[ALPHA];
+#pragma unroll
+  for (int k = 0; k < ALPHA; ++k) {
+    const size_t i = first + k * BLOCK + tx;
+    words[k] = i < n ? in[i] : IDENTITY;
+  }
+#pragma unroll
+  for (int k = 0; k < ALPHA; ++k) tile_words[skew(k * BLOCK + tx)] = words[k];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  T mine = IDENTITY;
+#pragma unroll
+  for (int k = 0; k < ALPHA; ++k) mine = combine(mine, tile_words[skew(tx * ALPHA + k)]);
+  return mine;
+}
+#define LOAD_OWN_TILE(in, tile_words, n, alpha) \
+  load_tile_batched(in, tile_words, n, get_group_id(0))
+#else
+#define LOAD_OWN_TILE(in, tile_words, n, alpha) load_tile(in, tile_words, n, get_group_id(0), alpha)
+#endif
+
 __kernel void scan_tile_sums(__global const T* in, __global T* sums, ulong n, int runtime_alpha,
                              __local T* tile_words) {
   const int alpha = KERNEL_ALPHA(runtime_alpha);
   __local T a[BLOCK], b[BLOCK];
-  const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
+  const T mine = LOAD_OWN_TILE(in, tile_words, n, alpha);
   T total;
   block_exclusive_scan(a, b, mine, &total);
   if (get_local_id(0) == 0) sums[get_group_id(0)] = total;
@@ -100,7 +129,7 @@ __kernel void scan_tiles(__global const T* in, __global T* out, __global const T
                          int runtime_alpha, __local T* tile_words) {
   const int alpha = KERNEL_ALPHA(runtime_alpha);
   __local T a[BLOCK], b[BLOCK];
-  const T mine = load_tile(in, tile_words, n, get_group_id(0), alpha);
+  const T mine = LOAD_OWN_TILE(in, tile_words, n, alpha);
   T total;
   const T before = block_exclusive_scan(a, b, mine, &total);
   write_scanned_tile(tile_words, combine(offsets[get_group_id(0)], before), 1, out, n,
@@ -150,6 +179,11 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
       T sum = prefix;
       int lane = 0;
       int found = 0;
+      // -DUNROLL_LOOKBACK_WINDOW (a cross-run, --cl-build-options): this walk
+      // unrolled, as nvcc unrolls scan.cu's; NVIDIA's JIT keeps it a loop.
+#ifdef UNROLL_LOOKBACK_WINDOW
+#pragma unroll
+#endif
       for (; lane < WINDOW && !found; ++lane) {
         const uint flag = (uint)(window[lane] >> 32);
         if (flag == 0) break;

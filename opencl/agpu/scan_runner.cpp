@@ -105,7 +105,8 @@ class ScanRunner : public TimedRunner {
     ProgramSpec spec = program_spec("scan", agpu::program_of(v.name, type));
     if (const int alpha = scan::compiled_alpha(v.alpha); alpha > 0 && v.name != "lookback")
       spec = scan_alpha_build(spec, alpha);
-    if (v.spin) spec.nvidia_options.clear();  // Session::source_options adds the rest
+    if (v.spin) spec.nvidia_options.clear();            // Session::source_options adds the rest
+    if (v.batched) spec.options += " -DBATCHED_LOADS";  // with its -DALPHA (alpha 8, 16, 32)
     return spec;
   }
   std::size_t scratch_bytes() const {

@@ -22,8 +22,8 @@ gtest_discover_tests(gpucmp_bad_input_tests
 gpucmp_cli_test_executable(gpucmp_parboil_local_tests cli_parboil_local_test.cpp)
 gtest_discover_tests(gpucmp_parboil_local_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
 
-# scan's --scan-poll: the poll:spin rows it adds, and one run validated on
-# the default OpenCL device.
+# scan's --scan-poll and --scan-load: the poll:spin and load:batched rows they
+# add, and runs validated on the default OpenCL device.
 gpucmp_cli_test_executable(gpucmp_scan_poll_tests cli_scan_poll_test.cpp)
 gtest_discover_tests(gpucmp_scan_poll_tests PROPERTIES LABELS "cli;opencl" TIMEOUT 300)
 

@@ -48,6 +48,8 @@ std::size_t lookback_status_bytes(std::size_t n, int alpha) {
 
 bool is_onepass(const Variant& v) { return v.name == "onepass" || v.name == kOnepassRegcap64; }
 
+bool batched_has_alpha(int alpha) { return alpha == 8 || alpha == 16 || alpha == 32; }
+
 bool has_tile_status(const Variant& v) { return v.name == "lookback" || is_onepass(v); }
 
 bool onepass_has_alpha(int alpha) { return alpha == 4 || alpha == 8 || alpha == 16 || alpha == 32; }
@@ -272,6 +274,19 @@ class Scan : public Workload {
         "scan, onepass: how its look-back polls a predecessor's status: wait (sleep between "
         "polls, default) and/or spin (no sleep; rows named .../poll:spin)")
         ->type_name("LIST");
+    add_checked_list_option(
+        app, "--scan-load",
+        [this](const std::vector<std::string>& items) {
+          for (const auto& text : items) {
+            if (text != "each" && text != "batched")
+              throw UsageError("--scan-load " + text + ": not a load order (each, batched)");
+            loads_.push_back(text == "batched");
+          }
+        },
+        "scan, alpha: how a thread stages its tile words in shared memory: each (loaded and "
+        "stored in turn, as written, default) and/or batched (all loaded into registers before "
+        "the first store; alpha 8, 16 and 32; rows named .../load:batched)")
+        ->type_name("LIST");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {
@@ -283,23 +298,28 @@ class Scan : public Workload {
     if (alphas.empty()) alphas = preset_alphas(opts.size);
     std::vector<bool> polls = polls_;
     if (polls.empty()) polls = {false};
+    std::vector<bool> loads = loads_;
+    if (loads.empty()) loads = {false};
     for (Type t : types)
       for (std::size_t n : sizes)
         for (const Runners::Row& row : runners().rows()) {
           const bool has_alpha = row.variant.name != "cub";
           for (int a : has_alpha ? alphas : std::vector<int>{0})
-            for (bool spin : row.variant.name == "onepass" ? polls : std::vector<bool>{false}) {
-              Variant v = row.variant;
-              v.alpha = a;
-              v.spin = spin;
-              BenchName name{"scan",
-                             row.api,
-                             v.name,
-                             {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
-              if (has_alpha) name.params.push_back({"alpha", std::to_string(a)});
-              if (spin) name.params.push_back({"poll", "spin"});
-              add(name, apis, opts, row, v, n, t);
-            }
+            for (bool spin : row.variant.name == "onepass" ? polls : std::vector<bool>{false})
+              for (bool batched : row.variant.name == "alpha" ? loads : std::vector<bool>{false}) {
+                Variant v = row.variant;
+                v.alpha = a;
+                v.spin = spin;
+                v.batched = batched;
+                BenchName name{"scan",
+                               row.api,
+                               v.name,
+                               {{"type", agpu::to_string(t)}, {"n", std::to_string(n)}}};
+                if (has_alpha) name.params.push_back({"alpha", std::to_string(a)});
+                if (spin) name.params.push_back({"poll", "spin"});
+                if (batched) name.params.push_back({"load", "batched"});
+                add(name, apis, opts, row, v, n, t);
+              }
         }
   }
 
@@ -312,6 +332,9 @@ class Scan : public Workload {
             "onepass is compiled for alpha 4, 8, 16 and 32 only (whole 16-byte "
             "vectors a thread), not " +
             std::to_string(v.alpha));
+      if (v.batched && !batched_has_alpha(v.alpha))
+        throw Unavailable("batched loads are compiled for alpha 8, 16 and 32 only, not " +
+                          std::to_string(v.alpha));
       Problem& p = problems_.get({n, int(t)}, [n, t] { return scan::make_problem(n, t); });
       const double bytes = 2.0 * 4.0 * double(n);
       // Look-back forms: the tile status cleared, then one kernel; alpha: its
@@ -334,6 +357,7 @@ class Scan : public Workload {
   std::vector<Type> types_;         // empty: both
   std::vector<int> alphas_;         // empty: the preset's
   std::vector<bool> polls_;         // onepass's rows: spin (true) or wait; empty: wait
+  std::vector<bool> loads_;         // alpha's rows: batched (true) or each; empty: each
   LastProblem<std::pair<std::size_t, int>, Problem> problems_;
 };
 

@@ -29,6 +29,10 @@
 //          inline asm on NVIDIA's driver, no sleep elsewhere) unless
 //          --scan-poll spin asks for its rows polling without sleeping
 //          (named .../poll:spin: the cross-run that prices the sleeps)
+//          --scan-load batched asks for alpha's rows with each thread's tile
+//          words all loaded into registers before the first is stored to
+//          shared memory (named .../load:batched; alpha 8, 16 and 32 only):
+//          the cross-run of the load order the compilers pick
 //   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each
@@ -66,9 +70,10 @@ struct Problem {
 Problem make_problem(std::size_t n, Type type);
 
 struct Variant {
-  std::string name;   // "alpha", "lookback", "onepass", "cub", kOnepassRegcap64
-  int alpha = 0;      // words per thread (alpha, lookback and onepass rows; set by the harness)
-  bool spin = false;  // onepass: poll predecessors without sleeping (--scan-poll spin)
+  std::string name;      // "alpha", "lookback", "onepass", "cub", kOnepassRegcap64
+  int alpha = 0;         // words per thread (alpha, lookback and onepass rows; set by the harness)
+  bool spin = false;     // onepass: poll predecessors without sleeping (--scan-poll spin)
+  bool batched = false;  // alpha: the tile's words loaded before any is stored (--scan-load)
 };
 const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookback, onepass
 // OpenCL's onepass built with at most 64 registers a thread on NVIDIA's driver
@@ -79,6 +84,8 @@ const std::vector<Variant>& variants();  // the shared algorithms: alpha, lookba
 inline constexpr const char* kOnepassRegcap64 = "onepass-regcap64";
 // Whether the variant runs onepass's kernel (onepass, kOnepassRegcap64).
 bool is_onepass(const Variant& v);
+// The alphas whose kernels are compiled with batched loads (Variant::batched).
+bool batched_has_alpha(int alpha);
 
 // Tiles of an alpha row over n words: ceil(n / (alpha x kBlock)).
 std::size_t tiles(std::size_t n, int alpha);

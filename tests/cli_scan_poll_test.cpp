@@ -31,37 +31,48 @@ std::set<std::string> scan_names(const std::string& args) {
   return names;
 }
 
-bool spins(const std::string& name) { return name.find("/poll:spin") != std::string::npos; }
-
-TEST(ScanPoll, SpinAddsOnepassRowsOnly) {
+// The rows that `both` (e.g. "--scan-poll wait,spin") adds to kRows' plain
+// ones: each a row of `variant` named .../<param>, one for each API that lists
+// the variant's plain row (a build without CUDA lists OpenCL's only), the
+// other rows unchanged; with `only` (e.g. "--scan-poll spin") the variant's
+// plain row is gone and its .../<param> row stays.
+void expect_added_rows(const std::string& both, const std::string& only, const std::string& variant,
+                       const std::string& param) {
   const std::set<std::string> plain = scan_names(kRows);
   ASSERT_FALSE(plain.empty());
-  for (const std::string& name : plain) EXPECT_FALSE(spins(name)) << name;
+  const auto marked = [&](const std::string& name) {
+    return name.find("/" + param) != std::string::npos;
+  };
+  for (const std::string& name : plain) EXPECT_FALSE(marked(name)) << name;
 
-  const std::set<std::string> both = scan_names(std::string(kRows) + " --scan-poll wait,spin");
-  std::map<std::string, int> spinning;  // per API
-  for (const std::string& name : both) {
-    if (!spins(name)) {
+  const std::set<std::string> with = scan_names(std::string(kRows) + " " + both);
+  std::map<std::string, int> added_per_api;
+  for (const std::string& name : with) {
+    if (!marked(name)) {
       EXPECT_EQ(plain.count(name), 1u) << name;  // the other rows unchanged
       continue;
     }
-    EXPECT_NE(name.find("/onepass/"), std::string::npos) << name;
-    ++spinning[name.substr(0, name.find('/', 5))];
+    EXPECT_NE(name.find("/" + variant + "/"), std::string::npos) << name;
+    ++added_per_api[name.substr(0, name.find('/', 5))];
   }
-  // One spinning row for each API that has an onepass row (a build without
-  // CUDA lists OpenCL's only).
   std::size_t added = 0;
   for (const char* api : {"scan/cuda", "scan/opencl"}) {
-    const bool has_onepass = plain.count(std::string(api) + "/onepass/type:int32/n:1024/alpha:8");
-    EXPECT_EQ(spinning[api], has_onepass ? 1 : 0) << api;
-    added += std::size_t(spinning[api]);
+    const bool listed =
+        plain.count(std::string(api) + "/" + variant + "/type:int32/n:1024/alpha:8");
+    EXPECT_EQ(added_per_api[api], listed ? 1 : 0) << api;
+    added += std::size_t(added_per_api[api]);
   }
-  EXPECT_EQ(both.size(), plain.size() + added);
-  EXPECT_EQ(both.count("scan/opencl/onepass/type:int32/n:1024/alpha:8/poll:spin"), 1u);
+  EXPECT_EQ(with.size(), plain.size() + added);
+  const std::string opencl_row = "scan/opencl/" + variant + "/type:int32/n:1024/alpha:8";
+  EXPECT_EQ(with.count(opencl_row + "/" + param), 1u);
 
-  const std::set<std::string> only = scan_names(std::string(kRows) + " --scan-poll spin");
-  EXPECT_EQ(only.count("scan/opencl/onepass/type:int32/n:1024/alpha:8"), 0u);
-  EXPECT_EQ(only.count("scan/opencl/onepass/type:int32/n:1024/alpha:8/poll:spin"), 1u);
+  const std::set<std::string> alone = scan_names(std::string(kRows) + " " + only);
+  EXPECT_EQ(alone.count(opencl_row), 0u);
+  EXPECT_EQ(alone.count(opencl_row + "/" + param), 1u);
+}
+
+TEST(ScanPoll, SpinAddsOnepassRowsOnly) {
+  expect_added_rows("--scan-poll wait,spin", "--scan-poll spin", "onepass", "poll:spin");
 }
 
 TEST(ScanPoll, SpinningRowValidatesOnOpenCL) {
@@ -75,27 +86,8 @@ TEST(ScanPoll, SpinningRowValidatesOnOpenCL) {
   EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
 }
 
-bool batched(const std::string& name) { return name.find("/load:batched") != std::string::npos; }
-
 TEST(ScanLoad, BatchedAddsAlphaRowsOnly) {
-  const std::set<std::string> plain = scan_names(kRows);
-  for (const std::string& name : plain) EXPECT_FALSE(batched(name)) << name;
-  const std::set<std::string> both = scan_names(std::string(kRows) + " --scan-load each,batched");
-  std::size_t added = 0;
-  for (const std::string& name : both) {
-    if (!batched(name)) {
-      EXPECT_EQ(plain.count(name), 1u) << name;
-      continue;
-    }
-    EXPECT_NE(name.find("/alpha/"), std::string::npos) << name;
-    ++added;
-  }
-  EXPECT_GE(added, 1u);
-  EXPECT_EQ(both.size(), plain.size() + added);
-  EXPECT_EQ(both.count("scan/opencl/alpha/type:int32/n:1024/alpha:8/load:batched"), 1u);
-  const std::set<std::string> only = scan_names(std::string(kRows) + " --scan-load batched");
-  EXPECT_EQ(only.count("scan/opencl/alpha/type:int32/n:1024/alpha:8"), 0u);
-  EXPECT_EQ(only.count("scan/opencl/alpha/type:int32/n:1024/alpha:8/load:batched"), 1u);
+  expect_added_rows("--scan-load each,batched", "--scan-load batched", "alpha", "load:batched");
 }
 
 // A tail tile (n not a multiple of the tile) and a non-commutative operator:

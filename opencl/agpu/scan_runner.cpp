@@ -19,13 +19,22 @@
 
 namespace gpucmp::opencl {
 
+namespace {
+// `program` with its kernels compiled for `alpha` (-DALPHA), under its own
+// name or as <program>-a<alpha> (renamed: a registered build of its own).
+ProgramSpec with_alpha(const ProgramSpec& program, int alpha, bool renamed) {
+  ProgramSpec build = program;
+  if (renamed) build.variant = build.base = program.variant + "-a" + std::to_string(alpha);
+  build.options += " -DALPHA=" + std::to_string(alpha);
+  return build;
+}
+}  // namespace
+
 ProgramSpec scan_alpha_build(const ProgramSpec& program, int alpha) {
-  const std::string name = program.variant + "-a" + std::to_string(alpha);
+  const ProgramSpec registered = with_alpha(program, alpha, /*renamed=*/true);
   for (const ProgramSpec& s : program_specs())
-    if (s.workload == program.workload && s.variant == name) return s;
-  ProgramSpec spec = program;
-  spec.options += " -DALPHA=" + std::to_string(alpha);
-  return spec;
+    if (s.workload == registered.workload && s.variant == registered.variant) return s;
+  return with_alpha(program, alpha, /*renamed=*/false);
 }
 
 namespace {
@@ -154,12 +163,8 @@ constexpr int kRegisteredAlphas[] = {8, 16, 32};
 void add_with_alphas(std::vector<ProgramSpec>& specs, const ProgramSpec& program, bool alphas) {
   specs.push_back(program);
   if (!alphas) return;
-  for (const int alpha : kRegisteredAlphas) {
-    ProgramSpec build = program;
-    build.variant = build.base = program.variant + "-a" + std::to_string(alpha);
-    build.options += " -DALPHA=" + std::to_string(alpha);
-    specs.push_back(build);
-  }
+  for (const int alpha : kRegisteredAlphas)
+    specs.push_back(with_alpha(program, alpha, /*renamed=*/true));
 }
 
 GPUCMP_PROGRAMS {

@@ -300,6 +300,18 @@ TEST(PtxBadInput, DumpJitCacheEmptyPath) {
   expect_ptx_error("dump --api opencl --out /tmp/unused --jit-cache ''", "--jit-cache: empty path");
 }
 
+// --api cuda copies the build's dump: an OpenCL-only option is refused by
+// name, not dropped.
+TEST(PtxBadInput, DumpCudaRefusesOpenclOnlyOptions) {
+  for (const std::string option :
+       {"--cl-build-options=-DX", "--jit-cache /tmp/unused-cache", "--cl-platform 0",
+        "--cl-device 0", "--shard 1/2", "--no-sass", "--no-ptxas-sass"}) {
+    const std::string name = option.substr(0, option.find_first_of("= "));
+    expect_ptx_error("dump --api cuda --out /tmp/unused " + option,
+                     "dump --api cuda: " + name + " applies to --api opencl only");
+  }
+}
+
 TEST(PtxBadInput, DumpBuildOptionsBlank) {
   expect_ptx_error("dump --api opencl --out /tmp/unused --cl-build-options ' '",
                    "--cl-build-options: empty");

@@ -99,8 +99,11 @@ TEST(ScanLoad, BatchedRowsValidateOnOpenCLAndSkipUncompiledAlphas) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   for (const char* type : {"int32", "affine16"}) {
     const std::string row = std::string("scan/opencl/alpha/type:") + type + "/n:5000/alpha:";
-    EXPECT_NE(r.output.find(row + "16/load:batched/iterations:1/manual_time "), std::string::npos)
-        << r.output;
+    // The row's label names the build it timed: the alpha-16 program with batched loads.
+    const std::size_t timed = r.output.find(row + "16/load:batched/iterations:1/manual_time ");
+    ASSERT_NE(timed, std::string::npos) << r.output;
+    const std::string label = r.output.substr(timed, r.output.find('\n', timed) - timed);
+    EXPECT_NE(label.find("-DALPHA=16 -DBATCHED_LOADS"), std::string::npos) << label;
     const std::size_t skipped = r.output.find(row + "4/load:batched/iterations:1/manual_time ");
     ASSERT_NE(skipped, std::string::npos) << r.output;
     const std::string line = r.output.substr(skipped, r.output.find('\n', skipped) - skipped);
@@ -109,6 +112,22 @@ TEST(ScanLoad, BatchedRowsValidateOnOpenCLAndSkipUncompiledAlphas) {
         << line;
   }
   EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
+}
+
+// The macros the scan cross-runs pass through --cl-build-options compile and
+// keep the results exact: lookback's walk unrolled, onepass without its
+// required work-group size.
+TEST(ScanCrossRun, BuildOptionMacrosCompileAndValidate) {
+  const ProcessResult r = run_bench(
+      "--size quick --startup off '--benchmark_filter=^scan/opencl/(lookback|onepass)/' "
+      "--scan-n 5000 --scan-alpha 8 --scan-type int32,affine16 "
+      "'--cl-build-options=-DUNROLL_LOOKBACK_WINDOW -DANY_GROUP_SIZE'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* row : {"scan/opencl/lookback/type:affine16/n:5000/alpha:8/",
+                          "scan/opencl/onepass/type:int32/n:5000/alpha:8/"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+  EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("FAILED"), std::string::npos) << r.output;
 }
 
 }  // namespace

@@ -123,8 +123,9 @@ class Sass(unittest.TestCase):
         # CUDA's cubins hold every word type and alpha; the pair is the float
         # kernel (alpha 32 for scan's alpha and onepass), beside OpenCL's float
         # program, for scan's alpha its alpha-32 build only.
-        kernels = {"10scan_tilesINS0_8agpu_ops8SumFloatELi32EfEEv": "LDS.128",
-                   "10scan_tilesINS0_8agpu_ops8SumFloatELi16EfEEv": "LDS.64",
+        kernels = {"10scan_tilesINS0_8agpu_ops8SumFloatELi32ELb0EfEEv": "LDS.128",
+                   "10scan_tilesINS0_8agpu_ops8SumFloatELi32ELb1EfEEv": "STS.128",
+                   "10scan_tilesINS0_8agpu_ops8SumFloatELi16ELb0EfEEv": "LDS.64",
                    "10scan_tilesINS0_8agpu_ops5Sum32ELi32EjEEv": "STS",
                    "14scan_tile_sumsINS0_8agpu_ops8SumFloatELi32EfEEv": "BAR",
                    "13scan_lookbackINS0_8agpu_ops8SumFloatEfEEv": "LDG",
@@ -133,7 +134,13 @@ class Sass(unittest.TestCase):
             f"\t\tFunction : _ZN6gpucmp4cuda12_GLOBAL__N_1{name}\n"
             f"        /*0000*/  {op} R0, [R2] ;\n" for name, op in kernels.items()))
         _, names, counts = report_sass.select([cu], "scan", "alpha", lambda s: s == "cuda")
-        self.assertEqual(dict(counts), {"LDS.128": 1}, names)
+        self.assertEqual(dict(counts), {"LDS.128": 1}, names)  # not the load:batched kernel
+        # An archive from before the load-order parameter names the kernel without it.
+        older = report_sass.SassFile("x/scan.cuda.sass", "// SASS: nvcc\n\t\tFunction : "
+                                     "_ZN6gpucmp4cuda12_GLOBAL__N_110scan_tilesINS0_8agpu_ops"
+                                     "8SumFloatELi32EfEEv\n        /*0000*/  LDS.64 R0, [R2] ;\n")
+        _, _, counts = report_sass.select([older], "scan", "alpha", lambda s: s == "cuda")
+        self.assertEqual(dict(counts), {"LDS.64": 1})
         _, _, counts = report_sass.select([cu], "scan", "lookback", lambda s: s == "cuda")
         self.assertEqual(dict(counts), {"LDG": 1})
 

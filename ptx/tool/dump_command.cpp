@@ -202,9 +202,28 @@ int dump_cuda(const DumpOptions& opts) {
 #endif
 }
 
+// The options that only --api opencl reads, as given: refused with --api
+// cuda, which copies the build's own dump and would otherwise drop them.
+std::vector<std::string> opencl_only_options(const DumpOptions& opts) {
+  std::vector<std::string> given;
+  if (!opts.cl_build_options.empty()) given.push_back("--cl-build-options");
+  if (!opts.jit_cache.empty()) given.push_back("--jit-cache");
+  if (opts.cl_platform >= 0) given.push_back("--cl-platform");
+  if (opts.cl_device >= 0) given.push_back("--cl-device");
+  if (opts.shard_count > 1) given.push_back("--shard");
+  if (!opts.sass) given.push_back("--no-sass");
+  if (!opts.ptxas_sass) given.push_back("--no-ptxas-sass");
+  return given;
+}
+
 }  // namespace
 
 int run_dump(const DumpOptions& opts) {
+  if (opts.api == "cuda") {
+    if (const auto given = opencl_only_options(opts); !given.empty())
+      throw UsageError("dump --api cuda: " + given.front() +
+                       " applies to --api opencl only (--api cuda copies the build's CUDA dump)");
+  }
   std::error_code ec;
   if (fs::exists(opts.out_dir, ec) && !fs::is_directory(opts.out_dir, ec))
     throw UsageError("--out " + opts.out_dir + ": not a directory");

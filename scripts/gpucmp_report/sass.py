@@ -157,7 +157,9 @@ _SUM_FLOAT = "INS0_8agpu_ops8SumFloatE"
 AGPU_KERNELS = {
     **{("reduce", v): (f"reduce_{v}{_SUM_FLOAT}", f"^reduce_{v}$")
        for v in ("tree", "cascading", "pipeline")},
-    ("scan", "alpha"): (f"scan_tiles{_SUM_FLOAT}Li32E", r"^scan_tiles$"),
+    # each load order's own kernel (Lb0E: as written; Lb1E: load:batched; an
+    # archive from before the template had neither)
+    ("scan", "alpha"): (f"scan_tiles{_SUM_FLOAT}Li32E(?:Lb0E)?fE", r"^scan_tiles$"),
     ("scan", "lookback"): (f"scan_lookback{_SUM_FLOAT}", r"^scan_lookback$"),
     ("scan", "onepass"): (f"scan_onepass{_SUM_FLOAT}Li32E", r"^scan_onepass$"),
 }

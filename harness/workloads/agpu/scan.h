@@ -8,7 +8,11 @@
 //          the block's scan of the threads' totals) plus its offset. Reads the
 //          words twice and writes them once (the model's I/O 3n/b); alpha
 //          (a row parameter, 1 to kMaxAlpha) trades the serial work per thread
-//          against the blocks resident per SM, as the model's parameter does
+//          against the blocks resident per SM, as the model's parameter does.
+//          --scan-load batched asks for its rows with each thread's tile
+//          words all loaded into registers before the first is stored to
+//          shared memory (named .../load:batched; alpha 8, 16 and 32 only):
+//          the cross-run of the load order the compilers pick
 //   lookback  one pass with decoupled look-back (Merrill and Garland, 2016):
 //          tiles as alpha's, each taken in the order blocks start (an atomic
 //          counter); a tile publishes its sum, adds its predecessors' sums
@@ -29,10 +33,6 @@
 //          inline asm on NVIDIA's driver, no sleep elsewhere) unless
 //          --scan-poll spin asks for its rows polling without sleeping
 //          (named .../poll:spin: the cross-run that prices the sleeps)
-//          --scan-load batched asks for alpha's rows with each thread's tile
-//          words all loaded into registers before the first is stored to
-//          shared memory (named .../load:batched; alpha 8, 16 and 32 only):
-//          the cross-run of the load order the compilers pick
 //   cub    cub::DeviceScan::InclusiveSum (CUDA only, the vendor's reference:
 //          one pass with decoupled look-back)
 // Types as reduce's: int32 modulo 2^32, checked word for word; float, each

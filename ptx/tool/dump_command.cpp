@@ -206,13 +206,13 @@ int dump_cuda(const DumpOptions& opts) {
 // cuda, which copies the build's own dump and would otherwise drop them.
 std::vector<std::string> opencl_only_options(const DumpOptions& opts) {
   std::vector<std::string> given;
-  if (!opts.cl_build_options.empty()) given.push_back("--cl-build-options");
-  if (!opts.jit_cache.empty()) given.push_back("--jit-cache");
-  if (opts.cl_platform >= 0) given.push_back("--cl-platform");
-  if (opts.cl_device >= 0) given.push_back("--cl-device");
-  if (opts.shard_count > 1) given.push_back("--shard");
-  if (!opts.sass) given.push_back("--no-sass");
-  if (!opts.ptxas_sass) given.push_back("--no-ptxas-sass");
+  if (!opts.cl_build_options.empty()) given.emplace_back("--cl-build-options");
+  if (!opts.jit_cache.empty()) given.emplace_back("--jit-cache");
+  if (opts.cl_platform >= 0) given.emplace_back("--cl-platform");
+  if (opts.cl_device >= 0) given.emplace_back("--cl-device");
+  if (opts.shard_count > 1) given.emplace_back("--shard");
+  if (!opts.sass) given.emplace_back("--no-sass");
+  if (!opts.ptxas_sass) given.emplace_back("--no-ptxas-sass");
   return given;
 }
 

@@ -85,19 +85,11 @@ void add_common_options(CLI::App& app, Options& opts) {
       },
       "Read OpenCL kernels (.cl) from this folder instead of the embedded copies")
       ->type_name("DIR");
-  add_checked_option(
-      app, "--cl-build-options",
-      [&opts](const std::string& text) {
-        if (text.find_first_not_of(' ') == std::string::npos)
-          throw UsageError(
-              "--cl-build-options: empty (give the options, e.g. "
-              "-cl-nv-maxrregcount=40)");
-        opts.cl_build_options = text;
-      },
+  add_cl_build_options(
+      app, opts.cl_build_options,
       "Added to every OpenCL program's build (from source and from PTX), after its own options, "
       "for a cross-run (e.g. -cl-nv-maxrregcount=40); refused when the OpenCL compiler refuses "
-      "them; the JSON context says them (opencl.user_build_options). CUDA rows are unchanged")
-      ->type_name("OPTS");
+      "them; the JSON context says them (opencl.user_build_options). CUDA rows are unchanged");
   add_split_options(app, opts.split);
   app.add_flag("--launch-gaps", opts.launch_gaps,
                "Also time each launch of a timed batch (CUDA: events around it; OpenCL: its "
@@ -331,6 +323,37 @@ CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
         }
       },
       help);
+}
+
+CLI::Option* add_cl_build_options(CLI::App& app, std::string& target, const std::string& help) {
+  return add_checked_option(
+             app, "--cl-build-options",
+             [&target](const std::string& text) {
+               if (text.find_first_not_of(' ') == std::string::npos)
+                 throw UsageError(
+                     "--cl-build-options: empty (give the options, e.g. "
+                     "-cl-nv-maxrregcount=40)");
+               target = text;
+             },
+             help)
+      ->type_name("OPTS");
+}
+
+CLI::Option* add_two_word_list_option(CLI::App& app, const std::string& name, const std::string& no,
+                                      const std::string& yes, const std::string& what,
+                                      std::vector<bool>& target, const std::string& help) {
+  return add_checked_list_option(
+             app, name,
+             [=, &target](const std::vector<std::string>& items) {
+               for (const auto& text : items) {
+                 if (text != no && text != yes)
+                   throw UsageError(name + " " + text + ": not a " + what + " (" + no + ", " + yes +
+                                    ")");
+                 target.push_back(text == yes);
+               }
+             },
+             help)
+      ->type_name("LIST");
 }
 
 void check_no_effect_options(const CLI::App& app, const Options& opts) {

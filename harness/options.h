@@ -114,6 +114,17 @@ CLI::Option* add_checked_list_option(CLI::App& app, const std::string& name,
                                      std::function<void(const std::vector<std::string>&)> store,
                                      const std::string& help, Repeats repeats = Repeats::refused);
 
+// --cl-build-options (gpucmp-bench and gpucmp-ptx dump): added to every
+// OpenCL build; blank text is refused ("--cl-build-options: empty").
+CLI::Option* add_cl_build_options(CLI::App& app, std::string& target, const std::string& help);
+
+// A list option whose items are each one of two words, kept in order as
+// true for `yes` and false for `no` (e.g. --scan-poll wait,spin); any other
+// item is refused: "<name> <item>: not a <what> (<no>, <yes>)".
+CLI::Option* add_two_word_list_option(CLI::App& app, const std::string& name, const std::string& no,
+                                      const std::string& yes, const std::string& what,
+                                      std::vector<bool>& target, const std::string& help);
+
 // Options given that would have no effect in this run are refused, as an
 // unknown device is: "--max-noise: no effect with --samples (...)". Checked
 // once the command line is parsed.

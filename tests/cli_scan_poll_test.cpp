@@ -75,6 +75,10 @@ TEST(ScanPoll, SpinAddsOnepassRowsOnly) {
   expect_added_rows("--scan-poll wait,spin", "--scan-poll spin", "onepass", "poll:spin");
 }
 
+TEST(ScanLoad, BatchedAddsAlphaRowsOnly) {
+  expect_added_rows("--scan-load each,batched", "--scan-load batched", "alpha", "load:batched");
+}
+
 TEST(ScanPoll, SpinningRowValidatesOnOpenCL) {
   const ProcessResult r = run_bench(
       "--size quick --startup off --benchmark_filter=^scan/opencl/onepass/ --scan-n 4352 "
@@ -84,10 +88,6 @@ TEST(ScanPoll, SpinningRowValidatesOnOpenCL) {
             std::string::npos)
       << r.output;
   EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
-}
-
-TEST(ScanLoad, BatchedAddsAlphaRowsOnly) {
-  expect_added_rows("--scan-load each,batched", "--scan-load batched", "alpha", "load:batched");
 }
 
 // A tail tile (n not a multiple of the tile) and a non-commutative operator:

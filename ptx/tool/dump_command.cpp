@@ -45,19 +45,11 @@ void add_dump_command(CLI::App& app, DumpOptions& opts) {
       },
       "OpenCL device index")
       ->type_name("INT");
-  add_checked_option(
-      *dump, "--cl-build-options",
-      [&opts](const std::string& text) {
-        if (text.find_first_not_of(' ') == std::string::npos)
-          throw UsageError(
-              "--cl-build-options: empty (give the options, e.g. "
-              "-cl-nv-maxrregcount=64)");
-        opts.cl_build_options = text;
-      },
+  add_cl_build_options(
+      *dump, opts.cl_build_options,
       "opencl: added to every program's build after its own options, as gpucmp-bench's "
       "--cl-build-options: the PTX, build log and SASS of a cross-run's builds; refused when "
-      "the OpenCL compiler refuses them")
-      ->type_name("OPTS");
+      "the OpenCL compiler refuses them");
   add_path_option(*dump, "--jit-cache", opts.jit_cache,
                   "opencl: the driver's compute-cache folder to use and keep (new or empty; "
                   "default: a temporary one, removed)");

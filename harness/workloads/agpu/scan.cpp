@@ -262,31 +262,15 @@ class Scan : public Workload {
         "scan: words per thread of the alpha, lookback and onepass rows (comma-separated, 1.." +
             std::to_string(kMaxAlpha) + "), overriding --size")
         ->type_name("LIST");
-    add_checked_list_option(
-        app, "--scan-poll",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items) {
-            if (text != "wait" && text != "spin")
-              throw UsageError("--scan-poll " + text + ": not a poll (wait, spin)");
-            polls_.push_back(text == "spin");
-          }
-        },
+    add_two_word_list_option(
+        app, "--scan-poll", "wait", "spin", "poll", polls_,
         "scan, onepass: how its look-back polls a predecessor's status: wait (sleep between "
-        "polls, default) and/or spin (no sleep; rows named .../poll:spin)")
-        ->type_name("LIST");
-    add_checked_list_option(
-        app, "--scan-load",
-        [this](const std::vector<std::string>& items) {
-          for (const auto& text : items) {
-            if (text != "each" && text != "batched")
-              throw UsageError("--scan-load " + text + ": not a load order (each, batched)");
-            loads_.push_back(text == "batched");
-          }
-        },
+        "polls, default) and/or spin (no sleep; rows named .../poll:spin)");
+    add_two_word_list_option(
+        app, "--scan-load", "each", "batched", "load order", loads_,
         "scan, alpha: how a thread stages its tile words in shared memory: each (loaded and "
         "stored in turn, as written, default) and/or batched (all loaded into registers before "
-        "the first store; alpha 8, 16 and 32; rows named .../load:batched)")
-        ->type_name("LIST");
+        "the first store; alpha 8, 16 and 32; rows named .../load:batched)");
   }
 
   void register_benchmarks(const Options& opts, const ApiSet& apis) override {

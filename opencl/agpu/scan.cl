@@ -179,17 +179,32 @@ __kernel void scan_lookback(__global const T* in, __global T* out, __global ulon
       T sum = prefix;
       int lane = 0;
       int found = 0;
-      // -DUNROLL_LOOKBACK_WINDOW (a cross-run, --cl-build-options): this walk
-      // unrolled, as nvcc unrolls scan.cu's; NVIDIA's JIT keeps it a loop.
 #ifdef UNROLL_LOOKBACK_WINDOW
+      // A cross-run (--cl-build-options): the same walk as a counted loop
+      // with its exits as a predicate, which NVIDIA's JIT unrolls (nvcc
+      // unrolls scan.cu's walk as written; the JIT keeps the loop below, and
+      // keeps it under #pragma unroll too).
+      int open = 1;
 #pragma unroll
-#endif
+      for (int l = 0; l < WINDOW; ++l) {
+        const ulong word = window[l];
+        const uint flag = (uint)(word >> 32);
+        open = open && flag != 0;
+        if (open) {
+          sum = combine(AS_T((uint)word), sum);
+          lane = l + 1;
+          found = flag == PREFIX;
+          open = !found;
+        }
+      }
+#else
       for (; lane < WINDOW && !found; ++lane) {
         const uint flag = (uint)(window[lane] >> 32);
         if (flag == 0) break;
         sum = combine(AS_T((uint)window[lane]), sum);
         found = flag == PREFIX;
       }
+#endif
       prefix = sum;
       next = from - lane;
       done = found;

@@ -17,7 +17,7 @@ void fill_sampled(Problem& p, const Variant& v) {
   for (std::size_t k = 0; k < sampled_threads(v, p); ++k) {
     const std::size_t t = sampled_thread(v, p, k);
     const std::size_t tx = t % kBlock;
-    if (v.name == "launch") {
+    if (v.name == "launch" || v.name == "launch-grid") {
       p.out[t] = std::uint32_t(t) * 2654435761U;  // as the kernels write it
     } else if (v.name == "fma") {
       float a[kChains];
@@ -53,7 +53,9 @@ TEST(Ceiling, CountedWork) {
   EXPECT_DOUBLE_EQ(counted_work({"shared"}, p), 4096.0 * kSharedSteps * 16);
   EXPECT_DOUBLE_EQ(counted_work({"l2"}, p), double(kL2Passes) * kL2Words * 4);
   EXPECT_DOUBLE_EQ(counted_work({"launch"}, p), kBlock * 4.0);
+  EXPECT_DOUBLE_EQ(counted_work({"launch-grid"}, p), 4096.0 * 4);
   EXPECT_EQ(grid_blocks({"launch"}, p), 1);
+  EXPECT_EQ(grid_blocks({"launch-grid"}, p), 16);
   EXPECT_EQ(grid_blocks({"l2"}, p), 16);
 }
 
@@ -62,6 +64,14 @@ TEST(Ceiling, LaunchChecksEveryThreadOfItsBlockAndNoOther) {
   EXPECT_EQ(sampled_threads({"launch"}, p), std::size_t(kBlock));
   EXPECT_EQ(sampled_thread({"launch"}, p, kBlock - 1), std::size_t(kBlock - 1));
   EXPECT_EQ(sampled_threads({"fma"}, p), std::size_t(kChecked));
+}
+
+// launch-grid's sample spans the grid, past launch's one block.
+TEST(Ceiling, LaunchGridChecksThreadsAcrossTheGrid) {
+  const Problem p = make_problem(2);
+  const Variant grid{"launch-grid"};
+  EXPECT_EQ(sampled_threads(grid, p), std::size_t(kChecked));
+  EXPECT_GE(sampled_thread(grid, p, kChecked - 1), p.threads() - p.threads() / kChecked);
 }
 
 TEST(Ceiling, SampledThreadsPassAndAWrongOneFails) {

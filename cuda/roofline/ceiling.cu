@@ -58,6 +58,12 @@ __global__ void ceiling_l2(unsigned* out, const uint4* words, int threads) {
 // One block, each thread its own word (ceiling::shared_word(t)): the launch alone.
 __global__ void ceiling_launch(unsigned* out) { out[threadIdx.x] = threadIdx.x * 2654435761U; }
 
+// launch's kernel over the full grid, each thread its global index's word.
+__global__ void ceiling_launch_grid(unsigned* out) {
+  const unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  out[t] = t * 2654435761U;
+}
+
 }  // namespace
 
 void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
@@ -68,6 +74,8 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_shared<<<blocks, kBlock, 0, stream>>>(out);
   else if (variant == "launch")
     ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
+  else if (variant == "launch-grid")
+    ceiling_launch_grid<<<blocks, kBlock, 0, stream>>>(out);
   else
     ceiling_l2<<<blocks, kBlock, 0, stream>>>(out, static_cast<const uint4*>(words),
                                               blocks * kBlock);

@@ -54,3 +54,9 @@ __kernel void ceiling_l2(__global uint* out, __global const uint4* words, int th
 __kernel void ceiling_launch(__global uint* out) {
   out[get_local_id(0)] = get_local_id(0) * 2654435761u;
 }
+
+// launch's kernel over the full grid, each work-item its global index's word.
+__kernel void ceiling_launch_grid(__global uint* out) {
+  const uint t = get_global_id(0);
+  out[t] = t * 2654435761u;
+}

@@ -1,7 +1,9 @@
 // OpenCL runner of ceiling: l2's buffer written once, one kernel per launch
 // (ceiling.cl, its program registered below), the per-thread results read
 // after. Geometry as cuda/roofline/ceiling.cu's.
+#include <algorithm>
 #include <cstdint>
+#include <string>
 
 #include "check.h"
 #include "kernel_args.h"
@@ -22,7 +24,7 @@ class CeilingRunner : public TimedRunner {
       : p_(p),
         variant_(v),
         program_(session().program(program_spec("ceiling", v.name))),
-        kernel_(make_kernel(program_, ("ceiling_" + v.name).c_str())) {}
+        kernel_(make_kernel(program_, kernel_name().c_str())) {}
 
   void upload() override {
     out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(std::uint32_t), "ceiling results");
@@ -44,8 +46,9 @@ class CeilingRunner : public TimedRunner {
   void enqueue() override {
     if (variant_.name == "fma")
       set_args(kernel_, "ceiling_fma", out_, ceiling::kFmaScale, ceiling::kFmaAdd);
-    else if (variant_.name == "shared" || variant_.name == "launch")
-      set_args(kernel_, ("ceiling_" + variant_.name).c_str(), out_);
+    else if (variant_.name == "shared" || variant_.name == "launch" ||
+             variant_.name == "launch-grid")
+      set_args(kernel_, kernel_name().c_str(), out_);
     else
       set_args(kernel_, "ceiling_l2", out_, words_, cl_int(p_.threads()));
     const std::size_t local = ceiling::kBlock;
@@ -56,6 +59,13 @@ class CeilingRunner : public TimedRunner {
   }
 
  private:
+  // ceiling_<variant>, '-' as '_' (launch-grid: ceiling_launch_grid).
+  std::string kernel_name() const {
+    std::string name = "ceiling_" + variant_.name;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+  }
+
   ceiling::Problem& p_;
   ceiling::Variant variant_;
   const BuiltProgram& program_;
@@ -64,7 +74,7 @@ class CeilingRunner : public TimedRunner {
 };
 
 GPUCMP_PROGRAMS {
-  for (const char* variant : {"fma", "shared", "l2", "launch"})
+  for (const char* variant : {"fma", "shared", "l2", "launch", "launch-grid"})
     specs.push_back(source("ceiling", variant, "ceiling.cl", ""));
 }
 

@@ -13,7 +13,7 @@
 namespace gpucmp::ceiling {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}, {"launch"}};
+  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}, {"launch"}, {"launch-grid"}};
   return v;
 }
 
@@ -37,6 +37,7 @@ int grid_blocks(const Variant& v, const Problem& p) { return v.name == "launch" 
 double counted_work(const Variant& v, const Problem& p) {
   const auto threads = double(p.threads());
   if (v.name == "launch") return kBlock * 4.0;
+  if (v.name == "launch-grid") return threads * 4.0;
   if (v.name == "fma") return threads * kChains * kFmaSteps * 2.0;
   if (v.name == "shared") return threads * kSharedSteps * 16.0;
   return double(kL2Passes) * kL2Words * 4.0;
@@ -71,7 +72,7 @@ std::uint32_t expected(const Problem& p, const Variant& v, std::size_t t) {
     std::memcpy(&bits, &sum, sizeof bits);
     return bits;
   }
-  if (v.name == "launch") return shared_word(int(t));  // one block: t < kBlock
+  if (v.name == "launch" || v.name == "launch-grid") return shared_word(int(t));
   std::uint32_t sum = 0;
   if (v.name == "shared") {
     constexpr int kVectors = kSharedWords / 4;

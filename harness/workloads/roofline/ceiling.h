@@ -1,5 +1,5 @@
 // ceiling: the roofline's ceilings, measured by the suite itself on each GPU
-//, paired on both APIs. Every variant launches
+//, paired on both APIs. Every variant but launch launches
 // kBlocksPerUnit blocks of kBlock threads per compute unit (all resident), and
 // each thread writes one 32-bit result, so nothing it computes can be dropped:
 //   fma     kChains independent FMA chains of kFmaSteps steps per thread
@@ -11,6 +11,11 @@
 //   l2      kL2Passes passes over a kL2Words buffer (16 MiB: inside the L2 of
 //           an H100 or H200), grid-stride in uint4, shifted by a block each
 //           pass (so no pass repeats another's addresses), summed: L2 bandwidth
+//   launch  one block, each thread writes its own word: the launch alone,
+//           the kernel of the launch floor (launch_floor.h)
+//   launch-grid  launch's kernel over the full grid (each thread its global
+//           index's word): what a launch of that many blocks adds to the
+//           floor, on each API
 // DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
 // checked on a sample of kChecked threads spread over the grid (launch: every
 // thread of its block; the CPU repeats each sampled thread's work): fma within 2^-20 relative (the
@@ -50,14 +55,14 @@ struct Problem {
 Problem make_problem(int compute_units);
 
 struct Variant {
-  std::string name;  // "fma", "shared", "l2", "launch"
+  std::string name;  // "fma", "shared", "l2", "launch", "launch-grid"
 };
 const std::vector<Variant>& variants();
 
 // Blocks of kBlock threads one launch of `v` runs: 1 for launch, else p.blocks.
 int grid_blocks(const Variant& v, const Problem& p);
 
-// Flop (fma) or bytes (shared, l2, launch: the words it writes) one launch counts.
+// Flop (fma) or bytes (shared, l2, launch, launch-grid: the words it writes) one launch counts.
 double counted_work(const Variant& v, const Problem& p);
 
 // The threads validate() checks: how many, and the k-th of them.

@@ -16,7 +16,8 @@
 # <program>.log holds ptxas' register report, <program>.sass what ran) and
 # $OUT/sass/cuda/ (gpucmp-ptx dump --api cuda: scan.sass holds each load
 # order's scan_tiles, ...Lb0E... as written, ...Lb1E... batched).
-# Configurations (OpenCL options; CUDA's rows run in plain and alpha-batched):
+# Configurations (OpenCL options; CUDA's rows run in plain, alpha-batched and
+# lookback-unrolled):
 #   plain               none: both APIs' alpha, lookback, onepass and onepass-regcap64
 #   alpha-cap98         -cl-nv-maxrregcount=98 (CUDA's scan_tiles at alpha 32)
 #   alpha-cap56         -cl-nv-maxrregcount=56 (CUDA's scan_tiles at alpha 16)
@@ -47,7 +48,7 @@ configs=(
   "onepass-anysize;-DANY_GROUP_SIZE;16,32;^scan/opencl/onepass/;scan/onepass;;"
   "onepass-anysize-cap64;-DANY_GROUP_SIZE -cl-nv-maxrregcount=64;32;^scan/opencl/onepass/;scan/onepass;;"
   "onepass-anysize-cap40;-DANY_GROUP_SIZE -cl-nv-maxrregcount=40;16;^scan/opencl/onepass/;scan/onepass;;"
-  "lookback-unrolled;-DUNROLL_LOOKBACK_WINDOW;8,16,32;^scan/opencl/lookback/;scan/lookback;;"
+  "lookback-unrolled;-DUNROLL_LOOKBACK_WINDOW;8,16,32;^scan/(cuda|opencl)/lookback/;scan/lookback;;"
 )
 names=()
 for c in "${configs[@]}"; do names+=("${c%%;*}"); done

@@ -17,7 +17,7 @@ void fill_sampled(Problem& p, const Variant& v) {
   for (std::size_t k = 0; k < sampled_threads(v, p); ++k) {
     const std::size_t t = sampled_thread(v, p, k);
     const std::size_t tx = t % kBlock;
-    if (v.name == "launch" || v.name == "launch-grid") {
+    if (v.name.rfind("launch", 0) == 0) {
       p.out[t] = std::uint32_t(t) * 2654435761U;  // as the kernels write it
     } else if (v.name == "fma") {
       float a[kChains];
@@ -56,6 +56,9 @@ TEST(Ceiling, CountedWork) {
   EXPECT_DOUBLE_EQ(counted_work({"launch-grid"}, p), 4096.0 * 4);
   EXPECT_EQ(grid_blocks({"launch"}, p), 1);
   EXPECT_EQ(grid_blocks({"launch-grid"}, p), 16);
+  EXPECT_DOUBLE_EQ(counted_work({"launch-args"}, p), kBlock * 4.0);
+  EXPECT_EQ(grid_blocks({"launch-args"}, p), 1);
+  EXPECT_EQ(sampled_threads({"launch-args"}, p), std::size_t(kBlock));
   EXPECT_EQ(grid_blocks({"l2"}, p), 16);
 }
 

@@ -64,6 +64,14 @@ __global__ void ceiling_launch_grid(unsigned* out) {
   out[t] = t * 2654435761U;
 }
 
+// launch's one block with layoutconv's arguments; `from` is 0, so `words` is
+// never read and each thread writes launch's word.
+__global__ void ceiling_launch_args(unsigned* out, const unsigned* words, unsigned long long n,
+                                    int count, int from, int to) {
+  const unsigned t = threadIdx.x;
+  out[t] = from != 0 && t < n ? words[t] + unsigned(count + to) : t * 2654435761U;
+}
+
 }  // namespace
 
 void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
@@ -76,6 +84,9 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
   else if (variant == "launch-grid")
     ceiling_launch_grid<<<blocks, kBlock, 0, stream>>>(out);
+  else if (variant == "launch-args")
+    ceiling_launch_args<<<blocks, kBlock, 0, stream>>>(out, static_cast<const unsigned*>(words),
+                                                       kBlock, 4, 0, 1);
   else
     ceiling_l2<<<blocks, kBlock, 0, stream>>>(out, static_cast<const uint4*>(words),
                                               blocks * kBlock);

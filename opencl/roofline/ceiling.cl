@@ -60,3 +60,11 @@ __kernel void ceiling_launch_grid(__global uint* out) {
   const uint t = get_global_id(0);
   out[t] = t * 2654435761u;
 }
+
+// launch's one block with layoutconv's arguments; `from` is 0, so `words` is
+// never read and each work-item writes launch's word.
+__kernel void ceiling_launch_args(__global uint* out, __global const uint* words, ulong n,
+                                  int count, int from, int to) {
+  const uint t = get_local_id(0);
+  out[t] = from != 0 && t < n ? words[t] + (uint)(count + to) : t * 2654435761u;
+}

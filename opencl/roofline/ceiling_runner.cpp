@@ -49,6 +49,9 @@ class CeilingRunner : public TimedRunner {
     else if (variant_.name == "shared" || variant_.name == "launch" ||
              variant_.name == "launch-grid")
       set_args(kernel_, kernel_name().c_str(), out_);
+    else if (variant_.name == "launch-args")  // as cuda/roofline/ceiling.cu passes them
+      set_args(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kBlock), cl_int(4),
+               cl_int(0), cl_int(1));
     else
       set_args(kernel_, "ceiling_l2", out_, words_, cl_int(p_.threads()));
     const std::size_t local = ceiling::kBlock;
@@ -74,7 +77,7 @@ class CeilingRunner : public TimedRunner {
 };
 
 GPUCMP_PROGRAMS {
-  for (const char* variant : {"fma", "shared", "l2", "launch", "launch-grid"})
+  for (const char* variant : {"fma", "shared", "l2", "launch", "launch-grid", "launch-args"})
     specs.push_back(source("ceiling", variant, "ceiling.cl", ""));
 }
 

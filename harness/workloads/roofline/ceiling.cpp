@@ -13,7 +13,7 @@
 namespace gpucmp::ceiling {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}, {"launch"}, {"launch-grid"}};
+  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}, {"launch"}, {"launch-grid"}, {"launch-args"}};
   return v;
 }
 
@@ -32,11 +32,13 @@ Problem make_problem(int compute_units) {
   return p;
 }
 
-int grid_blocks(const Variant& v, const Problem& p) { return v.name == "launch" ? 1 : p.blocks; }
+bool one_block(const Variant& v) { return v.name == "launch" || v.name == "launch-args"; }
+
+int grid_blocks(const Variant& v, const Problem& p) { return one_block(v) ? 1 : p.blocks; }
 
 double counted_work(const Variant& v, const Problem& p) {
   const auto threads = double(p.threads());
-  if (v.name == "launch") return kBlock * 4.0;
+  if (one_block(v)) return kBlock * 4.0;
   if (v.name == "launch-grid") return threads * 4.0;
   if (v.name == "fma") return threads * kChains * kFmaSteps * 2.0;
   if (v.name == "shared") return threads * kSharedSteps * 16.0;
@@ -46,11 +48,11 @@ double counted_work(const Variant& v, const Problem& p) {
 std::uint32_t shared_word(int k) { return std::uint32_t(k) * 2654435761U; }
 
 std::size_t sampled_threads(const Variant& v, const Problem& p) {
-  return v.name == "launch" ? std::size_t(kBlock) : std::min<std::size_t>(kChecked, p.threads());
+  return one_block(v) ? std::size_t(kBlock) : std::min<std::size_t>(kChecked, p.threads());
 }
 
 std::size_t sampled_thread(const Variant& v, const Problem& p, std::size_t k) {
-  return v.name == "launch" ? k : k * p.threads() / sampled_threads(v, p);
+  return one_block(v) ? k : k * p.threads() / sampled_threads(v, p);
 }
 
 float chain_start(std::size_t thread, int j) {
@@ -72,7 +74,7 @@ std::uint32_t expected(const Problem& p, const Variant& v, std::size_t t) {
     std::memcpy(&bits, &sum, sizeof bits);
     return bits;
   }
-  if (v.name == "launch" || v.name == "launch-grid") return shared_word(int(t));
+  if (v.name.rfind("launch", 0) == 0) return shared_word(int(t));
   std::uint32_t sum = 0;
   if (v.name == "shared") {
     constexpr int kVectors = kSharedWords / 4;

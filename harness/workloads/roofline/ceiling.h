@@ -16,6 +16,9 @@
 //   launch-grid  launch's kernel over the full grid (each thread its global
 //           index's word): what a launch of that many blocks adds to the
 //           floor, on each API
+//   launch-args  launch's one block with layoutconv's arguments (two
+//           buffers, one read, and four scalars, none of which changes a
+//           word): what passing them adds to the floor
 // DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
 // checked on a sample of kChecked threads spread over the grid (launch: every
 // thread of its block; the CPU repeats each sampled thread's work): fma within 2^-20 relative (the
@@ -55,11 +58,13 @@ struct Problem {
 Problem make_problem(int compute_units);
 
 struct Variant {
-  std::string name;  // "fma", "shared", "l2", "launch", "launch-grid"
+  std::string name;  // "fma", "shared", "l2", "launch", "launch-grid", "launch-args"
 };
 const std::vector<Variant>& variants();
 
-// Blocks of kBlock threads one launch of `v` runs: 1 for launch, else p.blocks.
+// Whether `v` runs one block (launch, launch-args).
+bool one_block(const Variant& v);
+// Blocks of kBlock threads one launch of `v` runs: 1 for launch and launch-args, else p.blocks.
 int grid_blocks(const Variant& v, const Problem& p);
 
 // Flop (fma) or bytes (shared, l2, launch, launch-grid: the words it writes) one launch counts.

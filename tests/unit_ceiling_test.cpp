@@ -59,6 +59,7 @@ TEST(Ceiling, CountedWork) {
   EXPECT_DOUBLE_EQ(counted_work({"launch-args"}, p), kBlock * 4.0);
   EXPECT_EQ(grid_blocks({"launch-args"}, p), 1);
   EXPECT_EQ(sampled_threads({"launch-args"}, p), std::size_t(kBlock));
+  EXPECT_EQ(grid_blocks({"launch-args-once"}, p), 1);
   EXPECT_EQ(grid_blocks({"l2"}, p), 16);
 }
 

@@ -84,7 +84,7 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
   else if (variant == "launch-grid")
     ceiling_launch_grid<<<blocks, kBlock, 0, stream>>>(out);
-  else if (variant == "launch-args")
+  else if (variant == "launch-args" || variant == "launch-args-once")  // CUDA: args every launch
     ceiling_launch_args<<<blocks, kBlock, 0, stream>>>(out, static_cast<const unsigned*>(words),
                                                        kBlock, 4, 0, 1);
   else

@@ -23,8 +23,9 @@ class CeilingRunner : public TimedRunner {
   CeilingRunner(ceiling::Problem& p, const ceiling::Variant& v)
       : p_(p),
         variant_(v),
+        kernel_name_(kernel_name(v)),
         program_(session().program(program_spec("ceiling", v.name))),
-        kernel_(make_kernel(program_, kernel_name().c_str())) {}
+        kernel_(make_kernel(program_, kernel_name_.c_str())) {}
 
   void upload() override {
     out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(std::uint32_t), "ceiling results");
@@ -33,6 +34,7 @@ class CeilingRunner : public TimedRunner {
     check(clEnqueueWriteBuffer(session().queue(), words_, CL_TRUE, 0, bytes, p_.words.data(), 0,
                                nullptr, nullptr),
           "clEnqueueWriteBuffer", "ceiling l2 buffer");
+    if (variant_.name == "launch-args-once") set_launch_args();  // once, not at each launch
   }
   void download() override {
     check(clEnqueueReadBuffer(session().queue(), out_, CL_TRUE, 0,
@@ -48,11 +50,10 @@ class CeilingRunner : public TimedRunner {
       set_args(kernel_, "ceiling_fma", out_, ceiling::kFmaScale, ceiling::kFmaAdd);
     else if (variant_.name == "shared" || variant_.name == "launch" ||
              variant_.name == "launch-grid")
-      set_args(kernel_, kernel_name().c_str(), out_);
-    else if (variant_.name == "launch-args")  // as cuda/roofline/ceiling.cu passes them
-      set_args(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kBlock), cl_int(4),
-               cl_int(0), cl_int(1));
-    else
+      set_args(kernel_, kernel_name_.c_str(), out_);
+    else if (variant_.name == "launch-args")
+      set_launch_args();
+    else if (variant_.name != "launch-args-once")
       set_args(kernel_, "ceiling_l2", out_, words_, cl_int(p_.threads()));
     const std::size_t local = ceiling::kBlock;
     const std::size_t global = std::size_t(ceiling::grid_blocks(variant_, p_)) * local;
@@ -62,22 +63,30 @@ class CeilingRunner : public TimedRunner {
   }
 
  private:
-  // ceiling_<variant>, '-' as '_' (launch-grid: ceiling_launch_grid).
-  std::string kernel_name() const {
-    std::string name = "ceiling_" + variant_.name;
+  // ceiling_<variant>, '-' as '_', without "-once" (launch-grid:
+  // ceiling_launch_grid; launch-args-once: ceiling_launch_args).
+  static std::string kernel_name(const ceiling::Variant& v) {
+    std::string name = "ceiling_" + v.name.substr(0, v.name.rfind("-once"));
     std::replace(name.begin(), name.end(), '-', '_');
     return name;
+  }
+  // launch-args' arguments, as cuda/roofline/ceiling.cu passes them.
+  void set_launch_args() {
+    set_args(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kBlock), cl_int(4),
+             cl_int(0), cl_int(1));
   }
 
   ceiling::Problem& p_;
   ceiling::Variant variant_;
+  std::string kernel_name_;
   const BuiltProgram& program_;
   Kernel kernel_;
   Buffer out_, words_;
 };
 
 GPUCMP_PROGRAMS {
-  for (const char* variant : {"fma", "shared", "l2", "launch", "launch-grid", "launch-args"})
+  for (const char* variant :
+       {"fma", "shared", "l2", "launch", "launch-grid", "launch-args", "launch-args-once"})
     specs.push_back(source("ceiling", variant, "ceiling.cl", ""));
 }
 

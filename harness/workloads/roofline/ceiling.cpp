@@ -13,7 +13,9 @@
 namespace gpucmp::ceiling {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"fma"}, {"shared"}, {"l2"}, {"launch"}, {"launch-grid"}, {"launch-args"}};
+  static const std::vector<Variant> v = {
+      {"fma"},         {"shared"},          {"l2"}, {"launch"}, {"launch-grid"},
+      {"launch-args"}, {"launch-args-once"}};
   return v;
 }
 
@@ -32,7 +34,9 @@ Problem make_problem(int compute_units) {
   return p;
 }
 
-bool one_block(const Variant& v) { return v.name == "launch" || v.name == "launch-args"; }
+bool one_block(const Variant& v) {
+  return v.name == "launch" || v.name == "launch-args" || v.name == "launch-args-once";
+}
 
 int grid_blocks(const Variant& v, const Problem& p) { return one_block(v) ? 1 : p.blocks; }
 

@@ -19,6 +19,9 @@
 //   launch-args  launch's one block with layoutconv's arguments (two
 //           buffers, one read, and four scalars, none of which changes a
 //           word): what passing them adds to the floor
+//   launch-args-once  launch-args with OpenCL's arguments set once, before
+//           the first launch, not before each (CUDA passes them with each
+//           launch, as in launch-args): what setting them costs
 // DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
 // checked on a sample of kChecked threads spread over the grid (launch: every
 // thread of its block; the CPU repeats each sampled thread's work): fma within 2^-20 relative (the
@@ -58,13 +61,13 @@ struct Problem {
 Problem make_problem(int compute_units);
 
 struct Variant {
-  std::string name;  // "fma", "shared", "l2", "launch", "launch-grid", "launch-args"
+  std::string name;  // "fma", "shared", "l2", or a launch variant (above)
 };
 const std::vector<Variant>& variants();
 
-// Whether `v` runs one block (launch, launch-args).
+// Whether `v` runs one block (launch, launch-args, launch-args-once).
 bool one_block(const Variant& v);
-// Blocks of kBlock threads one launch of `v` runs: 1 for launch and launch-args, else p.blocks.
+// Blocks of kBlock threads one launch of `v` runs: 1 for one_block(v), else p.blocks.
 int grid_blocks(const Variant& v, const Problem& p);
 
 // Flop (fma) or bytes (shared, l2, launch, launch-grid: the words it writes) one launch counts.

@@ -1,8 +1,9 @@
 // --launch-floor: on (the default), each hot row carries its API's launch
 // floor; off, no probe runs (a profiler's first launches are then the row's
 // own kernels), no row carries the floor or the mark, and the JSON context
-// says so; any other value is bad input. On the default OpenCL device (PoCL
-// without a GPU).
+// says so; any other value is bad input; the ceiling's launch variants (the
+// floor's kernel and its cross-runs) run validated. On the default OpenCL
+// device (PoCL without a GPU).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -36,6 +37,23 @@ TEST(LaunchFloor, OffProbesNothingAndMarksNoRow) {
 
 TEST(LaunchFloor, AnotherValueIsOneLineAndExit2) {
   expect_one_error_line(run_bench("--launch-floor maybe" + kTriad), "--launch-floor", "maybe");
+}
+
+// The ceiling's launch variants: launch-args-once is OpenCL's own (unpaired),
+// the others run on every built API; each OpenCL row runs validated.
+TEST(LaunchFloor, CeilingLaunchVariantsRunValidated) {
+  const ProcessResult r = run_bench(
+      "--size quick --startup off --samples 2 --progress off "
+      "'--benchmark_filter=^ceiling/(cuda|opencl)/launch'");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* v : {"launch", "launch-grid", "launch-args", "launch-args-once"})
+    EXPECT_NE(r.output.find(std::string("ceiling/opencl/") + v + "/iterations:1/manual_time"),
+              std::string::npos)
+        << v << "\n"
+        << r.output;
+  EXPECT_EQ(r.output.find("ceiling/cuda/launch-args-once/"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("FAILED"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("ERROR"), std::string::npos) << r.output;
 }
 
 }  // namespace

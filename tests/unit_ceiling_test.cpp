@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "workloads/roofline/ceiling.h"
 
@@ -17,8 +18,10 @@ void fill_sampled(Problem& p, const Variant& v) {
   for (std::size_t k = 0; k < sampled_threads(v, p); ++k) {
     const std::size_t t = sampled_thread(v, p, k);
     const std::size_t tx = t % kBlock;
-    if (v.name.rfind("launch", 0) == 0) {
+    if (v.name == "launch" || v.name == "launch-grid") {
       p.out[t] = std::uint32_t(t) * 2654435761U;  // as the kernels write it
+    } else if (v.name == "launch-args" || v.name == kLaunchArgsOnce) {
+      p.out[t] = std::uint32_t(t) * 2654435761U + 256 + 4 + 1;  // + n + count + to
     } else if (v.name == "fma") {
       float a[kChains];
       for (int j = 0; j < kChains; ++j) a[j] = chain_start(t, j);
@@ -59,7 +62,9 @@ TEST(Ceiling, CountedWork) {
   EXPECT_DOUBLE_EQ(counted_work({"launch-args"}, p), kBlock * 4.0);
   EXPECT_EQ(grid_blocks({"launch-args"}, p), 1);
   EXPECT_EQ(sampled_threads({"launch-args"}, p), std::size_t(kBlock));
-  EXPECT_EQ(grid_blocks({"launch-args-once"}, p), 1);
+  EXPECT_EQ(grid_blocks({kLaunchArgsOnce}, p), 1);
+  EXPECT_DOUBLE_EQ(counted_work({kLaunchArgsOnce}, p), kBlock * 4.0);
+  EXPECT_EQ(sampled_threads({kLaunchArgsOnce}, p), std::size_t(kBlock));
   EXPECT_EQ(grid_blocks({"l2"}, p), 16);
 }
 
@@ -70,17 +75,34 @@ TEST(Ceiling, LaunchChecksEveryThreadOfItsBlockAndNoOther) {
   EXPECT_EQ(sampled_threads({"fma"}, p), std::size_t(kChecked));
 }
 
-// launch-grid's sample spans the grid, past launch's one block.
-TEST(Ceiling, LaunchGridChecksThreadsAcrossTheGrid) {
+// launch-grid checks every thread of the grid, past launch's one block.
+TEST(Ceiling, LaunchGridChecksEveryThread) {
   const Problem p = make_problem(2);
   const Variant grid{"launch-grid"};
-  EXPECT_EQ(sampled_threads(grid, p), std::size_t(kChecked));
-  EXPECT_GE(sampled_thread(grid, p, kChecked - 1), p.threads() - p.threads() / kChecked);
+  EXPECT_EQ(sampled_threads(grid, p), p.threads());
+  EXPECT_EQ(sampled_thread(grid, p, p.threads() - 1), p.threads() - 1);
+}
+
+// launch-args' words carry its scalar arguments: launch's word would fail.
+TEST(Ceiling, LaunchArgsWordsCarryTheArguments) {
+  Problem p = make_problem(2);
+  for (const Variant& v : {Variant{"launch-args"}, Variant{kLaunchArgsOnce}}) {
+    for (std::size_t t = 0; t < std::size_t(kBlock); ++t)
+      p.out[t] = std::uint32_t(t) * 2654435761U;  // launch's words, without the arguments
+    EXPECT_FALSE(validate(p, v).ok) << v.name;
+  }
+}
+
+// launch-args-once is OpenCL's own variant: not among the paired ones.
+TEST(Ceiling, LaunchArgsOnceIsNotPaired) {
+  for (const Variant& v : variants()) EXPECT_NE(v.name, kLaunchArgsOnce);
 }
 
 TEST(Ceiling, SampledThreadsPassAndAWrongOneFails) {
   Problem p = make_problem(2);
-  for (const Variant& v : variants()) {
+  std::vector<Variant> all = variants();
+  all.push_back({kLaunchArgsOnce});
+  for (const Variant& v : all) {
     fill_sampled(p, v);
     EXPECT_TRUE(validate(p, v).ok) << v.name << ": " << validate(p, v).describe();
     const std::size_t t = sampled_thread(v, p, 5);  // the sixth sampled thread

@@ -65,11 +65,11 @@ __global__ void ceiling_launch_grid(unsigned* out) {
 }
 
 // launch's one block with layoutconv's arguments; `from` is 0, so `words` is
-// never read and each thread writes launch's word.
+// never read, and each thread writes launch's word plus n + count + to.
 __global__ void ceiling_launch_args(unsigned* out, const unsigned* words, unsigned long long n,
                                     int count, int from, int to) {
   const unsigned t = threadIdx.x;
-  out[t] = from != 0 && t < n ? words[t] + unsigned(count + to) : t * 2654435761U;
+  out[t] = from != 0 && t < n ? words[t] : t * 2654435761U + unsigned(n) + unsigned(count + to);
 }
 
 }  // namespace
@@ -84,9 +84,10 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
   else if (variant == "launch-grid")
     ceiling_launch_grid<<<blocks, kBlock, 0, stream>>>(out);
-  else if (variant == "launch-args" || variant == "launch-args-once")  // CUDA: args every launch
+  else if (variant == "launch-args")
     ceiling_launch_args<<<blocks, kBlock, 0, stream>>>(out, static_cast<const unsigned*>(words),
-                                                       kBlock, 4, 0, 1);
+                                                       ceiling::kArgsN, ceiling::kArgsCount,
+                                                       ceiling::kArgsFrom, ceiling::kArgsTo);
   else
     ceiling_l2<<<blocks, kBlock, 0, stream>>>(out, static_cast<const uint4*>(words),
                                               blocks * kBlock);

@@ -8,10 +8,9 @@
 
 namespace gpucmp::cuda {
 
-// One launch of ceiling variant `variant` ("fma", "shared", "l2", "launch",
-// "launch-grid", "launch-args", "launch-args-once") over `blocks` blocks of ceiling::kBlock
-// (ceiling::grid_blocks): one result per thread in `out`; `words` is l2's
-// buffer (ceiling::kL2Words).
+// One launch of ceiling variant `variant` (one of ceiling::variants()) over
+// `blocks` blocks of ceiling::kBlock (ceiling::grid_blocks): one result per
+// thread in `out`; `words` is l2's buffer (ceiling::kL2Words).
 void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
                     cudaStream_t stream);
 

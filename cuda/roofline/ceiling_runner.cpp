@@ -15,7 +15,11 @@ class CeilingRunner : public TimedRunner {
   CeilingRunner(ceiling::Problem& p, ceiling::Variant v) : p_(p), v_(std::move(v)) {}
 
   void upload() override {
-    out_ = device_alloc(p_.out.size() * sizeof(std::uint32_t), "ceiling results");
+    const std::size_t out_bytes = p_.out.size() * sizeof(std::uint32_t);
+    out_ = device_alloc(out_bytes, "ceiling results");
+    // 0xff bytes, as the host's clear: a launch that wrote nothing fails.
+    check(cudaMemsetAsync(out_.get(), 0xff, out_bytes, stream()), "cudaMemsetAsync",
+          "ceiling results");
     const std::size_t bytes = p_.words.size() * sizeof(std::uint32_t);
     words_ = device_alloc(bytes, "ceiling l2 buffer");
     copy_and_wait(words_.get(), p_.words.data(), bytes, cudaMemcpyHostToDevice, stream(),

@@ -62,9 +62,9 @@ __kernel void ceiling_launch_grid(__global uint* out) {
 }
 
 // launch's one block with layoutconv's arguments; `from` is 0, so `words` is
-// never read and each work-item writes launch's word.
+// never read, and each work-item writes launch's word plus n + count + to.
 __kernel void ceiling_launch_args(__global uint* out, __global const uint* words, ulong n,
                                   int count, int from, int to) {
   const uint t = get_local_id(0);
-  out[t] = from != 0 && t < n ? words[t] + (uint)(count + to) : t * 2654435761u;
+  out[t] = from != 0 && t < n ? words[t] : t * 2654435761u + (uint)n + (uint)(count + to);
 }

@@ -28,13 +28,19 @@ class CeilingRunner : public TimedRunner {
         kernel_(make_kernel(program_, kernel_name_.c_str())) {}
 
   void upload() override {
-    out_ = make_buffer(CL_MEM_WRITE_ONLY, p_.out.size() * sizeof(std::uint32_t), "ceiling results");
+    const std::size_t out_bytes = p_.out.size() * sizeof(std::uint32_t);
+    out_ = make_buffer(CL_MEM_WRITE_ONLY, out_bytes, "ceiling results");
+    // 0xff bytes, as the host's clear: a launch that wrote nothing fails.
+    const cl_uint ones = 0xffffffffU;
+    check(clEnqueueFillBuffer(session().queue(), out_, &ones, sizeof ones, 0, out_bytes, 0, nullptr,
+                              nullptr),
+          "clEnqueueFillBuffer", "ceiling results");
     const std::size_t bytes = p_.words.size() * sizeof(std::uint32_t);
     words_ = make_buffer(CL_MEM_READ_ONLY, bytes, "ceiling l2 buffer");
     check(clEnqueueWriteBuffer(session().queue(), words_, CL_TRUE, 0, bytes, p_.words.data(), 0,
                                nullptr, nullptr),
           "clEnqueueWriteBuffer", "ceiling l2 buffer");
-    if (variant_.name == "launch-args-once") set_launch_args();  // once, not at each launch
+    if (variant_.name == ceiling::kLaunchArgsOnce) set_launch_args();  // once, not at each launch
   }
   void download() override {
     check(clEnqueueReadBuffer(session().queue(), out_, CL_TRUE, 0,
@@ -53,7 +59,7 @@ class CeilingRunner : public TimedRunner {
       set_args(kernel_, kernel_name_.c_str(), out_);
     else if (variant_.name == "launch-args")
       set_launch_args();
-    else if (variant_.name != "launch-args-once")
+    else if (variant_.name != ceiling::kLaunchArgsOnce)
       set_args(kernel_, "ceiling_l2", out_, words_, cl_int(p_.threads()));
     const std::size_t local = ceiling::kBlock;
     const std::size_t global = std::size_t(ceiling::grid_blocks(variant_, p_)) * local;
@@ -72,8 +78,8 @@ class CeilingRunner : public TimedRunner {
   }
   // launch-args' arguments, as cuda/roofline/ceiling.cu passes them.
   void set_launch_args() {
-    set_args(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kBlock), cl_int(4),
-             cl_int(0), cl_int(1));
+    set_args(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kArgsN),
+             cl_int(ceiling::kArgsCount), cl_int(ceiling::kArgsFrom), cl_int(ceiling::kArgsTo));
   }
 
   ceiling::Problem& p_;
@@ -85,16 +91,17 @@ class CeilingRunner : public TimedRunner {
 };
 
 GPUCMP_PROGRAMS {
-  for (const char* variant :
-       {"fma", "shared", "l2", "launch", "launch-grid", "launch-args", "launch-args-once"})
-    specs.push_back(source("ceiling", variant, "ceiling.cl", ""));
+  for (const ceiling::Variant& v : ceiling::variants())
+    specs.push_back(source("ceiling", v.name, "ceiling.cl", ""));
+  specs.push_back(source("ceiling", ceiling::kLaunchArgsOnce, "ceiling.cl", ""));
 }
 
 GPUCMP_RUNNERS("opencl") {
-  ceiling::runners().add("opencl", ceiling::variants(),
-                         [](ceiling::Problem& p, const ceiling::Variant& v) {
-                           return std::make_unique<CeilingRunner>(p, v);
-                         });
+  const auto make = [](ceiling::Problem& p, const ceiling::Variant& v) {
+    return std::make_unique<CeilingRunner>(p, v);
+  };
+  ceiling::runners().add("opencl", ceiling::variants(), make);
+  ceiling::runners().add("opencl", {{ceiling::kLaunchArgsOnce}}, make);  // OpenCL's own
 }
 
 }  // namespace

@@ -13,9 +13,8 @@
 namespace gpucmp::ceiling {
 
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {
-      {"fma"},         {"shared"},          {"l2"}, {"launch"}, {"launch-grid"},
-      {"launch-args"}, {"launch-args-once"}};
+  static const std::vector<Variant> v = {{"fma"},    {"shared"},      {"l2"},
+                                         {"launch"}, {"launch-grid"}, {"launch-args"}};
   return v;
 }
 
@@ -35,7 +34,7 @@ Problem make_problem(int compute_units) {
 }
 
 bool one_block(const Variant& v) {
-  return v.name == "launch" || v.name == "launch-args" || v.name == "launch-args-once";
+  return v.name == "launch" || v.name == "launch-args" || v.name == kLaunchArgsOnce;
 }
 
 int grid_blocks(const Variant& v, const Problem& p) { return one_block(v) ? 1 : p.blocks; }
@@ -52,7 +51,9 @@ double counted_work(const Variant& v, const Problem& p) {
 std::uint32_t shared_word(int k) { return std::uint32_t(k) * 2654435761U; }
 
 std::size_t sampled_threads(const Variant& v, const Problem& p) {
-  return one_block(v) ? std::size_t(kBlock) : std::min<std::size_t>(kChecked, p.threads());
+  if (one_block(v)) return std::size_t(kBlock);
+  if (v.name == "launch-grid") return p.threads();
+  return std::min<std::size_t>(kChecked, p.threads());
 }
 
 std::size_t sampled_thread(const Variant& v, const Problem& p, std::size_t k) {
@@ -78,7 +79,9 @@ std::uint32_t expected(const Problem& p, const Variant& v, std::size_t t) {
     std::memcpy(&bits, &sum, sizeof bits);
     return bits;
   }
-  if (v.name.rfind("launch", 0) == 0) return shared_word(int(t));
+  if (v.name == "launch" || v.name == "launch-grid") return shared_word(int(t));
+  if (v.name == "launch-args" || v.name == kLaunchArgsOnce)
+    return shared_word(int(t)) + args_word_offset();
   std::uint32_t sum = 0;
   if (v.name == "shared") {
     constexpr int kVectors = kSharedWords / 4;

@@ -1,7 +1,8 @@
 // ceiling: the roofline's ceilings, measured by the suite itself on each GPU
-//, paired on both APIs. Every variant but launch launches
-// kBlocksPerUnit blocks of kBlock threads per compute unit (all resident), and
-// each thread writes one 32-bit result, so nothing it computes can be dropped:
+//, paired on both APIs. Every variant but the one-block ones (launch,
+// launch-args, launch-args-once) launches kBlocksPerUnit blocks of kBlock
+// threads per compute unit (all resident), and each thread writes one 32-bit
+// result, so nothing it computes can be dropped:
 //   fma     kChains independent FMA chains of kFmaSteps steps per thread
 //           (a <- a x kFmaScale + kFmaAdd), then their float sum: FP32 peak,
 //           2 flop per FMA
@@ -17,16 +18,19 @@
 //           index's word): what a launch of that many blocks adds to the
 //           floor, on each API
 //   launch-args  launch's one block with layoutconv's arguments (two
-//           buffers, one read, and four scalars, none of which changes a
-//           word): what passing them adds to the floor
-//   launch-args-once  launch-args with OpenCL's arguments set once, before
-//           the first launch, not before each (CUDA passes them with each
-//           launch, as in launch-args): what setting them costs
+//           buffers, one read, and four scalars: kArgs*), each thread its
+//           word plus args_word_offset(), so that arguments that did not
+//           arrive fail: what passing them adds to the floor
+//   launch-args-once  OpenCL only (unpaired: CUDA passes its arguments with
+//           every launch): launch-args with the arguments set once, before
+//           the first launch, not before each: what setting them costs
 // DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
-// checked on a sample of kChecked threads spread over the grid (launch: every
-// thread of its block; the CPU repeats each sampled thread's work): fma within 2^-20 relative (the
-// same correctly rounded FMAs in the same order; only the final sum may differ by contraction),
-// shared, l2 and launch exactly (uint sums modulo 2^32).
+// checked on a sample of kChecked threads spread over the grid (the one-block
+// variants: every thread of the block; launch-grid: every thread; the CPU
+// repeats each sampled thread's work): fma within 2^-20 relative (the same
+// correctly rounded FMAs in the same order; only the final sum may differ by
+// contraction), shared, l2 and the launch variants exactly (uint sums modulo
+// 2^32). The runners fill the device's results with 0xff bytes first.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -51,6 +55,19 @@ constexpr int kL2Words = 1 << 22;  // 16 MiB
 constexpr int kL2Passes = 64;
 constexpr int kChecked = 1024;
 
+// launch-args' scalar arguments, passed by both APIs: n, count, from, to.
+// from is 0, so the kernel never reads its buffer of words.
+constexpr std::uint64_t kArgsN = kBlock;
+constexpr int kArgsCount = 4;
+constexpr int kArgsFrom = 0;
+constexpr int kArgsTo = 1;
+// What launch-args adds to each thread's word: n + count + to (mod 2^32).
+constexpr std::uint32_t args_word_offset() {
+  return std::uint32_t(kArgsN) + std::uint32_t(kArgsCount + kArgsTo);
+}
+// The variant only OpenCL runs (ceiling.h's list).
+inline constexpr const char* kLaunchArgsOnce = "launch-args-once";
+
 struct Problem {
   int blocks = 0;                    // compute units x kBlocksPerUnit
   std::vector<std::uint32_t> words;  // l2's buffer (kL2Words)
@@ -63,14 +80,15 @@ Problem make_problem(int compute_units);
 struct Variant {
   std::string name;  // "fma", "shared", "l2", or a launch variant (above)
 };
-const std::vector<Variant>& variants();
+const std::vector<Variant>& variants();  // the paired ones (not launch-args-once)
 
 // Whether `v` runs one block (launch, launch-args, launch-args-once).
 bool one_block(const Variant& v);
 // Blocks of kBlock threads one launch of `v` runs: 1 for one_block(v), else p.blocks.
 int grid_blocks(const Variant& v, const Problem& p);
 
-// Flop (fma) or bytes (shared, l2, launch, launch-grid: the words it writes) one launch counts.
+// Flop (fma) or bytes (shared, l2 and the launch variants: the words it
+// writes) one launch counts.
 double counted_work(const Variant& v, const Problem& p);
 
 // The threads validate() checks: how many, and the k-th of them.

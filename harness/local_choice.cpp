@@ -42,6 +42,13 @@ long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResou
   return std::max<long long>(0, blocks);
 }
 
+int register_limited_block(int registers, const SmLimits& sm, int device_max) {
+  if (registers <= 0 || device_max <= 0) return 0;
+  const long long per_warp = round_up(registers * 32LL, kRegisterUnit);
+  const long long warps = std::min<long long>(device_max / 32, sm.registers / per_warp);
+  return int(std::max<long long>(0, warps) * 32);
+}
+
 double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev,
                    const KernelResources& kernel) {
   const long long threads = s.size();

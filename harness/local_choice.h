@@ -59,6 +59,13 @@ SmLimits sm_limits(const DeviceInfo& dev);
 // (0: not one fits).
 long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResources& k);
 
+// The largest block of whole warps, at most `device_max` threads, whose
+// `registers` a thread (allocated 256 a warp) fit one SM's register file: the
+// bound at which NVIDIA's drivers refuse a launch (OpenCL: CL_OUT_OF_RESOURCES
+// at enqueue; scripts/experiments/group_size). 0 when `registers` or
+// `device_max` is 0 or not one warp fits.
+int register_limited_block(int registers, const SmLimits& sm, int device_max);
+
 // The model's expected fraction of the device a shape uses (1: no loss; 0:
 // the kernel cannot launch with it).
 double model_score(const LocalShape& s, const GlobalSize& global, const DeviceInfo& dev,

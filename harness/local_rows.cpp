@@ -142,6 +142,9 @@ void add_local_counters(Measurement& m, const LocalChoice& choice) {
     m.counters.emplace_back("tuner_kernel_regs", choice.kernel.registers);
     m.counters.emplace_back("tuner_kernel_shared_bytes", double(choice.kernel.shared));
     m.counters.emplace_back("tuner_kernel_max_threads", choice.kernel.max_threads);
+    if (choice.kernel.reported_max_threads > 0)
+      m.counters.emplace_back("tuner_kernel_reported_max_threads",
+                              choice.kernel.reported_max_threads);
   }
 }
 

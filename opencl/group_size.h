@@ -19,7 +19,10 @@ int kernel_group_size(cl_kernel kernel, const std::string& what);
 // CL_KERNEL_WORK_GROUP_SIZE and, on NVIDIA's driver, its registers as that
 // driver's JIT reports them for the same program built again with
 // -cl-nv-verbose (the build the runner times has no log of them); no
-// registers elsewhere. The verbose build is made once per program.
+// registers elsewhere. The verbose build is made once per program. On
+// NVIDIA, whose CL_KERNEL_WORK_GROUP_SIZE is 256 whatever the kernel, the
+// largest block is the register file's bound (register_limited_block, the
+// sizes that driver launches) and the driver's value is kept beside it.
 KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
                                  const std::string& name);
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "local_choice.h"
 #include "opencl/group_size.h"
 #include "opencl/programs.h"
 #include "opencl/session.h"
@@ -54,8 +55,13 @@ TEST(KernelResources, WorkSizeKernelsOnTheFirstDevice) {
     EXPECT_GT(r.max_threads, 0);
     if (!session().is_nvidia()) {
       EXPECT_EQ(r.registers, 0) << "only NVIDIA's JIT reports registers";
+      EXPECT_EQ(r.reported_max_threads, 0) << "elsewhere the driver's own value is the limit";
     } else {
       EXPECT_GT(r.registers, 0);
+      // The register file's bound, not the driver's CL_KERNEL_WORK_GROUP_SIZE.
+      const DeviceInfo& dev = session().info();
+      EXPECT_EQ(r.max_threads,
+                register_limited_block(r.registers, sm_limits(dev), dev.max_group_size));
     }
     if (workload == "trapezoid") {
       EXPECT_GT(r.shared, 0) << "its partial sums in __local memory";

@@ -172,6 +172,35 @@ TEST(LocalChoice, KernelResourcesBoundTheBlocksAnSmHolds) {
   EXPECT_EQ(blocks_per_sm(1024, sm, {128, 0, 0}), 0);  // 128 x 1024 registers do not fit
 }
 
+// The largest block whose registers fit an SM, in whole warps: the sizes
+// NVIDIA's OpenCL driver launched on an H200 (driver 580; probe of
+// scripts/experiments/group_size: 15 and 38 registers launch 1024 work-items,
+// 71 and 105 launch 512 and not 1024, 137 launch 256 and not 512).
+TEST(LocalChoice, RegisterLimitedBlockIsTheRegisterFilesBound) {
+  const SmLimits sm = sm_limits(h200());
+  EXPECT_EQ(register_limited_block(15, sm, 1024), 1024);
+  EXPECT_EQ(register_limited_block(38, sm, 1024), 1024);
+  EXPECT_EQ(register_limited_block(71, sm, 1024), 896);   // 2304 a warp: 28 warps
+  EXPECT_EQ(register_limited_block(105, sm, 1024), 576);  // 3584 a warp: 18 warps
+  EXPECT_EQ(register_limited_block(137, sm, 1024), 448);  // 4608 a warp: 14 warps
+  EXPECT_EQ(register_limited_block(255, sm, 1024), 256);  // 8192 a warp: 8 warps
+  EXPECT_EQ(register_limited_block(64, sm, 1024), 1024);  // exactly the file
+  EXPECT_EQ(register_limited_block(65, sm, 1024), 896);
+  EXPECT_EQ(register_limited_block(32, sm, 512), 512) << "never over the device's largest";
+  EXPECT_EQ(register_limited_block(0, sm, 1024), 0) << "registers not known";
+  EXPECT_EQ(register_limited_block(32, sm, 0), 0) << "device limit not known";
+  // Whatever it returns launches by the model's own count: one block fits.
+  for (int regs = 1; regs <= 255; ++regs) {
+    SCOPED_TRACE(regs);
+    const int block = register_limited_block(regs, sm, 1024);
+    EXPECT_EQ(block % 32, 0);
+    EXPECT_GE(blocks_per_sm(block, sm, {regs, 0, block}), 1);
+    if (block < 1024) {
+      EXPECT_EQ(blocks_per_sm(block + 32, sm, {regs, 0, 0}), 0);
+    }
+  }
+}
+
 TEST(LocalChoice, TheModelSeesTheKernelsRegisters) {
   const DeviceInfo d = h200();
   // 2^17 work-items in groups of 1024: without registers 2 blocks an SM

@@ -1,9 +1,11 @@
 // Which work-group sizes an OpenCL driver launches, against what it reports.
 // For kernels of rising register need (KEEP floats kept live across a loop),
 // prints CL_KERNEL_WORK_GROUP_SIZE, the registers the driver's compiler used
-// (NVIDIA: the -cl-nv-verbose build log) and, for each local size from 64 to
-// CL_DEVICE_MAX_WORK_GROUP_SIZE, what clEnqueueNDRangeKernel and clFinish
-// returned and whether every work-item's output was right.
+// (NVIDIA: the -cl-nv-verbose build log) and, over every local size from 32 to
+// CL_DEVICE_MAX_WORK_GROUP_SIZE in steps of 32, the largest that launched with
+// every work-item's output right, the sizes clEnqueueNDRangeKernel refused
+// (with its error) and any that ran but came out wrong. Exit 1 when a size at
+// or under CL_KERNEL_WORK_GROUP_SIZE failed.
 // build: c++ -std=c++17 -O2 probe.cpp -lOpenCL -o probe; run: ./probe
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -81,22 +83,29 @@ int main() {
   cl_int err = CL_SUCCESS;
   cl_context ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
   cl_command_queue q = clCreateCommandQueue(ctx, dev, 0, &err);
-  const int n = 1024 * 132, steps = 4;
+  const int steps = 4;
+  const std::size_t groups = 264;  // two a compute unit on a 132-SM GPU
+  const std::size_t n = dev_max * groups;
   std::vector<float> in(n);
-  for (int i = 0; i < n; ++i) in[i] = float(i % 97) * 0.01f;
+  for (std::size_t i = 0; i < n; ++i) in[i] = float(i % 97) * 0.01f;
   int status = 0;
-  std::printf("| KEEP | registers | CL_KERNEL_WORK_GROUP_SIZE | local size: enqueue / finish / output |\n");
-  std::printf("|---:|---:|---:|---|\n");
-  for (int keep : {4, 32, 64, 96, 128}) {
+  std::printf(
+      "Each local size from 32 to the device's largest in steps of 32, %zu groups a launch.\n\n",
+      groups);
+  std::printf(
+      "| KEEP | registers | CL_KERNEL_WORK_GROUP_SIZE | largest size launched and right |"
+      " sizes refused (error at enqueue) | sizes that ran wrong |\n");
+  std::printf("|---:|---:|---:|---:|---|---|\n");
+  for (int keep : {4, 32, 48, 64, 80, 96, 128}) {
     Released r;
-    r.mems.push_back(clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                    n * sizeof(float), in.data(), &err));
+    r.mems.push_back(clCreateBuffer(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, n * sizeof(float),
+                                    in.data(), &err));
     r.mems.push_back(clCreateBuffer(ctx, CL_MEM_WRITE_ONLY, n * sizeof(float), nullptr, &err));
     cl_program prog = clCreateProgramWithSource(ctx, 1, &kSource, nullptr, &err);
     r.programs.push_back(prog);
     std::string options = "-DKEEP=" + std::to_string(keep) + (nvidia ? " -cl-nv-verbose" : "");
     if (clBuildProgram(prog, 1, &dev, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
-      std::printf("| %d | build failed | | |\n", keep);
+      std::printf("| %d | build failed | | | | |\n", keep);
       status = 1;
       continue;
     }
@@ -114,30 +123,37 @@ int main() {
     clSetKernelArg(k, 0, sizeof(cl_mem), &r.mems[0]);
     clSetKernelArg(k, 1, sizeof(cl_mem), &r.mems[1]);
     clSetKernelArg(k, 2, sizeof(int), &steps);
-    std::string cells;
-    for (std::size_t local = 64; local <= dev_max; local *= 2) {
-      std::vector<float> out(n, -1.0f);
-      clEnqueueWriteBuffer(q, r.mems[1], CL_TRUE, 0, n * sizeof(float), out.data(), 0, nullptr,
+    std::vector<float> want(n);
+    for (std::size_t i = 0; i < n; ++i) want[i] = reference(in[i], keep, steps);
+    std::size_t largest = 0;
+    std::string refused, wrong;
+    for (std::size_t local = 32; local <= dev_max; local += 32) {
+      const std::size_t global = local * groups;
+      std::vector<float> out(global, -1.0f);
+      clEnqueueWriteBuffer(q, r.mems[1], CL_TRUE, 0, global * sizeof(float), out.data(), 0, nullptr,
                            nullptr);
-      const std::size_t global = n;
-      const cl_int enq = clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr,
-                                                nullptr);
+      const cl_int enq =
+          clEnqueueNDRangeKernel(q, k, 1, nullptr, &global, &local, 0, nullptr, nullptr);
       const cl_int fin = clFinish(q);
-      const cl_int rd = clEnqueueReadBuffer(q, r.mems[1], CL_TRUE, 0, n * sizeof(float),
+      const cl_int rd = clEnqueueReadBuffer(q, r.mems[1], CL_TRUE, 0, global * sizeof(float),
                                             out.data(), 0, nullptr, nullptr);
-      int wrong = 0;
-      for (int i = 0; i < n; ++i) {
-        const float want = reference(in[i], keep, steps);
-        if (!(std::fabs(out[i] - want) <= 1e-4f * std::fabs(want) + 1e-5f)) ++wrong;
+      std::size_t bad = 0;
+      for (std::size_t i = 0; i < global; ++i)
+        if (!(std::fabs(out[i] - want[i]) <= 1e-4f * std::fabs(want[i]) + 1e-5f)) ++bad;
+      const std::string size = std::to_string(local);
+      if (enq != CL_SUCCESS) {
+        refused += (refused.empty() ? "" : ", ") + size + " (" + std::to_string(enq) + ")";
+      } else if (fin != CL_SUCCESS || rd != CL_SUCCESS || bad > 0) {
+        wrong += (wrong.empty() ? "" : ", ") + size + " (finish " + std::to_string(fin) + ", " +
+                 std::to_string(bad) + " wrong)";
+      } else {
+        largest = local;
       }
-      const bool ok = enq == CL_SUCCESS && fin == CL_SUCCESS && rd == CL_SUCCESS && wrong == 0;
-      char cell[96];
-      std::snprintf(cell, sizeof cell, "%s%zu: %d / %d / %s", cells.empty() ? "" : "; ", local,
-                    enq, fin, wrong == 0 ? "right" : (std::to_string(wrong) + " wrong").c_str());
-      cells += cell;
-      if (!ok && local <= kmax) status = 1;  // a size the driver said it launches failed
+      // A size the driver said it launches must launch and be right.
+      if ((enq != CL_SUCCESS || fin != CL_SUCCESS || bad > 0) && local <= kmax) status = 1;
     }
-    std::printf("| %d | %s | %zu | %s |\n", keep, regs.c_str(), kmax, cells.c_str());
+    std::printf("| %d | %s | %zu | %zu | %s | %s |\n", keep, regs.c_str(), kmax, largest,
+                refused.empty() ? "none" : refused.c_str(), wrong.empty() ? "none" : wrong.c_str());
   }
   clReleaseCommandQueue(q);
   clReleaseContext(ctx);

@@ -25,7 +25,19 @@ constexpr long long kRegisterUnit = 256;     // registers are allocated a warp a
 constexpr long long kSharedUnit = 128;       // shared memory is allocated in 128-byte units
 constexpr long long kSharedPerBlock = 1024;  // reserved by the system for each block
 
+constexpr long long kSubPartitions = 4;  // an SM's register file is four quarters, one a scheduler
+
 long long round_up(long long v, long long unit) { return (v + unit - 1) / unit * unit; }
+
+// Warps of `registers` a thread one SM's register file holds: each warp's
+// registers (in 256s) come from one of the four quarters, so a quarter holds
+// a whole number of warps (the occupancy calculator's count; the OpenCL
+// driver's refusals of scripts/experiments/group_size follow it: 87
+// registers, 23 warps by the whole file, launch 20).
+long long register_warps(int registers, const SmLimits& sm) {
+  const long long per_warp = round_up(registers * 32LL, kRegisterUnit);
+  return sm.registers / kSubPartitions / per_warp * kSubPartitions;
+}
 }  // namespace
 
 long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResources& k) {
@@ -35,8 +47,7 @@ long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResou
   // group limit may be larger (PoCL).
   long long blocks =
       std::max<long long>(1, std::min<long long>(sm.max_blocks, sm.max_threads / (warps * 32)));
-  if (k.registers > 0)
-    blocks = std::min(blocks, sm.registers / (round_up(k.registers * 32LL, kRegisterUnit) * warps));
+  if (k.registers > 0) blocks = std::min(blocks, register_warps(k.registers, sm) / warps);
   if (k.shared > 0 && sm.shared > 0)
     blocks = std::min(blocks, sm.shared / round_up(k.shared + kSharedPerBlock, kSharedUnit));
   return std::max<long long>(0, blocks);
@@ -44,8 +55,7 @@ long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResou
 
 int register_limited_block(int registers, const SmLimits& sm, int device_max) {
   if (registers <= 0 || device_max <= 0) return 0;
-  const long long per_warp = round_up(registers * 32LL, kRegisterUnit);
-  const long long warps = std::min<long long>(device_max / 32, sm.registers / per_warp);
+  const long long warps = std::min<long long>(device_max / 32, register_warps(registers, sm));
   return int(std::max<long long>(0, warps) * 32);
 }
 
@@ -128,36 +138,56 @@ TunerResult tune_local(const std::vector<LocalShape>& all, const GlobalSize& glo
   double best_time = time(r.shape);
   std::vector<std::pair<double, LocalShape>> timed{{best_time, r.shape}};
   int step_x = 0, step_y = 0;  // the last move that helped, as log2 steps (momentum)
+  // On a 1-D range, the doublings the momentum move takes: twice the last
+  // move's after a success, half after a miss (a line search that brackets,
+  // then bisects; a 2-D move is always one doubling).
+  int reach = 1;
+  const bool line = global.dims == 1;
   while (int(measured.size()) < budget) {
     const LocalShape c = r.shape;
-    const auto moved = [&c](int dx, int dy) {
-      return LocalShape{dx > 0 ? c.x * 2 : (dx < 0 ? c.x / 2 : c.x),
-                        dy > 0 ? c.y * 2 : (dy < 0 ? c.y / 2 : c.y)};
+    const auto moved = [&c](int dx, int dy, int times = 1) {
+      LocalShape m = c;
+      for (int i = 0; i < times; ++i)
+        m = {dx > 0 ? m.x * 2 : (dx < 0 ? m.x / 2 : m.x),
+             dy > 0 ? m.y * 2 : (dy < 0 ? m.y / 2 : m.y)};
+      return m;
     };
     const std::vector<std::pair<int, int>> steps = {{-1, 1}, {1, -1}, {0, 1},
                                                     {0, -1}, {1, 0},  {-1, 0}};
     std::vector<LocalShape> around;
     around.reserve(steps.size());
     for (const auto& [dx, dy] : steps) around.push_back(moved(dx, dy));
-    // The step that helped last, first; then the neighbours best-ranked first.
+    // The step that helped last (at its reach, shortened until it is a new
+    // shape), first; then the neighbours best-ranked first.
     const LocalShape* next = nullptr;
-    const LocalShape again = moved(step_x, step_y);
-    if ((step_x != 0 || step_y != 0) && contains(candidates, again) && !contains(measured, again))
-      next = &again;
+    LocalShape again = c;
+    for (; (step_x != 0 || step_y != 0) && reach >= 1; reach /= 2) {
+      again = moved(step_x, step_y, reach);
+      if (contains(candidates, again) && !contains(measured, again)) {
+        next = &again;
+        break;
+      }
+    }
+    reach = std::max(reach, 1);
     for (const LocalShape& s : ranked) {
       if (next) break;
       if (!contains(measured, s) && contains(around, s)) next = &s;
     }
     if (!next) break;  // every neighbour measured: the fastest so far is a local optimum
     const LocalShape s = *next;
+    const bool momentum = next == &again;
     measured.push_back(s);
     const double t = time(s);
     timed.emplace_back(t, s);
     if (t < best_time) {
       step_x = s.x > c.x ? 1 : (s.x < c.x ? -1 : 0);
       step_y = s.y > c.y ? 1 : (s.y < c.y ? -1 : 0);
+      const int taken = momentum ? reach : 1;
+      reach = line ? 2 * taken : 1;
       best_time = t;
       r.shape = s;
+    } else if (momentum) {
+      reach = std::max(1, reach / 2);
     }
   }
   r.measured = int(measured.size());

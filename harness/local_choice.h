@@ -24,7 +24,10 @@
 // neighbour of the fastest shape so far (x or y halved or doubled, or both in
 // opposite directions at the same size), the step that helped last first,
 // then the neighbours in the model's order, moving whenever one is faster,
-// until the budget is spent or every neighbour is timed; then the two fastest
+// until the budget is spent or every neighbour is timed (on a 1-D range the
+// step that helped is tried at twice its reach, and a miss halves it: a line
+// search that brackets, then bisects, so that three timings reach 128 from
+// 1024); then the two fastest
 // are timed twice more each, alternately, and the lower median of three
 // wins (single timings of a 5 us kernel do not separate shapes a few percent
 // apart: H200 bilinear, 2026-11-23). The budget is a
@@ -32,7 +35,9 @@
 // 6; the 1-D ranges of 11 shapes: 3), all of them where there are fewer;
 // with a budget of one nothing is timed and the model's first choice is the
 // answer. The climb's design was chosen on the H200 sweep of
-// 2026-11-23 (results/nvidia-h200/2026-11-23-worksize): in-sample there.
+// 2026-11-23 (results/nvidia-h200/2026-11-23-worksize): in-sample there; the
+// 1-D line search on the H200 re-timing of 2026-11-29
+// (results/nvidia-h200/2026-11-29-2f5ca01-tuner, trapezoid): in-sample too.
 #pragma once
 #include <functional>
 #include <vector>
@@ -60,10 +65,11 @@ SmLimits sm_limits(const DeviceInfo& dev);
 long long blocks_per_sm(long long threads, const SmLimits& sm, const KernelResources& k);
 
 // The largest block of whole warps, at most `device_max` threads, whose
-// `registers` a thread (allocated 256 a warp) fit one SM's register file: the
-// bound at which NVIDIA's drivers refuse a launch (OpenCL: CL_OUT_OF_RESOURCES
-// at enqueue; scripts/experiments/group_size). 0 when `registers` or
-// `device_max` is 0 or not one warp fits.
+// `registers` a thread fit one SM's register file (allocated 256 a warp, each
+// warp's from one of the file's four quarters): the bound at which NVIDIA's
+// drivers refuse a launch (OpenCL: CL_OUT_OF_RESOURCES at enqueue;
+// scripts/experiments/group_size). 0 when `registers` or `device_max` is 0
+// or not one warp fits.
 int register_limited_block(int registers, const SmLimits& sm, int device_max);
 
 // The model's expected fraction of the device a shape uses (1: no loss; 0:

@@ -174,16 +174,19 @@ TEST(LocalChoice, KernelResourcesBoundTheBlocksAnSmHolds) {
 
 // The largest block whose registers fit an SM, in whole warps: the sizes
 // NVIDIA's OpenCL driver launched on an H200 (driver 580; probe of
-// scripts/experiments/group_size: 15 and 38 registers launch 1024 work-items,
-// 71 and 105 launch 512 and not 1024, 137 launch 256 and not 512).
+// scripts/experiments/group_size, every size in steps of 32: 15, 38 and 55
+// registers launch 1024 work-items, 71 896, 87 640, 105 512, 137 384, and not
+// one warp more).
 TEST(LocalChoice, RegisterLimitedBlockIsTheRegisterFilesBound) {
   const SmLimits sm = sm_limits(h200());
   EXPECT_EQ(register_limited_block(15, sm, 1024), 1024);
   EXPECT_EQ(register_limited_block(38, sm, 1024), 1024);
-  EXPECT_EQ(register_limited_block(71, sm, 1024), 896);   // 2304 a warp: 28 warps
-  EXPECT_EQ(register_limited_block(105, sm, 1024), 576);  // 3584 a warp: 18 warps
-  EXPECT_EQ(register_limited_block(137, sm, 1024), 448);  // 4608 a warp: 14 warps
-  EXPECT_EQ(register_limited_block(255, sm, 1024), 256);  // 8192 a warp: 8 warps
+  EXPECT_EQ(register_limited_block(55, sm, 1024), 1024);
+  EXPECT_EQ(register_limited_block(71, sm, 1024), 896);   // 2304 a warp: 7 a quarter
+  EXPECT_EQ(register_limited_block(87, sm, 1024), 640);   // 2816: 5 a quarter, not 23 in all
+  EXPECT_EQ(register_limited_block(105, sm, 1024), 512);  // 3584: 4 a quarter
+  EXPECT_EQ(register_limited_block(137, sm, 1024), 384);  // 4608: 3 a quarter
+  EXPECT_EQ(register_limited_block(255, sm, 1024), 256);  // 8192: 2 a quarter
   EXPECT_EQ(register_limited_block(64, sm, 1024), 1024);  // exactly the file
   EXPECT_EQ(register_limited_block(65, sm, 1024), 896);
   EXPECT_EQ(register_limited_block(32, sm, 512), 512) << "never over the device's largest";
@@ -274,6 +277,30 @@ TEST(LocalChoice, RetimingOverrulesAOneOffFastTiming) {
   EXPECT_NE(r.shape, start);
   int ignored = 0;
   EXPECT_LT(bowl({32, 4}, &ignored)(r.shape), bowl({32, 4}, &ignored)(start));
+}
+
+// On a 1-D range a step that helped is tried again at twice its reach, and
+// a miss halves it: from 1024 toward a bottom at 32, 512, then 128, then 8
+// (past it), then 32.
+TEST(LocalChoice, OnALineTheClimbBracketsThenBisects) {
+  const std::vector<LocalShape> all = candidate_shapes(k1d, {});
+  ASSERT_EQ(model_ranking(all, k1d, h200()).front(), (LocalShape{1024, 1}));
+  std::vector<int> order;
+  int calls = 0;
+  const ShapeTimer line = bowl({32, 1}, &calls);
+  const ShapeTimer timer = [&](const LocalShape& s) {
+    order.push_back(s.x);
+    return line(s);
+  };
+  const TunerResult r = tune_local(all, k1d, h200(), 5, timer);
+  EXPECT_EQ(r.shape, (LocalShape{32, 1}));
+  ASSERT_GE(order.size(), 5u);
+  EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 5),
+            (std::vector<int>{1024, 512, 128, 8, 32}));
+  // With three timings it gets as far as 128, the fastest of the three.
+  order.clear();
+  EXPECT_EQ(tune_local(all, k1d, h200(), 3, timer).shape, (LocalShape{128, 1}));
+  EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 3), (std::vector<int>{1024, 512, 128}));
 }
 
 TEST(LocalChoice, ABudgetOfOneMeasuresNothing) {

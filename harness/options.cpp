@@ -90,6 +90,18 @@ void add_common_options(CLI::App& app, Options& opts) {
       "Added to every OpenCL program's build (from source and from PTX), after its own options, "
       "for a cross-run (e.g. -cl-nv-maxrregcount=40); refused when the OpenCL compiler refuses "
       "them; the JSON context says them (opencl.user_build_options). CUDA rows are unchanged");
+  add_checked_option(
+      app, "--cl-kernel-args",
+      [&opts](const std::string& mode) {
+        if (mode != "changed" && mode != "every")
+          throw UsageError("--cl-kernel-args " + mode + ": not a mode (changed, every)");
+        opts.cl_args_every_launch = mode == "every";
+      },
+      "When OpenCL rows set their kernels' arguments: changed (default: only an argument that "
+      "differs from the one the kernel holds, as an OpenCL program at its best) or every (all of "
+      "them before every launch, as CUDA passes them: the cross-run that prices the setting); "
+      "the JSON context says it (opencl.kernel_args). CUDA rows are unchanged")
+      ->type_name("MODE");
   add_split_options(app, opts.split);
   app.add_flag("--launch-gaps", opts.launch_gaps,
                "Also time each launch of a timed batch (CUDA: events around it; OpenCL: its "

@@ -43,9 +43,10 @@ struct Options {
   int cl_platform = -1;  // -1: the default choice (NVIDIA if present, else the first)
   int cl_device = -1;
   SizePreset size = SizePreset::standard;
-  std::string cl_kernel_dir;     // read .cl files from here instead of the embedded copies
-  std::string cl_build_options;  // added to every OpenCL build (--cl-build-options)
-  double batch_target_ms = 20;   // launches per timed sample are chosen to last about this
+  std::string cl_kernel_dir;          // read .cl files from here instead of the embedded copies
+  std::string cl_build_options;       // added to every OpenCL build (--cl-build-options)
+  bool cl_args_every_launch = false;  // --cl-kernel-args every: set before each launch
+  double batch_target_ms = 20;        // launches per timed sample are chosen to last about this
   SamplingRule sampling;
   CacheMode cache = CacheMode::hot;
   bool startup = true;       // register the startup/ benchmarks (compile + first launch)

@@ -42,7 +42,10 @@ using Context = Handle<cl_context, clReleaseContext>;
 using Queue = Handle<cl_command_queue, clReleaseCommandQueue>;
 using Buffer = Handle<cl_mem, clReleaseMemObject>;
 using Program = Handle<cl_program, clReleaseProgram>;
-using Kernel = Handle<cl_kernel, clReleaseKernel>;
+// clReleaseKernel, after dropping set_args' record of the kernel's arguments
+// (kernel_args.h): a kernel made later at the same address starts unknown.
+cl_int release_kernel(cl_kernel k);
+using Kernel = Handle<cl_kernel, release_kernel>;
 using Event = Handle<cl_event, clReleaseEvent>;
 
 }  // namespace gpucmp::opencl

@@ -5,6 +5,7 @@
 #include "cross_ptx.h"
 #include "cross_ptx_source.h"
 #include "errors.h"
+#include "kernel_args.h"
 #include "programs.h"
 #include "ptx/pass_registry.h"
 #include "session.h"
@@ -59,6 +60,8 @@ class OpenClApi : public Api {
     }
     if (d < 0) d = 0;
     Session::set_user_build_options(opts.cl_build_options);
+    set_kernel_args_mode(opts.cl_args_every_launch ? KernelArgsMode::every
+                                                   : KernelArgsMode::changed);
     set_session(std::make_unique<Session>(found[p], devs[d], opts.cl_kernel_dir));
     session().check_user_build_options();
     platform_index_ = p;
@@ -118,6 +121,7 @@ class OpenClApi : public Api {
     ctx.emplace_back("opencl.c_version", device_info(s.device(), CL_DEVICE_OPENCL_C_VERSION));
     ctx.emplace_back("opencl.driver", s.info().driver);
     ctx.emplace_back("opencl.build_options", Session::common_build_options());
+    ctx.emplace_back("opencl.kernel_args", to_string(kernel_args_mode()));
     ctx.emplace_back("opencl.fast_build_options",
                      std::string(Session::common_build_options()) + " -cl-fast-relaxed-math");
     // Every OpenCL row of this file was built with them as well: a cross-run.

@@ -39,5 +39,25 @@ TEST(BuildOptions, TheContextSaysThemAndEveryBuildGetsThem) {
   EXPECT_NE(ints.output.find("FAILED: triad/opencl/base/"), std::string::npos) << ints.output;
 }
 
+// --cl-kernel-args: a mode other than changed or every is bad input; the
+// JSON context says the mode a run used, "changed" when not given, and rows
+// run and validate in both.
+TEST(KernelArgsMode, AnUnknownModeIsOneLineAndExit2) {
+  expect_one_error_line(run_bench("--cl-kernel-args sometimes" + kTriad),
+                        "--cl-kernel-args sometimes: not a mode (changed, every)", "sometimes");
+}
+
+TEST(KernelArgsMode, TheContextSaysTheMode) {
+  for (const std::string mode : {"", "changed", "every"}) {
+    SCOPED_TRACE(mode);
+    const std::string given = mode.empty() ? "" : " --cl-kernel-args " + mode;
+    const ProcessResult r = run_bench("--benchmark_format=json" + given + kTriad);
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    const std::string said = mode.empty() ? "changed" : mode;
+    EXPECT_NE(r.output.find("\"opencl.kernel_args\": \"" + said + "\""), std::string::npos)
+        << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace gpucmp::test

@@ -76,10 +76,12 @@ class CeilingRunner : public TimedRunner {
     std::replace(name.begin(), name.end(), '-', '_');
     return name;
   }
-  // launch-args' arguments, as cuda/roofline/ceiling.cu passes them.
+  // launch-args' arguments, as cuda/roofline/ceiling.cu passes them: set at
+  // every launch whatever --cl-kernel-args says (what the row prices).
   void set_launch_args() {
-    set_args(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kArgsN),
-             cl_int(ceiling::kArgsCount), cl_int(ceiling::kArgsFrom), cl_int(ceiling::kArgsTo));
+    set_args_every_time(kernel_, "ceiling_launch_args", out_, words_, cl_ulong(ceiling::kArgsN),
+                        cl_int(ceiling::kArgsCount), cl_int(ceiling::kArgsFrom),
+                        cl_int(ceiling::kArgsTo));
   }
 
   ceiling::Problem& p_;

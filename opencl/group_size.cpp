@@ -72,10 +72,11 @@ KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
   if (session().is_nvidia() && spec.from == ProgramFrom::source) {
     r.registers = nvidia_registers(spec, name);
     // NVIDIA's driver reports 256 for every kernel, whatever its registers,
-    // and launches every block whose registers fit an SM (H200, driver 580:
-    // kernels of 15 and 38 registers launch 1024 work-items, of 71 and 105
-    // 512, of 137 256; results/nvidia-h200/2026-11-29-76b0575-group-size).
-    // The tuner searches what launches, as it does on CUDA.
+    // and launches every block whose registers fit an SM and refuses one warp
+    // more (H200, driver 580, every size in steps of 32: kernels of 15 to 55
+    // registers launch 1024 work-items, of 71 896, 87 640, 105 512, 137 384;
+    // results/nvidia-h200/2026-11-29-group-size). The tuner searches what
+    // launches, as it does on CUDA.
     const DeviceInfo& dev = session().info();
     const int limit = register_limited_block(r.registers, sm_limits(dev), dev.max_group_size);
     if (limit > 0 && limit != r.max_threads) {

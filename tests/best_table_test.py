@@ -185,6 +185,10 @@ class Selection(Case):
         shown = [b for b in bests.values() if not api_best.missing_api(b)]
         self.assertEqual(len(shown), 2)
         self.assertEqual(api_best.geomean_cells(shown), ["2.00", "2.00"])
+        # Only rows of differing math (a run of the work-size kernels alone):
+        # no mean, and no crash.
+        alone = [b for b in shown if b.family.math_differs]
+        self.assertEqual(api_best.geomean_cells(alone), ["–", "–"])
 
 
 class Script(Case):

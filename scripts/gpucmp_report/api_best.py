@@ -311,6 +311,8 @@ def geomean_cells(bests):
     family without PTX variants counts with its own ratio) over the families
     with one math on both APIs."""
     same = [b for b in bests if not b.family.math_differs]
+    if not same:  # every family shown differs in its math: no mean to take
+        return ["–", "–"]
     return [f"{geomean(b.ratio for b in same):.2f}",
             f"{geomean(b.after_passes[0] or b.ratio for b in same):.2f}"]
 

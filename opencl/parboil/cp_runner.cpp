@@ -36,7 +36,7 @@ class CpRunner : public TimedRunner {
         program_(session().program(*spec_)),
         kernel_(make_kernel(program_, kernel_name(v))),
         local_(v.local) {
-    if (!cp::default_local(v)) check_group_limit(kernel_.get(), local_, 2, "cp/" + v.name);
+    if (!cp::default_local(v)) check_group_limit(kernel_.get(), *spec_, kernel_name(v), local_, 2);
     if (byvalue_) {
       per_launch_ = cp::byvalue_atoms(session().info());  // the program's CP_BYVALUE_ATOMS
       chunks_ = cp::byvalue_chunks(p_, per_launch_);

@@ -41,8 +41,8 @@ class MriRunner : public TimedRunner {
         compute_(make_kernel(program_, n_.compute)),
         x_local_(std::size_t(v.local.x)) {
     if (!mri::default_local(v))
-      check_group_limit(compute_.get(), v.local, 1,
-                        std::string(mri::workload_name(p.kind)) + "/" + v.name);
+      check_group_limit(compute_.get(), program_spec(mri::workload_name(p.kind), v.name),
+                        n_.compute, v.local, 1);
   }
 
   void upload() override {

@@ -38,6 +38,8 @@
 // 2026-11-23 (results/nvidia-h200/2026-11-23-worksize): in-sample there; the
 // 1-D line search on the H200 re-timing of 2026-11-29
 // (results/nvidia-h200/2026-11-29-2f5ca01-tuner, trapezoid): in-sample too.
+// Counting registers by quarters of the SM (from the same day) changes the
+// occupancy term of kernels over 64 registers on both APIs.
 #pragma once
 #include <functional>
 #include <vector>

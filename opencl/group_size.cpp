@@ -77,9 +77,16 @@ KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
     // registers launch 1024 work-items, of 71 896, 87 640, 105 512, 137 384;
     // results/nvidia-h200/2026-11-29-group-size). The tuner searches what
     // launches, as it does on CUDA.
+    // A kernel compiled for one group size (reqd_work_group_size) keeps the
+    // driver's value: it launches with that size alone.
+    std::size_t compiled[3] = {0, 0, 0};
+    check(clGetKernelWorkGroupInfo(kernel, session().device(), CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                                   sizeof compiled, compiled, nullptr),
+          "clGetKernelWorkGroupInfo", name + " CL_KERNEL_COMPILE_WORK_GROUP_SIZE");
+    const bool fixed = compiled[0] != 0;
     const DeviceInfo& dev = session().info();
     const int limit = register_limited_block(r.registers, sm_limits(dev), dev.max_group_size);
-    if (limit > 0 && limit != r.max_threads) {
+    if (!fixed && limit > 0 && limit != r.max_threads) {
       r.reported_max_threads = r.max_threads;
       r.max_threads = limit;
     }

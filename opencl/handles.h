@@ -40,7 +40,10 @@ class Handle {
 
 using Context = Handle<cl_context, clReleaseContext>;
 using Queue = Handle<cl_command_queue, clReleaseCommandQueue>;
-using Buffer = Handle<cl_mem, clReleaseMemObject>;
+// clReleaseMemObject, after dropping set_args' records of the buffer as a
+// kernel's argument (kernel_args.h).
+cl_int release_buffer(cl_mem m);
+using Buffer = Handle<cl_mem, release_buffer>;
 using Program = Handle<cl_program, clReleaseProgram>;
 // clReleaseKernel, after dropping set_args' record of the kernel's arguments
 // (kernel_args.h): a kernel made later at the same address starts unknown.

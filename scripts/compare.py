@@ -47,6 +47,10 @@ DEVICE_KEY = re.compile(r"(^|[._])(device|gpu|device_name|gpu_name|driver)$", re
 # Options gpucmp-bench added to every OpenCL build (--cl-build-options): files
 # built with other options are a cross-run, not the same code.
 BUILD_OPTIONS_KEY = "opencl.user_build_options"
+# When OpenCL rows set their kernels' arguments (--cl-kernel-args): files that
+# differ in it are a cross-run. Files from before the option set every argument
+# before every launch: absent reads as "every".
+KERNEL_ARGS_KEY = "opencl.kernel_args"
 ONLY_IN_SHOWN = 10  # names only in one file printed per side (--json lists all)
 
 
@@ -104,6 +108,13 @@ def context_warnings(base_ctx, cont_ctx, base_path, cont_path):
         warnings.append(f"different OpenCL build options (--cl-build-options): "
                         f"'{base_opts or 'none'}' in {base_path} but '{cont_opts or 'none'}' "
                         f"in {cont_path}: its OpenCL rows are a cross-run")
+    if all(any(k.startswith("opencl.") for k in ctx) for ctx in (base_ctx, cont_ctx)):
+        base_args = base_ctx.get(KERNEL_ARGS_KEY, "every")
+        cont_args = cont_ctx.get(KERNEL_ARGS_KEY, "every")
+        if base_args != cont_args:
+            warnings.append(f"OpenCL kernel arguments set differently (--cl-kernel-args): "
+                            f"'{base_args}' in {base_path} but '{cont_args}' in {cont_path}: "
+                            f"its OpenCL rows are a cross-run")
     # A run cut short lacks the benchmarks it did not reach: "only in" says why.
     for path, ctx in ((base_path, base_ctx), (cont_path, cont_ctx)):
         if isinstance(ctx.get(PARTIAL_KEY), str) and ctx[PARTIAL_KEY].strip():

@@ -93,6 +93,24 @@ class CompareFiles(CompareCase):
         proc, result = self.run_compare(cont, cont)
         self.assertEqual(result["warnings"], [])
 
+    def test_opencl_kernel_args_set_differently_are_a_warning(self):
+        # A file from before --cl-kernel-args set every argument every launch.
+        old = report(rows(NAME, [100]), context={"opencl.device": "NVIDIA H200"})
+        new = report(rows(NAME, [100]), context={"opencl.device": "NVIDIA H200",
+                                                 "opencl.kernel_args": "changed"})
+        proc, result = self.run_compare(old, new)
+        self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+        self.assertIn("OpenCL kernel arguments set differently (--cl-kernel-args): 'every' in ",
+                      proc.stderr)
+        self.assertEqual(len(result["warnings"]), 1)
+        every = report(rows(NAME, [100]), context={"opencl.device": "NVIDIA H200",
+                                                   "opencl.kernel_args": "every"})
+        self.assertEqual(self.run_compare(old, every)[1]["warnings"], [])
+        self.assertEqual(self.run_compare(new, new)[1]["warnings"], [])
+        # A file without OpenCL rows says nothing of OpenCL's arguments.
+        cuda_only = report(rows(NAME, [100]), context={"cuda.device": "NVIDIA H200"})
+        self.assertEqual(self.run_compare(cuda_only, new)[1]["warnings"], [])
+
     def test_zero_baseline_median_still_writes_valid_json(self):
         proc, result = self.run_compare(report(rows(NAME, [0.0])), report(rows(NAME, [1.0])))
         self.assertEqual(proc.returncode, 1, proc.stdout + proc.stderr)

@@ -1,9 +1,9 @@
 // set_args (opencl/kernel_args.h) on the first OpenCL device (PoCL without a
 // GPU): an unchanged argument is not set again (counted by
 // kernel_arg_sets), a changed one is and the launch sees it, the "every"
-// mode and set_args_every_time set all of them, and a kernel released and
-// made again starts with no record (its arguments set, or its launch would
-// fail).
+// mode and set_args_every_time set all of them, a released buffer's records
+// and a released kernel's record are dropped (kernel_args_recorded), and the
+// kernel made again has its arguments set afresh.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -73,11 +73,22 @@ TEST_F(KernelArgs, AnUnchangedArgumentIsNotSetAgain) {
   set_args_every_time(k, "triad", da, db, dc, 0.5f);
   EXPECT_EQ(kernel_arg_sets() - before, 4u);
 
+  // A buffer released drops its records: the kernel holds 4, then 3.
+  EXPECT_EQ(kernel_args_recorded(k.get()), 4u);
+  Buffer spare = make_buffer(CL_MEM_READ_WRITE, n * sizeof(float), "spare");
+  set_args(k, "triad", spare, db, dc, 0.5f);
+  spare.reset();
+  EXPECT_EQ(kernel_args_recorded(k.get()), 3u) << "the released buffer's record is gone";
+  EXPECT_EQ(run(0.5f), 1u) << "a set afresh";
+  EXPECT_EQ(kernel_args_recorded(k.get()), 4u);
+
   // Released and made again (perhaps at the same address): set afresh.
+  const cl_kernel old = k.get();
   k.reset();
+  EXPECT_EQ(kernel_args_recorded(old), 0u) << "the release dropped the kernel's record";
   k = make_kernel(session().program(spec), "triad");
-  EXPECT_EQ(run(0.5f), 4u);
-  EXPECT_FLOAT_EQ(a[7], 2.0f);
+  EXPECT_EQ(run(3.0f), 4u);
+  EXPECT_FLOAT_EQ(a[7], 7.0f);
 }
 
 }  // namespace

@@ -95,9 +95,11 @@ void prepare_local_row(Measurement& m, const LocalRow& row, const DeviceInfo& de
                        const std::string& what);
 
 // For the runners: a shape over the kernel's own limit (`kernel_max`
-// work-items, what its registers allow: CL_KERNEL_WORK_GROUP_SIZE,
-// cudaFuncAttributes::maxThreadsPerBlock) cannot launch: Unavailable naming
-// both, the row skipped. Known only once the kernel is built.
+// work-items, what its registers allow: cudaFuncAttributes::maxThreadsPerBlock;
+// on OpenCL the tuner's limit, opencl/group_size.h: on NVIDIA the register
+// file's bound, elsewhere CL_KERNEL_WORK_GROUP_SIZE) cannot launch:
+// Unavailable naming both, the row skipped. Known only once the kernel is
+// built.
 void check_kernel_limit(const LocalShape& shape, int dims, long long kernel_max,
                         const std::string& source);
 

@@ -9,7 +9,9 @@ many pairs, the median ratio of the pairs whose CUDA time is under 20 us in
 each file, the OpenCL and CUDA rows under 10 us. Use it where the two runs
 measure the same thing differently (a protocol change, a driver, a GPU); for
 whether one row got slower, scripts/compare.py. Where a file's OpenCL rows were
-built with added options (gpucmp-bench --cl-build-options), the summary says so.
+built with added options (gpucmp-bench --cl-build-options) or set their kernels'
+arguments otherwise (--cl-kernel-args; a file from before it set every argument
+every launch), the summary says so.
 
 usage: scripts/pair_shift.py BEFORE.json AFTER.json [--threshold 0.03] [--markdown OUT]
 exit: 0 done; 2 bad input (unreadable file, no pair in common, bad options)
@@ -32,7 +34,8 @@ def fail(message):
 
 def pair_times(path):
     """({pair key: {api: median seconds}} of the timed rows (no startup rows),
-    the options gpucmp-bench added to every OpenCL build, "" none)."""
+    the options gpucmp-bench added to every OpenCL build ("" none), when OpenCL
+    set kernel arguments (None: no OpenCL context; absent: "every"))."""
     context, entries = load(path)
     pairs = {}
     for key, entry in entries.items():
@@ -45,7 +48,9 @@ def pair_times(path):
         if times:
             pair = "/".join([parts[0]] + parts[2:])
             pairs.setdefault(pair, {})[parts[1]] = statistics.median(times) * 1e-9
-    return pairs, str(context.get("opencl.user_build_options", ""))
+    has_opencl = any(str(k).startswith("opencl.") for k in context)
+    kernel_args = str(context.get("opencl.kernel_args", "every")) if has_opencl else None
+    return pairs, str(context.get("opencl.user_build_options", "")), kernel_args
 
 
 def shifts(before, after):
@@ -59,12 +64,15 @@ def shifts(before, after):
     return rows
 
 
-def summary(rows, options=("", "")):
+def summary(rows, options=("", ""), kernel_args=(None, None)):
     short = [r for r in rows if r[1] * 1e6 < SHORT_US]
     lines = [f"{len(rows)} pairs in both runs"]
     if any(options):  # a cross-run: OpenCL built with other options (--cl-build-options)
         lines.append(f"OpenCL build options added: '{options[0] or 'none'}' before, "
                      f"'{options[1] or 'none'}' after")
+    if None not in kernel_args and kernel_args[0] != kernel_args[1]:
+        lines.append(f"OpenCL kernel arguments set (--cl-kernel-args): '{kernel_args[0]}' "
+                     f"before, '{kernel_args[1]}' after")
     if short:
         lines.append(f"{len(short)} pairs with CUDA under {SHORT_US:g} us before: median "
                      f"OpenCL/CUDA {statistics.median(r[3] for r in short):.2f} before, "
@@ -100,14 +108,16 @@ def main(argv=None):
     if not (0 <= args.threshold < 10):
         fail(f"--threshold must be a number in [0, 10), not {args.threshold}")
     try:
-        (before, before_opts), (after, after_opts) = pair_times(args.before), pair_times(args.after)
+        (before, before_opts, before_args) = pair_times(args.before)
+        (after, after_opts, after_args) = pair_times(args.after)
         rows = shifts(before, after)
     except InputError as e:
         fail(str(e))
     if not rows:
         fail(f"no pair (a benchmark on both CUDA and OpenCL) is in both {args.before} and "
              f"{args.after}")
-    text = summary(rows, (before_opts, after_opts)) + [""] + markdown(rows, args.threshold)
+    text = (summary(rows, (before_opts, after_opts), (before_args, after_args)) + [""]
+            + markdown(rows, args.threshold))
     print("\n".join(text))
     if args.markdown:
         try:

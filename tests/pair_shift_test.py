@@ -73,6 +73,19 @@ class PairShift(unittest.TestCase):
         self.assertIn("OpenCL build options added: 'none' before, '-cl-nv-maxrregcount=40' "
                       "after", r.stdout)
 
+    def test_opencl_arguments_set_otherwise_says_so(self):
+        times = {"mm/cuda/tile16/n:2": 100.0, "mm/opencl/tile16/n:2": 125.0}
+        old = self.write("b.json", report(times, {"opencl.device": "NVIDIA H200"}))
+        new = self.write("a.json", report(times, {"opencl.device": "NVIDIA H200",
+                                                  "opencl.kernel_args": "changed"}))
+        r = self.run_script(old, new)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("OpenCL kernel arguments set (--cl-kernel-args): 'every' before, "
+                      "'changed' after", r.stdout)
+        self.assertNotIn("kernel arguments", self.run_script(new, new).stdout)
+        cuda_only = self.write("c.json", report(times))
+        self.assertNotIn("kernel arguments", self.run_script(cuda_only, new).stdout)
+
     def test_bad_input_is_one_line_and_exit_2(self):
         good = self.write("g.json", report({"t/cuda/b/n:1": 1.0, "t/opencl/b/n:1": 2.0}))
         other = self.write("o.json", report({"u/cuda/b/n:1": 1.0, "u/opencl/b/n:1": 2.0}))

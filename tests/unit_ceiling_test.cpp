@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <iterator>
+#include <string>
 #include <vector>
 
 #include "workloads/roofline/ceiling.h"
@@ -18,7 +20,11 @@ void fill_sampled(Problem& p, const Variant& v) {
   for (std::size_t k = 0; k < sampled_threads(v, p); ++k) {
     const std::size_t t = sampled_thread(v, p, k);
     const std::size_t tx = t % kBlock;
-    if (v.name == "launch" || v.name == "launch-grid") {
+    if (const int steps = spin_steps(v); steps > 0) {
+      float a = chain_start(t, 0);
+      for (int s = 0; s < steps; ++s) a = std::fma(a, kFmaScale, kFmaAdd);
+      std::memcpy(&p.out[t], &a, sizeof a);
+    } else if (v.name == "launch" || v.name == "launch-grid") {
       p.out[t] = std::uint32_t(t) * 2654435761U;  // as the kernels write it
     } else if (v.name == "launch-args" || v.name == kLaunchArgsOnce) {
       p.out[t] = std::uint32_t(t) * 2654435761U + 256 + 4 + 1;  // + n + count + to
@@ -91,6 +97,37 @@ TEST(Ceiling, LaunchArgsWordsCarryTheArguments) {
       p.out[t] = std::uint32_t(t) * 2654435761U;  // launch's words, without the arguments
     EXPECT_FALSE(validate(p, v).ok) << v.name;
   }
+}
+
+// Every chain length is a paired one-block variant named by its steps, and
+// no other name reads as one.
+TEST(Ceiling, SpinVariantsAreOneBlockNamedByTheirSteps) {
+  const Problem p = make_problem(2);
+  int spins = 0;
+  for (const Variant& v : variants()) {
+    if (spin_steps(v) == 0) continue;
+    ++spins;
+    EXPECT_EQ(v.name, "launch-spin-" + std::to_string(spin_steps(v)));
+    EXPECT_EQ(grid_blocks(v, p), 1) << v.name;
+    EXPECT_EQ(sampled_threads(v, p), std::size_t(kBlock)) << v.name;
+  }
+  EXPECT_EQ(spins, int(std::size(kSpinSteps)));
+  for (const char* name : {"launch", "launch-spin-", "launch-spin-3", "launch-spin-512x", "fma"})
+    EXPECT_EQ(spin_steps({name}), 0) << name;
+  EXPECT_EQ(spin_steps({"launch-spin-512"}), 512);
+}
+
+// A spin row that ran a step fewer (or more) fails: the chain is compared
+// bit for bit.
+TEST(Ceiling, SpinChainOneStepShortFails) {
+  Problem p = make_problem(2);
+  const Variant v{"launch-spin-128"};
+  for (std::size_t t = 0; t < std::size_t(kBlock); ++t) {
+    float a = chain_start(t, 0);
+    for (int s = 0; s < 127; ++s) a = std::fma(a, kFmaScale, kFmaAdd);
+    std::memcpy(&p.out[t], &a, sizeof a);
+  }
+  EXPECT_FALSE(validate(p, v).ok);
 }
 
 // launch-args-once is OpenCL's own variant: not among the paired ones.

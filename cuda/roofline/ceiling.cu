@@ -72,6 +72,16 @@ __global__ void ceiling_launch_args(unsigned* out, const unsigned* words, unsign
   out[t] = from != 0 && t < n ? words[t] : t * 2654435761U + unsigned(n) + unsigned(count + to);
 }
 
+// One block, each thread one dependent FMA chain of `steps` steps from
+// ceiling::chain_start(t, 0), its float bits written: a kernel as long as steps.
+__global__ void ceiling_launch_spin(unsigned* out, float scale, float add, int steps) {
+  const int t = threadIdx.x;
+  float a = float(t % 1024) * 0.0009765625f;  // ceiling::chain_start(t, 0)
+#pragma unroll 4
+  for (int s = 0; s < steps; ++s) a = fmaf(a, scale, add);
+  out[t] = __float_as_uint(a);
+}
+
 }  // namespace
 
 void launch_ceiling(const std::string& variant, unsigned* out, const void* words, int blocks,
@@ -84,6 +94,9 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
   else if (variant == "launch-grid")
     ceiling_launch_grid<<<blocks, kBlock, 0, stream>>>(out);
+  else if (const int steps = ceiling::spin_steps({variant}); steps > 0)
+    ceiling_launch_spin<<<blocks, kBlock, 0, stream>>>(out, ceiling::kFmaScale, ceiling::kFmaAdd,
+                                                       steps);  // blocks: 1
   else if (variant == "launch-args")
     ceiling_launch_args<<<blocks, kBlock, 0, stream>>>(out, static_cast<const unsigned*>(words),
                                                        ceiling::kArgsN, ceiling::kArgsCount,

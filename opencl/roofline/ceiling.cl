@@ -68,3 +68,13 @@ __kernel void ceiling_launch_args(__global uint* out, __global const uint* words
   const uint t = get_local_id(0);
   out[t] = from != 0 && t < n ? words[t] : t * 2654435761u + (uint)n + (uint)(count + to);
 }
+
+// One work-group, each work-item one dependent FMA chain of `steps` steps from
+// ceiling::chain_start(t, 0), its float bits written: a kernel as long as steps.
+__kernel void ceiling_launch_spin(__global uint* out, float scale, float add, int steps) {
+  const int t = get_local_id(0);
+  float a = (float)(t % 1024) * 0.0009765625f;
+#pragma unroll 4
+  for (int s = 0; s < steps; ++s) a = fma(a, scale, add);
+  out[t] = as_uint(a);
+}

@@ -57,6 +57,9 @@ class CeilingRunner : public TimedRunner {
     else if (variant_.name == "shared" || variant_.name == "launch" ||
              variant_.name == "launch-grid")
       set_args(kernel_, kernel_name_.c_str(), out_);
+    else if (const int steps = ceiling::spin_steps(variant_); steps > 0)
+      set_args(kernel_, "ceiling_launch_spin", out_, ceiling::kFmaScale, ceiling::kFmaAdd,
+               cl_int(steps));
     else if (variant_.name == "launch-args")
       set_launch_args();
     else if (variant_.name != ceiling::kLaunchArgsOnce)
@@ -70,8 +73,10 @@ class CeilingRunner : public TimedRunner {
 
  private:
   // ceiling_<variant>, '-' as '_', without "-once" (launch-grid:
-  // ceiling_launch_grid; launch-args-once: ceiling_launch_args).
+  // ceiling_launch_grid; launch-args-once: ceiling_launch_args;
+  // launch-spin-<s>: ceiling_launch_spin).
   static std::string kernel_name(const ceiling::Variant& v) {
+    if (ceiling::spin_steps(v) > 0) return "ceiling_launch_spin";
     std::string name = "ceiling_" + v.name.substr(0, v.name.rfind("-once"));
     std::replace(name.begin(), name.end(), '-', '_');
     return name;

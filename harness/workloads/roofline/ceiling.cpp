@@ -12,10 +12,25 @@
 
 namespace gpucmp::ceiling {
 
+namespace {
+constexpr const char* kSpinPrefix = "launch-spin-";
+}
+
 const std::vector<Variant>& variants() {
-  static const std::vector<Variant> v = {{"fma"},    {"shared"},      {"l2"},
-                                         {"launch"}, {"launch-grid"}, {"launch-args"}};
+  static const std::vector<Variant> v = [] {
+    std::vector<Variant> all = {{"fma"},    {"shared"},      {"l2"},
+                                {"launch"}, {"launch-grid"}, {"launch-args"}};
+    for (int s : kSpinSteps) all.push_back({kSpinPrefix + std::to_string(s)});
+    return all;
+  }();
   return v;
+}
+
+int spin_steps(const Variant& v) {
+  if (v.name.rfind(kSpinPrefix, 0) != 0) return 0;
+  for (int s : kSpinSteps)
+    if (v.name == kSpinPrefix + std::to_string(s)) return s;
+  return 0;
 }
 
 Runners& runners() {
@@ -34,7 +49,8 @@ Problem make_problem(int compute_units) {
 }
 
 bool one_block(const Variant& v) {
-  return v.name == "launch" || v.name == "launch-args" || v.name == kLaunchArgsOnce;
+  return v.name == "launch" || v.name == "launch-args" || v.name == kLaunchArgsOnce ||
+         spin_steps(v) > 0;
 }
 
 int grid_blocks(const Variant& v, const Problem& p) { return one_block(v) ? 1 : p.blocks; }
@@ -79,6 +95,13 @@ std::uint32_t expected(const Problem& p, const Variant& v, std::size_t t) {
     std::memcpy(&bits, &sum, sizeof bits);
     return bits;
   }
+  if (const int steps = spin_steps(v); steps > 0) {
+    float a = chain_start(t, 0);
+    for (int s = 0; s < steps; ++s) a = std::fma(a, kFmaScale, kFmaAdd);
+    std::uint32_t bits;
+    std::memcpy(&bits, &a, sizeof bits);
+    return bits;
+  }
   if (v.name == "launch" || v.name == "launch-grid") return shared_word(int(t));
   if (v.name == "launch-args" || v.name == kLaunchArgsOnce)
     return shared_word(int(t)) + args_word_offset();
@@ -112,6 +135,7 @@ Validation validate(const Problem& p, const Variant& v) {
   const std::size_t checked = sampled_threads(v, p);
   const auto thread = [&](std::size_t k) { return sampled_thread(v, p, k); };
   const bool fma = v.name == "fma";
+  const bool floats = fma || spin_steps(v) > 0;  // results are float bits
   return check_elements(
       checked, fma ? std::ldexp(1.0, -20) : 0.0,
       [&](std::size_t k) {
@@ -124,7 +148,7 @@ Validation validate(const Problem& p, const Variant& v) {
       [&](std::size_t k) {
         const std::size_t t = thread(k);
         char buf[128];
-        if (fma)
+        if (floats)
           std::snprintf(buf, sizeof buf, "thread %zu: got %.9g, want %.9g", t,
                         double(as_float(p.out[t])), double(as_float(expected(p, v, t))));
         else

@@ -1,6 +1,6 @@
-// ceiling: the roofline's ceilings, measured by the suite itself on each GPU
-//, paired on both APIs. Every variant but the one-block ones (launch,
-// launch-args, launch-args-once) launches kBlocksPerUnit blocks of kBlock
+// ceiling: the roofline's ceilings, measured by the suite itself on each GPU,
+// paired on both APIs. Every variant but the one-block ones (launch,
+// launch-args, launch-args-once, launch-spin-<s>) launches kBlocksPerUnit blocks of kBlock
 // threads per compute unit (all resident), and each thread writes one 32-bit
 // result, so nothing it computes can be dropped:
 //   fma     kChains independent FMA chains of kFmaSteps steps per thread
@@ -24,12 +24,19 @@
 //   launch-args-once  OpenCL only (unpaired: CUDA passes its arguments with
 //           every launch): launch-args with the arguments set once, before
 //           the first launch, not before each: what setting them costs
+//   launch-spin-<s>  one block, each thread one dependent FMA chain of s
+//           steps (kSpinSteps; a <- a x kFmaScale + kFmaAdd from
+//           chain_start(t, 0)), its float bits written: a kernel that lasts
+//           longer the larger s, and nothing else changes; back to back
+//           against the same kernels timed alone (--launch-gaps), what of a
+//           kernel's own time each API's launches hide
 // DRAM's ceiling is the device copy (bandwidth d2d) and triad. Results are
 // checked on a sample of kChecked threads spread over the grid (the one-block
 // variants: every thread of the block; launch-grid: every thread; the CPU
 // repeats each sampled thread's work): fma within 2^-20 relative (the same
 // correctly rounded FMAs in the same order; only the final sum may differ by
-// contraction), shared, l2 and the launch variants exactly (uint sums modulo
+// contraction), launch-spin exactly (one chain of correctly rounded FMAs),
+// shared, l2 and the other launch variants exactly (uint sums modulo
 // 2^32). The runners fill the device's results with 0xff bytes first.
 #pragma once
 #include <cstdint>
@@ -54,6 +61,9 @@ constexpr int kSharedSteps = 4096;
 constexpr int kL2Words = 1 << 22;  // 16 MiB
 constexpr int kL2Passes = 64;
 constexpr int kChecked = 1024;
+// launch-spin's chain lengths: a few hundred nanoseconds to about ten
+// microseconds of one block's FMAs on an H100 or H200.
+constexpr int kSpinSteps[] = {128, 256, 512, 768, 1024, 1536, 2048, 4096};
 
 // launch-args' scalar arguments, passed by both APIs: n, count, from, to.
 // from is 0, so the kernel never reads its buffer of words.
@@ -82,8 +92,10 @@ struct Variant {
 };
 const std::vector<Variant>& variants();  // the paired ones (not launch-args-once)
 
-// Whether `v` runs one block (launch, launch-args, launch-args-once).
+// Whether `v` runs one block (launch, launch-args, launch-args-once, launch-spin-<s>).
 bool one_block(const Variant& v);
+// launch-spin-<s>'s s; 0 for every other variant.
+int spin_steps(const Variant& v);
 // Blocks of kBlock threads one launch of `v` runs: 1 for one_block(v), else p.blocks.
 int grid_blocks(const Variant& v, const Problem& p);
 

@@ -248,14 +248,12 @@ def setup_seconds():
 
 
 def add_parts(out_dir, made, parts, argv):
-    """A resumed run that names parts (--part) adds those the manifest lacks to
-    its "parts", in order, and its command to "resumed", so that the readers of
-    the folder (REPORT, the README's tables) find every part's file."""
+    """A resumed run adds the parts it names that the manifest lacks to its
+    "parts", in order, so that the readers of the folder (REPORT, the README's
+    tables) find every part's file, and its command to "resumed", whatever it
+    ran: the manifest names every invocation that wrote into the folder."""
     listed = made.get("parts") if isinstance(made.get("parts"), list) else []
-    new = [p.name for p in parts if p.name not in listed]
-    if not new:
-        return
-    made["parts"] = listed + new
+    made["parts"] = listed + [p.name for p in parts if p.name not in listed]
     made.setdefault("resumed", []).append("scripts/suite.py " + shlex.join(argv))
     with open(os.path.join(out_dir, MANIFEST), "w", encoding="utf-8") as f:
         json.dump(made, f, indent=2)
@@ -368,8 +366,7 @@ def main(argv=None):
         if args.part is None and isinstance(made.get("parts"), list):
             known = by_name()
             args.parts = [known[n] for n in made["parts"] if n in known]
-        else:
-            add_parts(out_dir, made, args.parts, argv)
+        add_parts(out_dir, made, args.parts, argv)
     else:
         out_dir = args.out or os.path.join(
             ROOT, "results", device_slug(args.bench),

@@ -17,9 +17,12 @@ of the GPU's folder above it, where the causes found on that GPU are curated;
 a run on several GPUs of one kind (results/<gpu>-x<N>/) without its own reads
 that GPU's (results/<gpu>/explanations.json). "Why each gap" names the files.
 explanations.json maps a pair name (without its api: matrixMul/tile16/n:4096, or
-matrixMul/tile16 for every size) to {"cause": one sentence, "evidence": the
+matrixMul/tile16 for every size, or ceiling/launch* for every variant that starts
+so) to {"cause": one sentence, "evidence": the
 instrument that settles it}. Causes come only from that file: a gap without an
-entry is "unexplained". Without any cross-run row, profile, SASS or
+entry is "unexplained". gpucmp-bench --tune's rows (variant best) pair each
+API's fastest configuration, not one kernel: "Why each gap" counts them and
+leaves them to "Each API at its best". Without any cross-run row, profile, SASS or
 explanations the three sections are left out and the report is as before."""
 import glob
 import os
@@ -31,6 +34,7 @@ from .. import jacobi as report_jacobi
 from .. import kernel_tuner as report_kt
 from .. import rodinia_heartwall as report_rodinia
 from .. import sass as report_sass
+from ..api_best import TUNED
 from ..fmt import fmt_params, md_table
 from ..names import parse_name, size_key, workload_rank
 
@@ -205,8 +209,17 @@ def pair_name(workload, variant, params):
 
 
 def explanation(explanations, workload, variant, params):
-    return explanations.get(pair_name(workload, variant, params)) or \
+    """The cause of the pair: its entry with parameters, else the variant's, else
+    the longest "workload/<prefix>*" whose prefix starts the variant (one entry
+    for variants that differ by a parameter in their name: ceiling/launch*)."""
+    found = explanations.get(pair_name(workload, variant, params)) or \
         explanations.get(pair_name(workload, variant, ()))
+    if found:
+        return found
+    name = pair_name(workload, variant, ())
+    stems = [k for k in explanations if k.endswith("*") and name.startswith(k[:-1])
+             and k.count("/") == 1]
+    return explanations[max(stems, key=len)] if stems else None
 
 
 def cross(data, workload, variant, params, row):
@@ -288,8 +301,12 @@ def split_text(s, combined):
 
 
 def gap_lines(r, side, data, all_pairs, contexts):
-    gaps = [p for p in standard_pairs(all_pairs, contexts)
-            if not GAP[0] <= p[4].time / p[3].time <= GAP[1]]
+    outside = [p for p in standard_pairs(all_pairs, contexts)
+               if not GAP[0] <= p[4].time / p[3].time <= GAP[1]]
+    # gpucmp-bench --tune's rows pair each API's own fastest configuration, not one
+    # kernel: "Each API at its best" reads them, each configuration a pair here.
+    gaps = [p for p in outside if p[1] != TUNED]
+    tuned = len(outside) - len(gaps)
     md = [f"Every pair of the standard suite whose OpenCL/CUDA ratio is outside "
           f"{GAP[0]:.2f}-{GAP[1]:.2f}: its split (above), the largest differences of the SASS "
           "instruction mix between the CUDA cubin and the cubin of OpenCL's driver JIT, the "
@@ -299,6 +316,11 @@ def gap_lines(r, side, data, all_pairs, contexts):
     if side.explanation_paths:
         md += ["Causes from " + ", ".join(f"`{shown_path(p)}`" for p in side.explanation_paths)
                + ".", ""]
+    if tuned:
+        md += [f"Not here: {tuned} pair(s) of tuned rows (`{TUNED}`, gpucmp-bench --tune) "
+               "outside the range: each API's fastest configuration against the other's, "
+               "not one kernel; \"Each API at its best\" reads them, and each configuration "
+               "they chose is a pair of its own here.", ""]
     if not gaps:
         return md + ["No pair of the standard suite is outside that range."]
     groups = {}

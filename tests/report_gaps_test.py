@@ -194,31 +194,6 @@ class Split(Case):
         self.assertIn("- Counters: no ncu profile of this pair's CUDA rows.", cp)
         self.assertNotIn("### matrixMul tile32", why)  # 1.02: inside 0.95-1.05
 
-    def test_a_stem_entry_explains_its_variants_and_tuned_rows_are_left_to_at_best(self):
-        # "ceiling/launch*" explains launch and launch-spin-512, not the fma pair; the
-        # longest stem wins; the tuned rows (best) are counted, not listed.
-        spin = "each API's launch path"
-        causes = {"ceiling/launch*": {"cause": spin, "evidence": "launch-spin"},
-                  "ceiling/l*": {"cause": "too short a stem", "evidence": "none"}}
-        times = {f"ceiling/{api}/{v}": t for v, c, o in
-                 (("launch", 4.0, 5.0), ("launch-spin-512", 4.0, 5.2), ("fma", 4.0, 5.0))
-                 for api, t in (("cuda", c), ("opencl", o))}
-        times.update({"cp/cuda/best/grid:512/atoms:40000": 10.0,
-                      "cp/opencl/best/grid:512/atoms:40000": 12.5})
-        self.write("res/suite.json", doc(times))
-        self.write("res/explanations.json", causes)
-        md = self.report(os.path.join(self.tmp, "res", "explanations.json"),
-                         os.path.join(self.tmp, "res", "suite.json"))
-        why = md[md.index("## Why each gap"):]
-        for v in ("launch", "launch-spin-512"):
-            block = why[why.index(f"### ceiling {v}\n"):]
-            block = block[:block.index("\n### ") if "\n### " in block else len(block)]
-            self.assertIn(f"- Cause: {spin} (evidence: launch-spin)", block)
-        fma = why[why.index("### ceiling fma"):]
-        self.assertIn("- Cause: unexplained.", fma[:fma.index("\n\n", fma.index("Cause"))])
-        self.assertNotIn("### cp best", why)
-        self.assertIn("Not here: 1 pair(s) of tuned rows (`best`", why)
-
     def test_a_suite_runs_folder_reads_the_gpus_curated_causes_above_it(self):
         # results/<gpu>/explanations.json beside results/<gpu>/<date>-<rev>/ (a suite
         # run: it has manifest.json); a folder that is no suite run does not look up.

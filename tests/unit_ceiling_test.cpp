@@ -7,6 +7,7 @@
 #include <cstring>
 #include <iterator>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "workloads/roofline/ceiling.h"
@@ -112,14 +113,16 @@ TEST(Ceiling, SpinVariantsAreOneBlockNamedByTheirSteps) {
     EXPECT_EQ(sampled_threads(v, p), std::size_t(kBlock)) << v.name;
   }
   EXPECT_EQ(spins, int(std::size(kSpinSteps)));
-  for (const char* name : {"launch", "launch-spin-", "launch-spin-3", "launch-spin-512x", "fma"})
-    EXPECT_EQ(spin_steps({name}), 0) << name;
-  EXPECT_EQ(spin_steps({"launch-spin-512"}), 512);
+  for (const char* name : {"launch", "launch-spin-", "launch-spin-3", "launch-spin-512x",
+                           "launch-spin-0512", "launch-spin--512", "fma"})
+    EXPECT_EQ(spin_steps(Variant{name}), 0) << name;
+  EXPECT_EQ(spin_steps(Variant{"launch-spin-512"}), 512);
+  EXPECT_EQ(spin_steps(std::string_view("launch-spin-4096")), 4096);
 }
 
-// A spin row that ran a step fewer (or more) fails: the chain is compared
-// bit for bit.
-TEST(Ceiling, SpinChainOneStepShortFails) {
+// A spin row that ran a step fewer fails, and so does one whose result is
+// one ulp off: the chain is compared bit for bit.
+TEST(Ceiling, SpinChainIsComparedBitForBit) {
   Problem p = make_problem(2);
   const Variant v{"launch-spin-128"};
   for (std::size_t t = 0; t < std::size_t(kBlock); ++t) {
@@ -127,6 +130,10 @@ TEST(Ceiling, SpinChainOneStepShortFails) {
     for (int s = 0; s < 127; ++s) a = std::fma(a, kFmaScale, kFmaAdd);
     std::memcpy(&p.out[t], &a, sizeof a);
   }
+  EXPECT_FALSE(validate(p, v).ok);
+  fill_sampled(p, v);
+  ASSERT_TRUE(validate(p, v).ok);
+  p.out[7] += 1;  // the next float up: one ulp
   EXPECT_FALSE(validate(p, v).ok);
 }
 

@@ -94,7 +94,7 @@ void launch_ceiling(const std::string& variant, unsigned* out, const void* words
     ceiling_launch<<<blocks, kBlock, 0, stream>>>(out);  // blocks: 1 (ceiling::grid_blocks)
   else if (variant == "launch-grid")
     ceiling_launch_grid<<<blocks, kBlock, 0, stream>>>(out);
-  else if (const int steps = ceiling::spin_steps({variant}); steps > 0)
+  else if (const int steps = ceiling::spin_steps(std::string_view(variant)); steps > 0)
     ceiling_launch_spin<<<blocks, kBlock, 0, stream>>>(out, ceiling::kFmaScale, ceiling::kFmaAdd,
                                                        steps);  // blocks: 1
   else if (variant == "launch-args")

@@ -1,6 +1,7 @@
 #include "ceiling.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -13,25 +14,33 @@
 namespace gpucmp::ceiling {
 
 namespace {
-constexpr const char* kSpinPrefix = "launch-spin-";
+constexpr std::string_view kSpinPrefix = "launch-spin-";
 }
 
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = [] {
     std::vector<Variant> all = {{"fma"},    {"shared"},      {"l2"},
                                 {"launch"}, {"launch-grid"}, {"launch-args"}};
-    for (int s : kSpinSteps) all.push_back({kSpinPrefix + std::to_string(s)});
+    for (int s : kSpinSteps) all.push_back({std::string(kSpinPrefix) + std::to_string(s)});
     return all;
   }();
   return v;
 }
 
-int spin_steps(const Variant& v) {
-  if (v.name.rfind(kSpinPrefix, 0) != 0) return 0;
+int spin_steps(std::string_view name) {
+  if (name.substr(0, kSpinPrefix.size()) != kSpinPrefix) return 0;
+  const std::string_view digits = name.substr(kSpinPrefix.size());
+  if (digits.empty() || digits.front() == '0') return 0;
+  int steps = 0;
+  const char* end = digits.data() + digits.size();
+  const auto parsed = std::from_chars(digits.data(), end, steps);
+  if (parsed.ec != std::errc() || parsed.ptr != end) return 0;
   for (int s : kSpinSteps)
-    if (v.name == kSpinPrefix + std::to_string(s)) return s;
+    if (s == steps) return s;
   return 0;
 }
+
+int spin_steps(const Variant& v) { return spin_steps(std::string_view(v.name)); }
 
 Runners& runners() {
   static Runners table("ceiling", variants());

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../../runner_table.h"
@@ -61,8 +62,8 @@ constexpr int kSharedSteps = 4096;
 constexpr int kL2Words = 1 << 22;  // 16 MiB
 constexpr int kL2Passes = 64;
 constexpr int kChecked = 1024;
-// launch-spin's chain lengths: a few hundred nanoseconds to about ten
-// microseconds of one block's FMAs on an H100 or H200.
+// launch-spin's chain lengths: from about half a microsecond to about fifteen
+// microseconds of one block's FMAs on an H200.
 constexpr int kSpinSteps[] = {128, 256, 512, 768, 1024, 1536, 2048, 4096};
 
 // launch-args' scalar arguments, passed by both APIs: n, count, from, to.
@@ -94,7 +95,9 @@ const std::vector<Variant>& variants();  // the paired ones (not launch-args-onc
 
 // Whether `v` runs one block (launch, launch-args, launch-args-once, launch-spin-<s>).
 bool one_block(const Variant& v);
-// launch-spin-<s>'s s; 0 for every other variant.
+// launch-spin-<s>'s s; 0 for every other variant. Parses the name without
+// allocating: the runners ask at every launch.
+int spin_steps(std::string_view name);
 int spin_steps(const Variant& v);
 // Blocks of kBlock threads one launch of `v` runs: 1 for one_block(v), else p.blocks.
 int grid_blocks(const Variant& v, const Problem& p);

@@ -15,8 +15,8 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 from gpucmp_report import api_best, load  # noqa: E402
 
-# The math parameter of the tuner's best rows, per family where the workload has one.
-MATH = {"cp, IEEE divide and sqrt": "/math:ieee", "cp, fast math": "/math:fast"}
+class BadInput(Exception):
+    pass
 
 
 def tuned_choices(path):
@@ -30,6 +30,21 @@ def tuned_choices(path):
     return out
 
 
+def tuned_key(family, api, tuned):
+    """The tuner's best row of the family's problem on `api`: the one row, or where
+    the workload has a math parameter, the row whose math names OpenCL's first
+    variant of the family (unrollx8-ieee: math:ieee; precise: math:precise)."""
+    prefix = f"{family.workload}/{api}/best/{family.problem}"
+    keys = [k for k in tuned if k == prefix or k.startswith(prefix + "/math:")]
+    if len(keys) <= 1:
+        return keys[0] if keys else None
+    named = [k for k in keys if k.rsplit("math:", 1)[1] in family.opencl[0]]
+    if len(named) != 1:
+        raise BadInput(f"tune.json: {len(keys)} tuned rows of {prefix} and "
+                       f"{len(named)} whose math names {family.opencl[0]}")
+    return named[0]
+
+
 def config(bench, family):
     free = [f"{k}:{v}" for k, v in bench.params if k in family.free and k != "local"]
     return "/".join([bench.variant] + free)
@@ -39,14 +54,22 @@ def main(run):
     try:
         with open(os.path.join(run, "manifest.json"), encoding="utf-8") as f:
             parts = json.load(f)["parts"]
+        if not isinstance(parts, list) or not all(isinstance(p, str) for p in parts):
+            raise BadInput("manifest.json: parts is not a list of part names")
         files = [os.path.join(run, p + ".json") for p in parts if p not in ("tune", "sass")
                  and os.path.isfile(os.path.join(run, p + ".json"))]
         _, benches, _ = load.load_all(files)
         tuned = tuned_choices(os.path.join(run, "tune.json"))
-    except (OSError, ValueError, KeyError, load.InputError) as e:
+    except (OSError, ValueError, KeyError, TypeError, load.InputError, BadInput) as e:
         print(f"compare.py: {run}: {e}", file=sys.stderr)
         return 2
     rows = list(benches.values()) if isinstance(benches, dict) else list(benches)
+    try:
+        keys = {(f.label, api): tuned_key(f, api, tuned) for f in api_best.FAMILIES
+                for api in ("cuda", "opencl")}
+    except BadInput as e:
+        print(f"compare.py: {run}: {e}", file=sys.stderr)
+        return 2
     print("| pair | CUDA: the run's fastest | next / best | tuner | OpenCL: the run's fastest "
           "| next / best | tuner |")
     print("|---|---|---:|---|---|---:|---|")
@@ -59,9 +82,7 @@ def main(run):
             if not ranked:
                 break
             nxt = f"{ranked[1].time / ranked[0].time:.3f}" if len(ranked) > 1 else "\u2013"
-            math = MATH.get(family.label,
-                            "/math:precise" if family.workload in ("mriq", "mrifhd") else "")
-            key = f"{family.workload}/{api}/best/{family.problem}{math}"
+            key = keys[(family.label, api)]
             cells += [f"`{config(ranked[0], family)}`", nxt,
                       f"`{tuned[key]}`" if key in tuned else "no tuned row"]
         if len(cells) == 6:

@@ -192,6 +192,9 @@ def load_explanations(path):
                 or not entry["cause"].strip():
             raise InputError(f"{path}: '{pair}': needs {{\"cause\": sentence, \"evidence\": "
                              "instrument}")
+        if pair.endswith("*") and (pair.count("/") != 1 or "*" in pair[:-1]):
+            raise InputError(f"{path}: '{pair}': a stem entry is workload/<variant prefix>*, "
+                             "without parameters")
         out[pair] = {"cause": entry["cause"].strip(),
                      "evidence": str(entry.get("evidence", "")).strip()}
     return out
@@ -217,8 +220,7 @@ def explanation(explanations, workload, variant, params):
     if found:
         return found
     name = pair_name(workload, variant, ())
-    stems = [k for k in explanations if k.endswith("*") and name.startswith(k[:-1])
-             and k.count("/") == 1]
+    stems = [k for k in explanations if k.endswith("*") and name.startswith(k[:-1])]
     return explanations[max(stems, key=len)] if stems else None
 
 
@@ -319,8 +321,7 @@ def gap_lines(r, side, data, all_pairs, contexts):
     if tuned:
         md += [f"Not here: {tuned} pair(s) of tuned rows (`{TUNED}`, gpucmp-bench --tune) "
                "outside the range: each API's fastest configuration against the other's, "
-               "not one kernel; \"Each API at its best\" reads them, and each configuration "
-               "they chose is a pair of its own here.", ""]
+               "not one kernel; \"Each API at its best\" reads them.", ""]
     if not gaps:
         return md + ["No pair of the standard suite is outside that range."]
     groups = {}

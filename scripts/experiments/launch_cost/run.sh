@@ -16,15 +16,9 @@
 # the JIT's; sass/cuda/ceiling.*, nvcc's).
 # exit: 0 every run went through; 1 one failed (its log says why); 2 usage.
 set -u
-die() { echo "launch_cost: error: $*" >&2; exit 2; }
-[ -n "${OUT:-}" ] || die "set OUT to the output folder"
-B=${B:-build}
-RUNS=${RUNS:-3}
-[[ "$RUNS" =~ ^[1-9][0-9]?$ ]] || die "RUNS must be 1..99, not '$RUNS'"
-for tool in gpucmp-bench gpucmp-ptx; do
-  [ -x "$B/$tool" ] || die "$B/$tool is not an executable: set B to a build folder"
-done
-mkdir -p "$OUT/sass/opencl" "$OUT/sass/cuda" || die "cannot create $OUT/sass"
+# shellcheck source=scripts/experiments/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
+check_experiment_inputs
 filter='^(ceiling/(cuda|opencl)/launch|layoutconv/(cuda|opencl)/base/records:100000/words:4/from:aos/to:soa/)'
 status=0
 for k in $(seq 1 "$RUNS"); do
@@ -53,10 +47,5 @@ print("|---|" + "---:|" * runs)
 for row, cells in table.items():
     print(f"| {row} | " + " | ".join(cells.get(k, "-") for k in range(1, runs + 1)) + " |")
 PY
-"$B/gpucmp-ptx" dump --api opencl --no-ptxas-sass --out "$OUT/sass/opencl" --variant ceiling/ \
-  > "$OUT/dump.log" 2>&1 || status=1
-"$B/gpucmp-ptx" dump --api cuda --out "$OUT/sass/all-cuda" >> "$OUT/dump.log" 2>&1 || status=1
-mv "$OUT"/sass/all-cuda/ceiling.* "$OUT/sass/cuda/" 2>> "$OUT/dump.log" || status=1
-rm -rf "$OUT/sass/all-cuda"
-(cd "$OUT" && tar -cJf sass.tar.xz sass && rm -rf sass) || status=1
+dump_ceiling_sass || status=1
 exit $status

@@ -15,16 +15,10 @@
 # nvcc's ceiling cubin).
 # exit: 0 every run went through; 1 one failed (its log says why); 2 usage.
 set -u
-die() { echo "launch_overlap: error: $*" >&2; exit 2; }
-[ -n "${OUT:-}" ] || die "set OUT to the output folder"
-B=${B:-build}
-RUNS=${RUNS:-3}
-[[ "$RUNS" =~ ^[1-9][0-9]?$ ]] || die "RUNS must be 1..99, not '$RUNS'"
-for tool in gpucmp-bench gpucmp-ptx; do
-  [ -x "$B/$tool" ] || die "$B/$tool is not an executable: set B to a build folder"
-done
+# shellcheck source=scripts/experiments/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
+check_experiment_inputs
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-mkdir -p "$OUT/sass/opencl" "$OUT/sass/cuda" || die "cannot create $OUT/sass"
 filter='^ceiling/(cuda|opencl)/launch(-spin-[0-9]+)?/'
 common=(--size standard --startup off --progress off --benchmark_repetitions=5
   --benchmark_enable_random_interleaving=true "--benchmark_filter=$filter"
@@ -39,10 +33,5 @@ echo "launch_overlap: each launch timed alone"
 "$B/gpucmp-bench" "${common[@]}" --launch-gaps --benchmark_out="$OUT/alone.json" \
   > "$OUT/alone.log" 2>&1 || status=1
 python3 "$here/table.py" "$OUT" "$RUNS" > "$OUT/table.md" || status=1
-"$B/gpucmp-ptx" dump --api opencl --no-ptxas-sass --out "$OUT/sass/opencl" --variant ceiling/ \
-  > "$OUT/dump.log" 2>&1 || status=1
-"$B/gpucmp-ptx" dump --api cuda --out "$OUT/sass/all-cuda" >> "$OUT/dump.log" 2>&1 || status=1
-mv "$OUT"/sass/all-cuda/ceiling.* "$OUT/sass/cuda/" 2>> "$OUT/dump.log" || status=1
-rm -rf "$OUT/sass/all-cuda"
-(cd "$OUT" && tar -cJf sass.tar.xz sass && rm -rf sass) || status=1
+dump_ceiling_sass || status=1
 exit $status

@@ -1,5 +1,5 @@
 // The advection variants that compute the step as weights (weights, stream,
-// async, ring: harness/workloads/advection/advection.h) sum the same terms in the
+// async, ring, ring-vec4: harness/workloads/advection/advection.h) sum the same terms in the
 // same order, async skipping each row's zero weight: their fields must be
 // equal bit for bit (output_digest after the 3 steps of --cache cold
 // --samples 1), on the default OpenCL device (PoCL without a GPU), on a grid
@@ -21,11 +21,12 @@ using nlohmann::json;
 
 TEST(AdvectionSameField, WeightsStreamAndAsyncAreEqualBitForBit) {
   const std::string out = temp_dir("advection-same-field") + "/out.json";
-  const ProcessResult p = run_command(std::string(GPUCMP_BENCH_PATH) +
-                                      " --benchmark_filter='^advection/opencl/"
-                                      "(weights|stream|async|ring)/' --cache cold --samples 1"
-                                      " --advection-grid 256x256,320x192 --benchmark_out=" +
-                                      out);
+  const ProcessResult p =
+      run_command(std::string(GPUCMP_BENCH_PATH) +
+                  " --benchmark_filter='^advection/opencl/"
+                  "(weights|stream|async|ring|ring-vec4)/' --cache cold --samples 1"
+                  " --advection-grid 256x256,320x192 --benchmark_out=" +
+                  out);
   ASSERT_EQ(p.exit_code, 0) << p.output;
   std::ifstream in(out);
   const json report = json::parse(in, nullptr, false);
@@ -44,10 +45,11 @@ TEST(AdvectionSameField, WeightsStreamAndAsyncAreEqualBitForBit) {
   ASSERT_EQ(digest.size(), 2u) << p.output;
   for (const auto& [grid, by_variant] : digest) {
     SCOPED_TRACE(grid);
-    ASSERT_EQ(by_variant.size(), 4u);
+    ASSERT_EQ(by_variant.size(), 5u);
     EXPECT_EQ(by_variant.at("stream"), by_variant.at("weights"));
     EXPECT_EQ(by_variant.at("async"), by_variant.at("weights"));
     EXPECT_EQ(by_variant.at("ring"), by_variant.at("weights"));
+    EXPECT_EQ(by_variant.at("ring-vec4"), by_variant.at("weights"));
   }
 }
 

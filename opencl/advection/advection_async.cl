@@ -2,7 +2,8 @@
 // advection.h): as cuda/advection/advection_async.cu, the ring of rows
 // filled by OpenCL's own asynchronous copy, async_work_group_copy, one
 // copy of a row's tile columns (and halo) a row, PREFETCH rows ahead; built
-// with -DRING_LOADS, the ring variant (ordinary loads and stores); with
+// with -DRING_LOADS, the ring variant (ordinary loads and stores; with
+// -DRING_VEC4 as well, ring-vec4: CUDA's copy, a float4 a work-item); with
 // -DNV_CP_ASYNC (variant async-cpasync, NVIDIA's driver only), the ring
 // filled by PTX cp.async through NVIDIA's inline asm, as CUDA's kernel does;
 // with -DCP_ASYNC_WAIT=0 as well, each row waits for every copy in flight
@@ -31,7 +32,35 @@ __global const float* input_row(__global const float* from, int row0, int nx, in
   return from + (gy - row0) * nx;
 }
 
-#ifdef RING_LOADS
+#if defined(RING_LOADS) && defined(RING_VEC4)
+// ring-vec4: as advection_async.cu's ring, work-item i loads and stores its
+// own 16 bytes of the row (the last columns of the grid past its edge), the
+// first and the last work-item the 8 bytes of halo beside the tile. The
+// casts say the alignment (a row of whole float4, a slot column of 4 + 4i,
+// a halo column even), so that the JIT may read and write 16 and 8 bytes at
+// once, where vload4 promises it only 4.
+#define COPY_MARK int
+COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, int nx, int ny,
+                   int x0, int y0, int k) {
+  const int tx = get_local_id(0);
+  const int xl = min(x0 + tx * CELLS, nx - CELLS);
+  const bool left = tx == 0, right = tx == THREADS - 1;
+  const int hx = left ? max(x0 - STEP_HALO, 0) : min(x0 + COLS, nx - STEP_HALO);
+  const int hslot = left ? LEAD : LEAD + STEP_HALO + COLS;
+  __local float* slot = ring + (k % RING) * STRIDE;
+  __global const float* row = input_row(from, row0, nx, ny, y0, k);
+  *(__local float4*)(slot + LEAD + STEP_HALO + tx * CELLS) = *(__global const float4*)(row + xl);
+  if (left || right) *(__local float2*)(slot + hslot) = *(__global const float2*)(row + hx);
+  return 0;
+}
+#define WAIT_ROW(e)
+#define NO_COPY()
+// async_rows issues this form's first PREFETCH copies in a loop: unrolled,
+// PoCL's optimized build (PoCL 3.1, LLVM 15) loses the first copy's right
+// halo (the tile's first output row read the halo that a previous
+// work-group left in the ring); the loop gives weights' field bit for bit,
+// as does the unrolled form with PoCL's optimizer off.
+#elif defined(RING_LOADS)
 // The ring variant: the same columns into the slot by ordinary loads and
 // stores, work-item i copying columns lo + i, lo + i + THREADS, ... (as
 // load_tile in advection.cl; what NVIDIA's JIT makes of the copy below).
@@ -123,7 +152,11 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
   const int win = CELLS + nc - 1;
   const int tx = get_local_id(0), x = x0 + tx * CELLS;
   COPY_MARK copies[PREFETCH];
+#ifdef RING_VEC4
+#pragma unroll 1  // see ring-vec4's copy_row
+#else
 #pragma unroll
+#endif
   for (int k = 0; k < PREFETCH; ++k) copies[k] = copy_row(ring, from, row0, nx, ny, x0, y0, k);
   float a[5][CELLS + 4];
 #pragma unroll

@@ -164,6 +164,8 @@ GPUCMP_PROGRAMS {
   async_ptx_nobar.passes = {"cpasync-nobar"};
   specs.push_back(async_ptx_nobar);
   specs.push_back(source("advection", "ring", "advection_async.cl", "-DRING_LOADS"));
+  specs.push_back(
+      source("advection", advection::kRingVec4, "advection_async.cl", "-DRING_LOADS -DRING_VEC4"));
   for (const InlineCpAsync& form : kInlineCpAsync)
     specs.push_back(
         with_nvidia(source("advection", form.variant, "advection_async.cl", ""), form.options));
@@ -185,7 +187,7 @@ GPUCMP_RUNNERS("opencl") {
                                                  session().info().name + "')");
                              return std::make_unique<AdvectionRunner>(p, v);
                            });
-  advection::runners().add("opencl", {{kPtxCpAsync}, {kPtxCpAsyncNoBar}},
+  advection::runners().add("opencl", {{kPtxCpAsync}, {kPtxCpAsyncNoBar}, {advection::kRingVec4}},
                            [](advection::Problem& p, const advection::Variant& v) {
                              return std::make_unique<AdvectionRunner>(p, v);
                            });

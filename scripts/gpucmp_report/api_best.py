@@ -126,7 +126,8 @@ FAMILIES = [
     # async-ptx-cpasync(-nobar): OpenCL's async after gpucmp's cpasync pass (and
     # each copy's own barrier removed).
     Family("advection step 8192 x 16384", "advection", "advection", "nx:8192/ny:16384",
-           ADVECTION, ADVECTION, ("async-ptx-cpasync", "async-ptx-cpasync-nobar")),
+           ADVECTION, ADVECTION + ("ring-vec4",),  # ring-vec4: an OpenCL source form
+           ("async-ptx-cpasync", "async-ptx-cpasync-nobar")),
     Family("triad 2^27", "triad", "triad", "n:134217728", ("base",), ("base",)),
     Family("device copy 1 GiB", "bandwidth", "bandwidth", GIB, ("d2d",), ("d2d",)),
     *[Family(f"{d} copy 1 GiB", "bandwidth", "bandwidth", GIB, (f"{d}-pinned", f"{d}-pageable"),

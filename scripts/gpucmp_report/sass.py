@@ -144,6 +144,7 @@ ADVECTION_KERNELS = {
     "async-cpasync-4b": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "async-cpasync-4b-wait0": (_ADV_ASYNC.format(1), r"^advection_async$"),
     "ring": (_ADV_ASYNC.format(0), r"^advection_async$"),
+    "ring-vec4": (_ADV_ASYNC.format(0), r"^advection_async$"),  # OpenCL's form of ring
 }
 
 

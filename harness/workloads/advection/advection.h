@@ -117,7 +117,12 @@ Validation validate_long_run(const std::vector<float>& got, int nx, int ny, long
 //            multiply-adds a cell
 //   ring     async with the ring filled by ordinary loads and stores, which
 //            wait for the loads: the cross-run that prices the asynchronous
-//            copy on each API
+//            copy on each API (CUDA: one 16-byte load and store a thread and
+//            row; OpenCL: async_work_group_copy's columns, 4 bytes a load)
+// and an OpenCL source form of ring:
+//   ring-vec4  OpenCL: ring with CUDA's copy, one float4 load and store a
+//            work-item and row (and the 8 bytes of halo beside the tile as
+//            float2), in plain OpenCL C
 // and one API's own control of async each (not pairs):
 //   async-cpasync  OpenCL: the ring filled by PTX cp.async through NVIDIA's
 //                  inline asm (NVIDIA's driver only)
@@ -152,8 +157,10 @@ inline constexpr const char* kAsyncMaxL1 = "async-maxl1";                 // CUD
 inline constexpr const char* kAsyncCpAsyncWait0 = "async-cpasync-wait0";  // every copy waited
 inline constexpr const char* kAsyncCpAsync4B = "async-cpasync-4b";        // 4-byte copies
 inline constexpr const char* kAsyncCpAsync4BWait0 = "async-cpasync-4b-wait0";  // both
+inline constexpr const char* kRingVec4 = "ring-vec4";  // OpenCL's ring with CUDA's copy
 // Whether the variant runs async's kernel (its tile shape, a block of
-// kAsyncThreads walking kAsyncRows rows): async, ring and every control of async.
+// kAsyncThreads walking kAsyncRows rows): async, ring, ring-vec4 and every
+// control of async.
 bool runs_async_kernel(const std::string& variant);
 
 struct Problem {

@@ -76,14 +76,19 @@ class Advection : public Workload {
   std::string name() const override { return "advection"; }
 
   // --tune (tune_family.h): every own step kernel on one grid and steps a
-  // launch, the same on both APIs. Not OpenCL's async-cpasync: its copy is
-  // CUDA's cp.async written into OpenCL as inline PTX, a cross-run, as in
+  // launch, the same on both APIs, and OpenCL's ring-vec4 source form. Not OpenCL's async-cpasync:
+  // its copy is CUDA's cp.async written into OpenCL as inline PTX, a cross-run, as in
   // scripts/gpucmp_report/api_best.py. async-maxl1 is a control; split rows
   // (gpus:...) are not candidates.
   std::optional<TuneFamily> tune_family(const BenchName& row) const override {
     static const std::vector<std::string> own{"blocked", "branchy", "plain", "weights",
                                               "stream",  "async",   "ring"};
-    static const TuneRule rule{{"nx", "ny", "steps"}, {}, {{"", own, own}}};
+    static const std::vector<std::string> opencl_own = [] {
+      std::vector<std::string> v = own;
+      v.push_back(kRingVec4);
+      return v;
+    }();
+    static const TuneRule rule{{"nx", "ny", "steps"}, {}, {{"", own, opencl_own}}};
     return tune_family_by_rule(row, rule);
   }
 

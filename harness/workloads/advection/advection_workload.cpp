@@ -28,7 +28,8 @@ bool runs_async_kernel(const std::string& variant) {
                                               kAsyncMaxL1,
                                               kAsyncCpAsyncWait0,
                                               kAsyncCpAsync4B,
-                                              kAsyncCpAsync4BWait0};
+                                              kAsyncCpAsync4BWait0,
+                                              kRingVec4};
   return names.count(variant) > 0;
 }
 

@@ -19,7 +19,8 @@ WORKLOAD = "advection"
 MAIN = "blocked"  # the paper's kernel
 VARIANT_ORDER = ("blocked", "branchy", "plain", "weights", "stream", "async", "async-cpasync",
                  "async-cpasync-wait0", "async-cpasync-4b", "async-cpasync-4b-wait0",
-                 "async-ptx-cpasync", "async-ptx-cpasync-nobar", "async-maxl1", "ring")
+                 "async-ptx-cpasync", "async-ptx-cpasync-nobar", "async-maxl1", "ring",
+                 "ring-vec4")
 # over: how the G parts trade halos; halo_steps:K, every K steps (2K rows each way)
 KNOWN = {"nx", "ny", "steps", "gpus", "halo_steps", "exchange", "over"}
 BYTES_PER_CELL = 8  # f read once and written once a step, FP32

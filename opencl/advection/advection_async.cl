@@ -59,7 +59,9 @@ COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, in
 // PoCL's optimized build (PoCL 3.1, LLVM 15) loses the first copy's right
 // halo (the tile's first output row read the halo that a previous
 // work-group left in the ring); the loop gives weights' field bit for bit,
-// as does the unrolled form with PoCL's optimizer off.
+// as does the unrolled form with PoCL's optimizer off. Built with
+// -DRING_VEC4_PROLOGUE_UNROLLED as well (--cl-build-options, a cross-run
+// only), the copies are unrolled as in the other forms.
 #elif defined(RING_LOADS)
 // The ring variant: the same columns into the slot by ordinary loads and
 // stores, work-item i copying columns lo + i, lo + i + THREADS, ... (as
@@ -152,7 +154,7 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
   const int win = CELLS + nc - 1;
   const int tx = get_local_id(0), x = x0 + tx * CELLS;
   COPY_MARK copies[PREFETCH];
-#ifdef RING_VEC4
+#if defined(RING_VEC4) && !defined(RING_VEC4_PROLOGUE_UNROLLED)
 #pragma unroll 1  // see ring-vec4's copy_row
 #else
 #pragma unroll

@@ -55,13 +55,24 @@ COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, in
 }
 #define WAIT_ROW(e)
 #define NO_COPY()
-// async_rows issues this form's first PREFETCH copies in a loop: unrolled,
-// PoCL's optimized build (PoCL 3.1, LLVM 15) loses the first copy's right
-// halo (the tile's first output row read the halo that a previous
-// work-group left in the ring); the loop gives weights' field bit for bit,
-// as does the unrolled form with PoCL's optimizer off. Built with
-// -DRING_VEC4_PROLOGUE_UNROLLED as well (--cl-build-options, a cross-run
-// only), the copies are unrolled as in the other forms.
+// async_rows issues this form's first PREFETCH copies in a loop. Unrolled,
+// they give a field that differs from weights' on PoCL 3.1 (LLVM 15) with
+// its optimizer on: the tile's first output row reads, in the right halo,
+// what a previous work-group left in the ring (seen with a field of known
+// values; the cause inside PoCL was not isolated, and no race or undefined
+// behaviour was found in this source). As a loop, or unrolled with PoCL's
+// optimizer off, the field equals weights' bit for bit.
+// Two controlled variants of this form, for scripts/experiments/ring_prologue
+// only (--cl-build-options): -DRING_VEC4_PROLOGUE_UNROLLED unrolls those
+// copies as the other forms do; -DRING_VEC4_COPY_FIRST issues each row's
+// copy before the row's barrier, where CUDA's ring issues it (the slot it
+// fills was last read two barriers before), not after it.
+#ifndef RING_VEC4_PROLOGUE_UNROLLED
+#define PROLOGUE_AS_LOOP
+#endif
+#ifdef RING_VEC4_COPY_FIRST
+#define COPY_BEFORE_BARRIER
+#endif
 #elif defined(RING_LOADS)
 // The ring variant: the same columns into the slot by ordinary loads and
 // stores, work-item i copying columns lo + i, lo + i + THREADS, ... (as
@@ -154,7 +165,7 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
   const int win = CELLS + nc - 1;
   const int tx = get_local_id(0), x = x0 + tx * CELLS;
   COPY_MARK copies[PREFETCH];
-#if defined(RING_VEC4) && !defined(RING_VEC4_PROLOGUE_UNROLLED)
+#ifdef PROLOGUE_AS_LOOP
 #pragma unroll 1  // see ring-vec4's copy_row
 #else
 #pragma unroll
@@ -166,11 +177,17 @@ void async_rows(const int c0, const int nc, __global const float* from, __global
     WAIT_ROW(copies[0]);
 #pragma unroll
     for (int j = 0; j + 1 < PREFETCH; ++j) copies[j] = copies[j + 1];
+#ifdef COPY_BEFORE_BARRIER
+    if (k + PREFETCH < IN_ROWS)
+      copies[PREFETCH - 1] = copy_row(ring, from, row0, nx, ny, x0, y0, k + PREFETCH);
+    barrier(CLK_LOCAL_MEM_FENCE);
+#else
     barrier(CLK_LOCAL_MEM_FENCE);
     if (k + PREFETCH < IN_ROWS)
       copies[PREFETCH - 1] = copy_row(ring, from, row0, nx, ny, x0, y0, k + PREFETCH);
     else
       NO_COPY();
+#endif
     __local const float* slot = ring + (k % RING) * STRIDE;
 #pragma unroll
     for (int r = 0; r < 4; ++r)

@@ -7,7 +7,7 @@ against the fastest OpenCL row of the same run that gpucmp made of the same
 kernel: a PTX pass on OpenCL's own PTX (`-ptx-<pass>`, the study's chains
 `-auto-...`, advection's `async-ptx-cpasync` and `-nobar`), a source form (`aligned`,
 advection's `ring`, its work-group copy as `cp.async` in NVIDIA inline PTX
-`async-cpasync`, cp's atoms by value
+`async-cpasync`, cp's atoms and MRI's k-values by value
 `-byvalue`, atoms or k-values read a step ahead `-prefetch`, MRI's k-values
 read as float4 `-vec4`) or a
 build option (reduce's `pipeline-regcap40`, scan's `onepass-regcap64`). A candidate that a run does
@@ -48,6 +48,7 @@ def mri(w, k, x):
     return ("parboil", name, "precise",
             [("variants", name, f"precise-{c}") for c in CHAINS + ["ptx-align"]]
             + [("parboil", name, "precise-prefetch")]
+            + [("parboil", name, "precise-byvalue")]
             + [("parboil", name, "precise-vec4")])
 
 

@@ -109,6 +109,18 @@ class Selection(Case):
             b = bests[f.label]
             self.assertEqual((b.cuda.variant, b.opencl.variant), (cuda, opencl), f.label)
 
+    def test_mri_by_value_is_a_candidate_of_the_precise_family_on_both_apis(self):
+        for w in ("mriq", "mrifhd"):
+            mri = FAMILY[f"{w} precise, 32^3 (numK 3072)"]
+            rows = [(api, v, ms) for api in ("cuda", "opencl")
+                    for v, ms in (("precise", 2.0), ("precise-prefetch", 1.8),
+                                  ("precise-byvalue", 1.5 if api == "cuda" else 1.6))]
+            b = self.bests(*[fx.row(fx.name(mri, api, v), ms) for api, v, ms in rows])[mri.label]
+            self.assertEqual((b.cuda.variant, b.opencl.variant),
+                             ("precise-byvalue", "precise-byvalue"), w)
+            for api in ("cuda", "opencl"):  # fast math: no MRI family takes it
+                self.assertEqual(api_best.left_out(w, api, "fast-byvalue"), api_best.MRI_FAST)
+
     def test_a_labelled_cross_run_is_never_picked_whatever_its_name(self):
         cross = fx.row(fx.name(MM, "cuda", "tile32"), 0.5)
         for r in cross:

@@ -1,12 +1,15 @@
 // The source forms and build options that close compiler-made gaps, run
 // through OpenCL on the default device (PoCL without a GPU) and validated
 // against the CPU reference: cp's atoms by value and read a step ahead, the
-// MRI k-values read a step ahead and read as float4, reduce's pipeline with NVIDIA's register
-// cap (on another driver the plain build). Sizes with ragged ends: 300 atoms
-// (a partial by-value chunk, a constant chunk of 300) and 1031 k-values
-// (tiles of 7 for Q and FHD: an odd one and pairs, three leftovers and four).
+// MRI k-values read a step ahead, read as float4 and passed by value, reduce's
+// pipeline with NVIDIA's register cap (on another driver the plain build).
+// Sizes with ragged ends: 300 atoms (a partial by-value chunk, a constant chunk
+// of 300) and 1031 k-values (tiles of 7 for Q and FHD: an odd one and pairs,
+// three leftovers and four; by value, chunks of the device's count and a
+// partial last one).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -37,7 +40,7 @@ const std::map<std::string, json>& forms_run() {
         dir + "/mriq.bin --mrifhd-input " + dir +
         "/mrifhd.bin "
         "'--benchmark_filter=^(cp|mriq|mrifhd|reduce)/opencl/(unrollx8(-ieee|-fast)?"
-        "(-byvalue|-prefetch)?|(precise|fast)(-prefetch|-vec4)?|pipeline(-regcap40)?)/' "
+        "(-byvalue|-prefetch)?|(precise|fast)(-prefetch|-vec4|-byvalue)?|pipeline(-regcap40)?)/' "
         "--benchmark_out=" +
         out + " --benchmark_out_format=json");
     EXPECT_EQ(r.exit_code, 0) << r.output;
@@ -59,8 +62,8 @@ TEST(GapForms, EveryFormRanValidated) {
     for (const char* form : {"", "-byvalue", "-prefetch"})
       want.insert(std::string("cp/") + math + form + "/128");
   for (const char* w : {"mriq", "mrifhd"})
-    for (const char* v :
-         {"precise", "fast", "precise-prefetch", "fast-prefetch", "precise-vec4", "fast-vec4"})
+    for (const char* v : {"precise", "fast", "precise-prefetch", "fast-prefetch", "precise-vec4",
+                          "fast-vec4", "precise-byvalue", "fast-byvalue"})
       want.insert(std::string(w) + "/" + v + "/1031");
   for (const char* type : {"int32", "float"}) {
     want.insert(std::string("reduce/pipeline/") + type);
@@ -99,6 +102,43 @@ TEST(GapForms, ByValueRowsSayTheirChunk) {
   }
   EXPECT_EQ(rows, 3);
   EXPECT_FALSE(forms_run().at("cp/unrollx8-prefetch/128").contains("atoms_per_launch"));
+}
+
+// An MRI by-value row's launches each take the chunk its program was built
+// with: ceil(1031 / chunk) kernels after the two outputs' clears, no per-k
+// kernel, no copy. The chunk is the largest count of records (16 bytes Q, 20
+// FHD) that fits beside 48 bytes of other arguments in one parameter limit:
+// Q's and FHD's counts must come from the same limit of the device.
+TEST(GapForms, MriByValueRowsSayTheirChunk) {
+  std::map<std::string, int> chunk;  // workload -> k-values a launch
+  for (const char* w : {"mriq", "mrifhd"})
+    for (const char* v : {"precise-byvalue", "fast-byvalue"}) {
+      const std::string row = std::string(w) + "/" + v + "/1031";
+      const auto it = forms_run().find(row);
+      ASSERT_NE(it, forms_run().end()) << row;
+      const json& b = it->second;
+      ASSERT_TRUE(b.contains("k_per_launch")) << row;
+      const int k = int(b["k_per_launch"].get<double>());
+      ASSERT_GE(k, 1) << row;
+      const int launches = (1031 + k - 1) / k;  // the two clears, then a kernel a chunk
+      EXPECT_EQ(b["commands_per_launch"].get<double>(), double(2 + launches)) << row;
+      EXPECT_NE(b.value("label", "").find("device_options=-DK_BYVALUE=" + std::to_string(k)),
+                std::string::npos)
+          << row << ": " << b.value("label", "");
+      if (chunk.count(w)) {
+        EXPECT_EQ(chunk[w], k) << row << ": both math modes alike";
+      }
+      chunk[w] = k;
+    }
+  ASSERT_EQ(chunk.size(), 2u);
+  // The limits each count allows: [48 + 16 q, 48 + 16 (q + 1)) for Q (unless
+  // capped at its tile) and the same with 20 for FHD; one limit lies in both.
+  const long long q = chunk["mriq"], fh = chunk["mrifhd"];
+  const long long low = std::max(48 + 16 * q, 48 + 20 * fh);
+  const long long high = std::min(q < mri::kTileQ ? 48 + 16 * (q + 1) : 1LL << 40,
+                                  fh < mri::kTileFH ? 48 + 20 * (fh + 1) : 1LL << 40);
+  EXPECT_LT(low, high) << "Q " << q << ", FHD " << fh << ": not from one parameter limit";
+  EXPECT_FALSE(forms_run().at("mriq/precise/1031").contains("k_per_launch"));
 }
 
 TEST(GapForms, RegisterCappedRowSaysItsOption) {

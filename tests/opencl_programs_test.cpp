@@ -3,7 +3,7 @@
 // (align its fifth step), the ptx-align, ptx-ftz and ptx-shared32 controls,
 // the aligned matrixMul variants paired with the CUDA list
 // (harness/workloads/sdk/matrixmul.h), and the forms that close compiler-made
-// gaps (cp by value and prefetch, MRI prefetch, reduce's register cap).
+// gaps (cp and MRI by value, cp and MRI prefetch, reduce's register cap).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -224,6 +224,36 @@ TEST(OpenClPrograms, ByValueChunkIsADefineOfTheDevice) {
   tiny.max_parameter_bytes = 20;
   EXPECT_THROW(driver_options(program_spec("cp", "unrollx8-byvalue"), true, tiny), Unavailable);
   EXPECT_EQ(program_spec("cp", "unrollx8").device_options, nullptr);
+}
+
+// MRI's by-value programs take their chunk from the device as cp's do: the
+// largest count of records (16 bytes Q, 20 FHD) beside 48 bytes of other
+// arguments, at most the constant tile, as -DK_BYVALUE=N after the math options.
+TEST(OpenClPrograms, MriByValueChunkIsADefineOfTheDevice) {
+  DeviceInfo nvidia, minimum, large, tiny;
+  nvidia.max_parameter_bytes = 4352;
+  minimum.max_parameter_bytes = 1024;
+  large.max_parameter_bytes = 1 << 20;
+  tiny.max_parameter_bytes = 48 + 15;
+  for (const auto& [w, nv, min, cap] :
+       {std::tuple{"mriq", "269", "61", "1024"}, {"mrifhd", "215", "48", "512"}}) {
+    for (const auto& [variant, math] :
+         {std::pair{"precise-byvalue", ""}, {"fast-byvalue", kFast}}) {
+      const ProgramSpec& s = program_spec(w, variant);
+      SCOPED_TRACE(std::string(w) + "/" + variant);
+      EXPECT_EQ(s.from, ProgramFrom::source);
+      EXPECT_EQ(s.file, program_spec(w, "precise").file);
+      EXPECT_EQ(s.options, math);
+      ASSERT_NE(s.device_options, nullptr);
+      const std::string with = std::string(math).empty() ? "" : std::string(math) + " ";
+      EXPECT_EQ(driver_options(s, true, nvidia), with + "-DK_BYVALUE=" + nv);
+      EXPECT_EQ(driver_options(s, false, minimum), with + "-DK_BYVALUE=" + min);
+      EXPECT_EQ(driver_options(s, false, large), with + "-DK_BYVALUE=" + cap);
+      EXPECT_THROW(driver_options(s, true, tiny), Unavailable);
+    }
+    for (const char* v : {"precise", "fast", "precise-prefetch", "precise-vec4"})
+      EXPECT_EQ(program_spec(w, v).device_options, nullptr) << w << "/" << v;
+  }
 }
 
 // The ftz pass on the fast builds' own PTX: as written and by value.

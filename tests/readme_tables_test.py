@@ -125,12 +125,13 @@ class Tables(unittest.TestCase):
         self.assertLessEqual({"unrollx8-fast-byvalue", "unrollx8-fast-prefetch",
                               "unrollx8-fast-ptx-ftz", "unrollx8-fast-byvalue-ptx-ftz"},
                              candidates["unrollx8-fast"])
-        self.assertIn("precise-prefetch", candidates["precise"])
+        self.assertLessEqual({"precise-prefetch", "precise-byvalue"}, candidates["precise"])
         self.assertIn("pipeline-regcap40", candidates["pipeline"])
         for label, _, pattern, _variant, cands in passes_table.ROWS:
             if pattern.startswith(("mriq/", "mrifhd/")):
                 with self.subTest(row=label):
                     self.assertIn(("parboil", pattern, "precise-prefetch"), cands)
+                    self.assertIn(("parboil", pattern, "precise-byvalue"), cands)
 
     def test_a_candidate_counts_only_in_a_run_that_holds_it(self):
         # A run with cp's fast by-value row at half OpenCL's time as written and

@@ -119,6 +119,32 @@ class Sass(unittest.TestCase):
                                               "mriq", variant, lambda s: s == "cuda")
             self.assertEqual(dict(counts), {op: 1}, variant)
 
+    def test_mri_by_value_rows_pick_their_own_kernels(self):
+        # MRI's by-value form (mri::KFrom::byvalue) is a kernel of its own in
+        # mriq.cu / mrifhd.cu (each math mode's file) and in its programs.
+        for workload, kernel in (("mriq", "ComputeQ"), ("mrifhd", "ComputeFH")):
+            ns = "_ZN6gpucmp4cuda{}12_GLOBAL__N_1"
+            plain = f"{len(kernel) + 1}{kernel}ILNS_3mri5KLoopE0EEEviiPKf"
+            byvalue = f"{len(kernel) + 7}{kernel}ByValueEiiPKfS4_S4_PfS5_NS2_7KChunkE"
+            forms = (("", "7precise", "ULDC"), ("-fast", "4fast", "LDC.64"))
+            files = [report_sass.SassFile(
+                f"x/{workload}{stem}.cuda.sass", "// SASS: nvcc\n" + "".join(
+                    f"\t\tFunction : {ns.format(math)}{name}\n        /*0000*/  {op} R0 ;\n"
+                    for name, op in ((plain, "LDC"), (byvalue, op_byvalue))))
+                for stem, math, op_byvalue in forms]
+            files.append(report_sass.SassFile(
+                f"x/{workload}-precise-byvalue.opencl-jit.sass", "// SASS: driver JIT\n" + "".join(
+                    f"\t\tFunction : {k}\n        /*0000*/  {op} R0 ;\n"
+                    for k, op in ((kernel, "LDG"), (kernel + "ByValue", "ULDC")))))
+            for variant, op in (("precise", "LDC"), ("precise-byvalue", "ULDC"),
+                                ("fast-byvalue", "LDC.64")):
+                _, names, counts = report_sass.select(files, workload, variant,
+                                                      lambda s: s == "cuda")
+                self.assertEqual(dict(counts), {op: 1}, (workload, variant, names))
+            _, names, counts = report_sass.select(files, workload, "precise-byvalue",
+                                                  report_sass.is_opencl_jit)
+            self.assertEqual((names, dict(counts)), ([kernel + "ByValue"], {"ULDC": 1}))
+
     def test_reduce_and_scan_compare_one_instantiation_with_the_build_that_ran(self):
         # CUDA's cubins hold every word type and alpha; the pair is the float
         # kernel (alpha 32 for scan's alpha and onepass), beside OpenCL's float

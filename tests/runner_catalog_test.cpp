@@ -57,7 +57,8 @@ TEST(RunnerCatalog, TheGapFormsPairByName) {
     for (const char* form : {"-byvalue", "-prefetch"})
       paired.emplace_back("cp", std::string(math) + form);
   for (const char* w : {"mriq", "mrifhd"})
-    for (const char* v : {"precise-prefetch", "fast-prefetch"}) paired.emplace_back(w, v);
+    for (const char* v : {"precise-prefetch", "fast-prefetch", "precise-byvalue", "fast-byvalue"})
+      paired.emplace_back(w, v);
   for (const auto& [w, v] : paired)
     for (const std::string& api : linked_apis())
       EXPECT_TRUE(by.at(w).at(api).count(v)) << w << "/" << api << "/" << v;

@@ -195,7 +195,7 @@ class SingleGpuFilters(unittest.TestCase):
         names = [f"cp/{api}/unrollx8{m}{form}{cp}" for api in apis
                  for m in ("", "-ieee", "-fast") for form in ("", "-byvalue", "-prefetch")]
         names += [f"{w}/{api}/{m}{form}{q}" for w in ("mriq", "mrifhd") for api in apis
-                  for m in ("precise", "fast") for form in ("", "-prefetch")]
+                  for m in ("precise", "fast") for form in ("", "-prefetch", "-byvalue")]
         names += [f"cp/opencl/unrollx8-fast-ptx-ftz{cp}",
                   f"cp/opencl/unrollx8-fast-byvalue-ptx-ftz{cp}",
                   f"cp/cuda/unrollx8-fast-ldg{cp}", f"mriq/cuda/precise-opencl-ptx{q}"]

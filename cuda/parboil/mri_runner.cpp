@@ -1,7 +1,9 @@
 // CUDA runners of mriq and mrifhd: per launch, compute the per-k factors into
 // the packed k-values (device), clear the outputs, then per tile copy the
 // k-values into constant memory and launch the voxel kernel (mriq.cu, mrifhd.cu);
-// mriq's -ldg rows launch on the tile where it lies.
+// mriq's -ldg rows launch on the tile where it lies. The by-value form
+// (mri::KFrom::byvalue) clears the outputs, then passes each chunk of k-values,
+// their per-k factors from the host, as the kernel's __grid_constant__ argument.
 // The device copies (MriBuffers, mri_buffers.h) are shared with the cross-run rows.
 #include <algorithm>
 #include <vector>
@@ -10,6 +12,7 @@
 #include "mri_buffers.h"
 #include "parboil_kernels.h"
 #include "runner_table.h"
+#include "workloads/parboil/mri_byvalue.h"
 
 namespace gpucmp::cuda {
 
@@ -68,18 +71,26 @@ static_assert(sizeof(KValuesQ) == 4 * sizeof(float) && sizeof(KValuesFH) == 5 * 
 class MriRunner : public MriBuffers {
  public:
   MriRunner(mri::Problem& p, const mri::Variant& v, bool ldg)
-      : MriBuffers(p), fast_(v.fast_math), ldg_(ldg), loop_(v.loop), block_(v.local.x) {
+      : MriBuffers(p),
+        fast_(v.fast_math),
+        ldg_(ldg),
+        byvalue_(v.from == mri::KFrom::byvalue),
+        loop_(v.loop),
+        block_(v.local.x) {
+    if (byvalue_)  // the kernels' compiled-in chunk (mriq.cu, mrifhd.cu)
+      records_ = mri::byvalue_records(p.data, p.kind, mri::byvalue_k_nvidia(p.kind));
     if (mri::default_local(v)) return;
-    const MriQKernels& q = mriq_kernels(fast_);
-    const void* kernel = p.kind == mri::Kind::q
-                             ? (ldg_ ? q.compute_kernel_ldg(loop_) : q.compute_kernel(loop_))
-                             : mrifhd_kernels(fast_).compute_kernel(loop_);
-    check_block_limit(kernel, v.local, 1, std::string(mri::workload_name(p.kind)) + "/" + v.name);
+    check_block_limit(kernel(p.kind), v.local, 1,
+                      std::string(mri::workload_name(p.kind)) + "/" + v.name);
   }
 
  protected:
   void enqueue() override {
     const mri::Dataset& d = problem().data;
+    if (byvalue_) {
+      enqueue_byvalue(d);
+      return;
+    }
     if (problem().kind == mri::Kind::q) {
       const MriQKernels& k = mriq_kernels(fast_);
       auto* kv = static_cast<KValuesQ*>(kv_.get());
@@ -111,9 +122,39 @@ class MriRunner : public MriBuffers {
   }
 
  private:
-  bool fast_, ldg_;
+  // The voxel kernel of this row, for cudaFuncGetAttributes.
+  const void* kernel(mri::Kind kind) const {
+    if (kind == mri::Kind::fhd) {
+      const MriFhdKernels& k = mrifhd_kernels(fast_);
+      return byvalue_ ? k.compute_kernel_byvalue() : k.compute_kernel(loop_);
+    }
+    const MriQKernels& k = mriq_kernels(fast_);
+    if (byvalue_) return k.compute_kernel_byvalue();
+    return ldg_ ? k.compute_kernel_ldg(loop_) : k.compute_kernel(loop_);
+  }
+
+  // The by-value form: the outputs cleared, then one voxel kernel a chunk of
+  // mri::byvalue_k_nvidia k-values, the chunk its last argument (mri_byvalue.h).
+  void enqueue_byvalue(const mri::Dataset& d) {
+    clear_outputs();
+    const int per_launch = mri::byvalue_k_nvidia(problem().kind);
+    const std::size_t floats = kv_floats();
+    for (int start = 0; start < d.numK; start += per_launch) {
+      const int count = std::min(per_launch, d.numK - start);
+      const float* chunk = records_.data() + floats * std::size_t(start);
+      if (problem().kind == mri::Kind::q)
+        mriq_kernels(fast_).compute_q_byvalue(count, d.numX, f(x_), f(y_), f(z_), f(out_r_),
+                                              f(out_i_), chunk, block_, stream());
+      else
+        mrifhd_kernels(fast_).compute_fh_byvalue(count, d.numX, f(x_), f(y_), f(z_), f(out_r_),
+                                                 f(out_i_), chunk, block_, stream());
+    }
+  }
+
+  bool fast_, ldg_, byvalue_;
   mri::KLoop loop_;
-  int block_;  // threads per block of the voxel kernel
+  int block_;                   // threads per block of the voxel kernel
+  std::vector<float> records_;  // byvalue: the records in whole chunks (mri::byvalue_records)
 };
 
 }  // namespace

@@ -3,7 +3,11 @@
 // thread, the k loop unrolled x4 by hand. Three forms of that loop
 // (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants),
 // gpucmp's first form (uniform-tile) and the origin's with each four read one
-// step ahead (prefetch). Pairs with opencl/parboil/mrifhd.cl.
+// step ahead (prefetch); ComputeFHByValue runs the origin's form over a chunk
+// of k-values passed by value (mri::KFrom::byvalue). Pairs with
+// opencl/parboil/mrifhd.cl.
+#include <cstring>
+
 #include "math_mode.h"
 #include "parboil_kernels.h"
 #include "workloads/parboil/mri.h"
@@ -33,35 +37,37 @@ __device__ __forceinline__ void accumulate(const KValuesFH& kv, float sX, float 
   iFH += kv.RhoPhiI * cArg + kv.RhoPhiR * sArg;
 }
 
-// numK: the k-values in this tile (<= kTileFH).
-template <mri::KLoop kLoop>
-__global__ void ComputeFH(int numK, int numX, const float* x, const float* y, const float* z,
-                          float* outR, float* outI) {
+// numK: the k-values in this tile (<= kTile); kAt(k) is k-value k of the
+// tile: from the constant bank (the kernel as written) or by value from the
+// kernel's parameter (whose chunk, kTile k-values, bounds the loop).
+template <mri::KLoop kLoop, int kTile = mri::kTileFH, class KAt>
+__device__ __forceinline__ void sum_fh(int numK, int numX, const float* x, const float* y,
+                                       const float* z, float* outR, float* outI, KAt kAt) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= numX) return;
   const float sX = x[t], sY = y[t], sZ = z[t];
   float rFH = outR[t], iFH = outI[t];
   if constexpr (kLoop == mri::KLoop::tile_and_count) {
     int k = 0;  // the numK % 4 leftovers first, then fours
-    for (; k < numK % 4; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
-    for (; k < mri::kTileFH && k < numK; k += 4) {
-      accumulate(ck[k], sX, sY, sZ, rFH, iFH);
-      accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
-      accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
-      accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+    for (; k < numK % 4; ++k) accumulate(kAt(k), sX, sY, sZ, rFH, iFH);
+    for (; k < kTile && k < numK; k += 4) {
+      accumulate(kAt(k), sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k + 1), sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k + 2), sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k + 3), sX, sY, sZ, rFH, iFH);
     }
   } else if constexpr (kLoop == mri::KLoop::prefetch) {
     int k = 0;  // the numK % 4 leftovers first, then fours, each loaded one step ahead
-    for (; k < numK % 4; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+    for (; k < numK % 4; ++k) accumulate(kAt(k), sX, sY, sZ, rFH, iFH);
     if (k < numK) {
-      KValuesFH n0 = ck[k], n1 = ck[k + 1], n2 = ck[k + 2], n3 = ck[k + 3];
-      for (; k < mri::kTileFH && k < numK; k += 4) {
+      KValuesFH n0 = kAt(k), n1 = kAt(k + 1), n2 = kAt(k + 2), n3 = kAt(k + 3);
+      for (; k < kTile && k < numK; k += 4) {
         const KValuesFH a0 = n0, a1 = n1, a2 = n2, a3 = n3;
         const int next = min(k + 4, numK - 4);  // the last step reloads its own four
-        n0 = ck[next];
-        n1 = ck[next + 1];
-        n2 = ck[next + 2];
-        n3 = ck[next + 3];
+        n0 = kAt(next);
+        n1 = kAt(next + 1);
+        n2 = kAt(next + 2);
+        n3 = kAt(next + 3);
         accumulate(a0, sX, sY, sZ, rFH, iFH);
         accumulate(a1, sX, sY, sZ, rFH, iFH);
         accumulate(a2, sX, sY, sZ, rFH, iFH);
@@ -71,15 +77,44 @@ __global__ void ComputeFH(int numK, int numX, const float* x, const float* y, co
   } else {
     int k = 0;  // fours, then the leftovers
     for (; k + 3 < numK; k += 4) {
-      accumulate(ck[k], sX, sY, sZ, rFH, iFH);
-      accumulate(ck[k + 1], sX, sY, sZ, rFH, iFH);
-      accumulate(ck[k + 2], sX, sY, sZ, rFH, iFH);
-      accumulate(ck[k + 3], sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k), sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k + 1), sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k + 2), sX, sY, sZ, rFH, iFH);
+      accumulate(kAt(k + 3), sX, sY, sZ, rFH, iFH);
     }
-    for (; k < numK; ++k) accumulate(ck[k], sX, sY, sZ, rFH, iFH);
+    for (; k < numK; ++k) accumulate(kAt(k), sX, sY, sZ, rFH, iFH);
   }
   outR[t] = rFH;
   outI[t] = iFH;
+}
+
+struct ConstantK {
+  __device__ const KValuesFH& operator()(int k) const { return ck[k]; }
+};
+
+template <mri::KLoop kLoop>
+__global__ void ComputeFH(int numK, int numX, const float* x, const float* y, const float* z,
+                          float* outR, float* outI) {
+  sum_fh<kLoop>(numK, numX, x, y, z, outR, outI, ConstantK{});
+}
+
+// The by-value form, as mriq.cu's: a chunk of k-values as one
+// __grid_constant__ argument, mri::byvalue_k_nvidia records (4352 bytes of
+// OpenCL arguments give 215).
+constexpr int kChunk = mri::byvalue_k_nvidia(mri::Kind::fhd);
+struct KChunkFH {
+  KValuesFH k[kChunk];
+};
+static_assert(sizeof(KChunkFH) == sizeof(float) * mri::record_floats(mri::Kind::fhd) * kChunk);
+
+struct ParameterK {
+  const KChunkFH& chunk;
+  __device__ const KValuesFH& operator()(int k) const { return chunk.k[k]; }
+};
+
+__global__ void ComputeFHByValue(int numK, int numX, const float* x, const float* y, const float* z,
+                                 float* outR, float* outI, const __grid_constant__ KChunkFH chunk) {
+  sum_fh<mri::KLoop::tile_and_count, kChunk>(numK, numX, x, y, z, outR, outI, ParameterK{chunk});
 }
 
 void rho_phi(const float* phiR, const float* phiI, const float* dR, const float* dI, KValuesFH* kv,
@@ -104,6 +139,16 @@ void compute_fh(mri::KLoop loop, int numK, int numX, const float* x, const float
     ComputeFH<mri::KLoop::prefetch><<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI);
 }
 
+void compute_fh_byvalue(int numK, int numX, const float* x, const float* y, const float* z,
+                        float* outR, float* outI, const float* chunk, int block, cudaStream_t s) {
+  KChunkFH arg;
+  std::memcpy(&arg, chunk, sizeof arg);
+  const int blocks = (numX + block - 1) / block;
+  ComputeFHByValue<<<blocks, block, 0, s>>>(numK, numX, x, y, z, outR, outI, arg);
+}
+
+const void* compute_kernel_byvalue() { return reinterpret_cast<const void*>(ComputeFHByValue); }
+
 const void* compute_kernel(mri::KLoop loop) {
   if (loop == mri::KLoop::tile_and_count)
     return reinterpret_cast<const void*>(ComputeFH<mri::KLoop::tile_and_count>);
@@ -114,6 +159,7 @@ const void* compute_kernel(mri::KLoop loop) {
 
 }  // namespace
 
-const MriFhdKernels kMriFhd = {rho_phi, set_k, compute_fh, compute_kernel};
+const MriFhdKernels kMriFhd = {
+    rho_phi, set_k, compute_fh, compute_kernel, compute_fh_byvalue, compute_kernel_byvalue};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

@@ -3,7 +3,11 @@
 // thread, the k loop unrolled x2 by hand. Three forms of that loop
 // (mri::KLoop, harness/workloads/parboil/mri.h): the origin's (main variants),
 // gpucmp's first form (uniform-tile) and the origin's with each pair read one
-// step ahead (prefetch). Pairs with opencl/parboil/mriq.cl.
+// step ahead (prefetch); ComputeQByValue runs the origin's form over a chunk of
+// k-values passed by value (mri::KFrom::byvalue). Pairs with
+// opencl/parboil/mriq.cl.
+#include <cstring>
+
 #include "math_mode.h"
 #include "parboil_kernels.h"
 #include "workloads/parboil/mri.h"
@@ -26,10 +30,11 @@ __device__ __forceinline__ void accumulate(const KValuesQ& kv, float sX, float s
   sQi += kv.PhiMag * sinf(expArg);
 }
 
-// numK: the k-values in this tile (<= kTileQ); kAt(k) is k-value k of the
-// tile: from the constant bank (the kernel as written) or, in the -ldg
-// control, from global memory through the read-only path.
-template <mri::KLoop kLoop, class KAt>
+// numK: the k-values in this tile (<= kTile); kAt(k) is k-value k of the
+// tile: from the constant bank (the kernel as written), in the -ldg control
+// from global memory through the read-only path, by value from the kernel's
+// parameter (whose chunk, kTile k-values, bounds the loop).
+template <mri::KLoop kLoop, int kTile = mri::kTileQ, class KAt>
 __device__ __forceinline__ void compute_q(int numK, int numX, const float* x, const float* y,
                                           const float* z, float* Qr, float* Qi, KAt kAt) {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
@@ -39,7 +44,7 @@ __device__ __forceinline__ void compute_q(int numK, int numX, const float* x, co
   if constexpr (kLoop == mri::KLoop::tile_and_count) {
     int k = numK % 2;  // the odd one first, then pairs
     if (k) accumulate(kAt(0), sX, sY, sZ, sQr, sQi);
-    for (; k < mri::kTileQ && k < numK; k += 2) {
+    for (; k < kTile && k < numK; k += 2) {
       accumulate(kAt(k), sX, sY, sZ, sQr, sQi);
       accumulate(kAt(k + 1), sX, sY, sZ, sQr, sQi);
     }
@@ -55,7 +60,7 @@ __device__ __forceinline__ void compute_q(int numK, int numX, const float* x, co
     if (k) accumulate(kAt(0), sX, sY, sZ, sQr, sQi);
     if (k < numK) {
       KValuesQ n0 = kAt(k), n1 = kAt(k + 1);
-      for (; k < mri::kTileQ && k < numK; k += 2) {
+      for (; k < kTile && k < numK; k += 2) {
         const KValuesQ a0 = n0, a1 = n1;
         const int next = min(k + 2, numK - 2);  // the last step reloads its own pair
         n0 = kAt(next);
@@ -83,6 +88,21 @@ struct GlobalK {
   }
 };
 
+// The by-value form: a chunk of k-values as one kernel argument, read from the
+// parameters' constant bank (__grid_constant__: no copy into local memory);
+// its array size is the chunk every NVIDIA launch of the form takes on both
+// APIs (mri::byvalue_k_nvidia: 4352 bytes of OpenCL arguments give 269).
+constexpr int kChunk = mri::byvalue_k_nvidia(mri::Kind::q);
+struct KChunkQ {
+  KValuesQ k[kChunk];
+};
+static_assert(sizeof(KChunkQ) == sizeof(float) * mri::record_floats(mri::Kind::q) * kChunk);
+
+struct ParameterK {
+  const KChunkQ& chunk;
+  __device__ const KValuesQ& operator()(int k) const { return chunk.k[k]; }
+};
+
 template <mri::KLoop kLoop>
 __global__ void ComputeQ(int numK, int numX, const float* x, const float* y, const float* z,
                          float* Qr, float* Qi) {
@@ -93,6 +113,11 @@ template <mri::KLoop kLoop>
 __global__ void ComputeQLdg(int numK, int numX, const float* x, const float* y, const float* z,
                             float* Qr, float* Qi, const float4* __restrict__ kv) {
   compute_q<kLoop>(numK, numX, x, y, z, Qr, Qi, GlobalK{kv});
+}
+
+__global__ void ComputeQByValue(int numK, int numX, const float* x, const float* y, const float* z,
+                                float* Qr, float* Qi, const __grid_constant__ KChunkQ chunk) {
+  compute_q<mri::KLoop::tile_and_count, kChunk>(numK, numX, x, y, z, Qr, Qi, ParameterK{chunk});
 }
 
 void phi_mag(const float* phiR, const float* phiI, KValuesQ* kv, int numK, cudaStream_t s) {
@@ -138,6 +163,16 @@ const void* compute_kernel(mri::KLoop loop) {
   return reinterpret_cast<const void*>(ComputeQ<mri::KLoop::prefetch>);
 }
 
+void compute_q_byvalue(int numK, int numX, const float* x, const float* y, const float* z,
+                       float* Qr, float* Qi, const float* chunk, int block, cudaStream_t s) {
+  KChunkQ arg;
+  std::memcpy(&arg, chunk, sizeof arg);
+  const int blocks = (numX + block - 1) / block;
+  ComputeQByValue<<<blocks, block, 0, s>>>(numK, numX, x, y, z, Qr, Qi, arg);
+}
+
+const void* compute_kernel_byvalue() { return reinterpret_cast<const void*>(ComputeQByValue); }
+
 const void* compute_kernel_ldg(mri::KLoop loop) {
   if (loop == mri::KLoop::tile_and_count)
     return reinterpret_cast<const void*>(ComputeQLdg<mri::KLoop::tile_and_count>);
@@ -148,7 +183,9 @@ const void* compute_kernel_ldg(mri::KLoop loop) {
 
 }  // namespace
 
-const MriQKernels kMriQ = {phi_mag,        set_k,         launch_q,
-                           compute_kernel, compute_q_ldg, compute_kernel_ldg};
+const MriQKernels kMriQ = {phi_mag,           set_k,
+                           launch_q,          compute_kernel,
+                           compute_q_ldg,     compute_kernel_ldg,
+                           compute_q_byvalue, compute_kernel_byvalue};
 
 }  // namespace gpucmp::cuda::GPUCMP_MATH_NS

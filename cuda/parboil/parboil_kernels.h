@@ -5,6 +5,7 @@
 
 #include "workloads/parboil/cp.h"
 #include "workloads/parboil/mri.h"
+#include "workloads/parboil/mri_byvalue.h"
 
 namespace gpucmp::cuda {
 
@@ -61,6 +62,12 @@ struct MriQKernels {
                         const float* z, float* Qr, float* Qi, const KValuesQ* kv, int block,
                         cudaStream_t);
   const void* (*compute_kernel_ldg)(mri::KLoop loop);
+  // The by-value form (mri::KFrom::byvalue): the voxel kernel over `numK`
+  // k-values of `chunk`, mri::byvalue_k_nvidia(Kind::q) records in host memory
+  // passed as its __grid_constant__ argument; and its kernel.
+  void (*compute_q_byvalue)(int numK, int numX, const float* x, const float* y, const float* z,
+                            float* Qr, float* Qi, const float* chunk, int block, cudaStream_t);
+  const void* (*compute_kernel_byvalue)();
 };
 
 struct MriFhdKernels {
@@ -71,6 +78,10 @@ struct MriFhdKernels {
   void (*compute_fh)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
                      const float* z, float* outR, float* outI, int block, cudaStream_t);
   const void* (*compute_kernel)(mri::KLoop loop);  // for cudaFuncGetAttributes
+  // The by-value form, as MriQKernels' (mri::byvalue_k_nvidia(Kind::fhd) records).
+  void (*compute_fh_byvalue)(int numK, int numX, const float* x, const float* y, const float* z,
+                             float* outR, float* outI, const float* chunk, int block, cudaStream_t);
+  const void* (*compute_kernel_byvalue)();
 };
 
 namespace precise {

@@ -1,6 +1,8 @@
 // OpenCL runners of mriq and mrifhd: per launch, compute the per-k factors into
 // the packed k-values, clear the outputs, then per tile copy the k-values into
-// the constant buffer and launch the voxel kernel (mriq.cl, mrifhd.cl).
+// the constant buffer and launch the voxel kernel (mriq.cl, mrifhd.cl). The
+// by-value form (mri::KFrom::byvalue) clears the outputs, then passes each
+// chunk of k-values, their per-k factors from the host, as a kernel argument.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -14,6 +16,7 @@
 #include "session.h"
 #include "timed_runner.h"
 #include "workloads/parboil/mri.h"
+#include "workloads/parboil/mri_byvalue.h"
 
 namespace gpucmp::opencl {
 
@@ -22,13 +25,14 @@ namespace {
 struct Names {
   const char* prepare;    // the per-k kernel
   const char* compute;    // the voxel kernel
+  const char* byvalue;    // the voxel kernel of the by-value form
   int tile;               // k-values per constant tile
   std::size_t kv_floats;  // floats per packed k-value
 };
 
 Names names(mri::Kind kind) {
-  if (kind == mri::Kind::q) return {"ComputePhiMag", "ComputeQ", mri::kTileQ, 4};
-  return {"ComputeRhoPhi", "ComputeFH", mri::kTileFH, 5};
+  if (kind == mri::Kind::q) return {"ComputePhiMag", "ComputeQ", "ComputeQByValue", mri::kTileQ, 4};
+  return {"ComputeRhoPhi", "ComputeFH", "ComputeFHByValue", mri::kTileFH, 5};
 }
 
 class MriRunner : public TimedRunner {
@@ -36,13 +40,19 @@ class MriRunner : public TimedRunner {
   MriRunner(mri::Problem& p, const mri::Variant& v)
       : p_(p),
         n_(names(p.kind)),
-        program_(session().program(program_spec(mri::workload_name(p.kind), v.name))),
-        prepare_(make_kernel(program_, n_.prepare)),
-        compute_(make_kernel(program_, n_.compute)),
+        byvalue_(v.from == mri::KFrom::byvalue),
+        spec_(&program_spec(mri::workload_name(p.kind), v.name)),
+        program_(session().program(*spec_)),
+        compute_(make_kernel(program_, byvalue_ ? n_.byvalue : n_.compute)),
         x_local_(std::size_t(v.local.x)) {
     if (!mri::default_local(v))
-      check_group_limit(compute_.get(), program_spec(mri::workload_name(p.kind), v.name),
-                        n_.compute, v.local, 1);
+      check_group_limit(compute_.get(), *spec_, byvalue_ ? n_.byvalue : n_.compute, v.local, 1);
+    if (byvalue_) {
+      per_launch_ = mri::byvalue_k(p.kind, session().info());  // the program's K_BYVALUE
+      records_ = mri::byvalue_records(p.data, p.kind, per_launch_);
+    } else {
+      prepare_ = make_kernel(program_, n_.prepare);
+    }
   }
 
   void upload() override {
@@ -50,6 +60,9 @@ class MriRunner : public TimedRunner {
     x_ = to_device(d.x, "x");
     y_ = to_device(d.y, "y");
     z_ = to_device(d.z, "z");
+    out_r_ = make_buffer(CL_MEM_READ_WRITE, std::size_t(d.numX) * sizeof(float), "real output");
+    out_i_ = make_buffer(CL_MEM_READ_WRITE, std::size_t(d.numX) * sizeof(float), "imag output");
+    if (byvalue_) return;  // the k-values go with each launch
     phiR_ = to_device(d.phiR, "phiR");
     phiI_ = to_device(d.phiI, "phiI");
     std::vector<float> kv(std::size_t(d.numK) * n_.kv_floats, 0.0f);
@@ -60,8 +73,6 @@ class MriRunner : public TimedRunner {
     }
     kv_ = to_device(kv, "packed k-values");
     tile_ = make_buffer(CL_MEM_READ_ONLY, n_.tile * n_.kv_floats * sizeof(float), "k tile");
-    out_r_ = make_buffer(CL_MEM_READ_WRITE, std::size_t(d.numX) * sizeof(float), "real output");
-    out_i_ = make_buffer(CL_MEM_READ_WRITE, std::size_t(d.numX) * sizeof(float), "imag output");
     const cl_int numK = d.numK;
     if (p_.kind == mri::Kind::q) {
       set_args(prepare_, n_.prepare, phiR_, phiI_, kv_, numK);
@@ -79,21 +90,22 @@ class MriRunner : public TimedRunner {
             "clEnqueueReadBuffer", "mri output");
   }
   double build_ms() const override { return program_.build_ms; }
+  std::string label() const override { return describe(*spec_, &session().info()); }
 
  protected:
   void enqueue() override {
     const mri::Dataset& d = p_.data;
     cl_command_queue q = session().queue();
+    if (byvalue_) {
+      enqueue_byvalue(q);
+      return;
+    }
     const std::size_t block = mri::kBlock;
     const std::size_t k_global = (std::size_t(d.numK) + block - 1) / block * block;
     check(clEnqueueNDRangeKernel(q, prepare_, 1, nullptr, &k_global, &block, 0, nullptr, record()),
           "clEnqueueNDRangeKernel", n_.prepare);
-    const float zero = 0.0f;
-    for (const Buffer* out : {&out_r_, &out_i_})
-      check(clEnqueueFillBuffer(q, *out, &zero, sizeof zero, 0, std::size_t(d.numX) * 4, 0, nullptr,
-                                record()),
-            "clEnqueueFillBuffer", "mri output");
-    const std::size_t x_global = (std::size_t(d.numX) + x_local_ - 1) / x_local_ * x_local_;
+    clear_outputs(q);
+    const std::size_t x_global = this->x_global();
     const std::size_t kv_bytes = n_.kv_floats * sizeof(float);
     for (int start = 0; start < d.numK; start += n_.tile) {
       const cl_int count = std::min(n_.tile, d.numK - start);
@@ -108,6 +120,34 @@ class MriRunner : public TimedRunner {
   }
 
  private:
+  void clear_outputs(cl_command_queue q) {
+    const float zero = 0.0f;
+    for (const Buffer* out : {&out_r_, &out_i_})
+      check(clEnqueueFillBuffer(q, *out, &zero, sizeof zero, 0, std::size_t(p_.data.numX) * 4, 0,
+                                nullptr, record()),
+            "clEnqueueFillBuffer", "mri output");
+  }
+  std::size_t x_global() const {
+    return (std::size_t(p_.data.numX) + x_local_ - 1) / x_local_ * x_local_;
+  }
+
+  // The by-value form: the outputs cleared, then one voxel kernel a chunk of
+  // per_launch_ k-values, the chunk its last argument (mri_byvalue.h).
+  void enqueue_byvalue(cl_command_queue q) {
+    const mri::Dataset& d = p_.data;
+    clear_outputs(q);
+    const std::size_t x_global = this->x_global();
+    const std::size_t chunk_bytes = n_.kv_floats * sizeof(float) * std::size_t(per_launch_);
+    for (int start = 0; start < d.numK; start += per_launch_) {
+      const cl_int count = std::min(per_launch_, d.numK - start);
+      const ByValue chunk{records_.data() + n_.kv_floats * std::size_t(start), chunk_bytes};
+      set_args(compute_, n_.byvalue, count, cl_int(d.numX), x_, y_, z_, out_r_, out_i_, chunk);
+      check(clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &x_local_, 0, nullptr,
+                                   record()),
+            "clEnqueueNDRangeKernel", n_.byvalue);
+    }
+  }
+
   static Buffer to_device(const std::vector<float>& host, const char* what) {
     Buffer b = make_buffer(CL_MEM_READ_WRITE, host.size() * sizeof(float), what);
     check(clEnqueueWriteBuffer(session().queue(), b, CL_TRUE, 0, host.size() * sizeof(float),
@@ -118,10 +158,15 @@ class MriRunner : public TimedRunner {
 
   mri::Problem& p_;
   Names n_;
+  bool byvalue_;
+  // program_specs()' stored entry (a pointer: see reduce_runner.cpp).
+  const ProgramSpec* spec_;
   const BuiltProgram& program_;
-  Kernel prepare_, compute_;
-  std::size_t x_local_;  // work-group size of the voxel kernel
+  Kernel compute_, prepare_;  // prepare_: none by value
+  std::size_t x_local_;       // work-group size of the voxel kernel
   Buffer x_, y_, z_, phiR_, phiI_, dR_, dI_, kv_, tile_, out_r_, out_i_;
+  int per_launch_ = 0;          // byvalue: k-values a launch
+  std::vector<float> records_;  // byvalue: the records in whole chunks (mri::byvalue_records)
 };
 
 // The k loop bounded by the tile's count only (mri::KLoop::count_only).
@@ -137,6 +182,21 @@ constexpr const char* kVec4 = "-DK_VALUES_VEC4";
 constexpr const char* kVec4Fast = "-DK_VALUES_VEC4 -cl-fast-relaxed-math";
 const std::vector<mri::Variant> kVec4Variants{{"precise-vec4", false}, {"fast-vec4", true}};
 
+// The by-value programs' chunk on the device they are built for.
+std::string byvalue_define_q(const DeviceInfo& device) {
+  return "-DK_BYVALUE=" + std::to_string(mri::byvalue_k(mri::Kind::q, device));
+}
+std::string byvalue_define_fh(const DeviceInfo& device) {
+  return "-DK_BYVALUE=" + std::to_string(mri::byvalue_k(mri::Kind::fhd, device));
+}
+
+ProgramSpec byvalue(const std::string& workload, const std::string& variant,
+                    const std::string& options) {
+  ProgramSpec s = source(workload, variant, workload + ".cl", options);
+  s.device_options = workload == "mriq" ? byvalue_define_q : byvalue_define_fh;
+  return s;
+}
+
 // As cp, the k-values sit in a __constant__ symbol in CUDA and in a
 // __constant kernel argument in OpenCL: no ptx-from-nvcc row (ptx/README.md).
 GPUCMP_PROGRAMS {
@@ -151,6 +211,8 @@ GPUCMP_PROGRAMS {
     specs.push_back(source(workload, "fast-prefetch", file, kPrefetchFast));
     specs.push_back(source(workload, "precise-vec4", file, kVec4));
     specs.push_back(source(workload, "fast-vec4", file, kVec4Fast));
+    specs.push_back(byvalue(workload, "precise-byvalue", ""));
+    specs.push_back(byvalue(workload, "fast-byvalue", kFast));
     add_ptx_controls(specs, precise);
     add_auto_chain(specs, precise);
   }

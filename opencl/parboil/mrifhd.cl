@@ -1,7 +1,9 @@
 // mrifhd: Parboil MRI-FHD. ComputeRhoPhi writes RhoPhiR/I into the packed
 // k-values; ComputeFH sums one constant-memory tile per launch, one voxel per
 // work-item, the k loop unrolled x4 by hand, in one of three forms
-// (mri::KLoop, harness/workloads/parboil/mri.h). Pairs with cuda/parboil/mrifhd.cu.
+// (mri::KLoop, harness/workloads/parboil/mri.h); ComputeFHByValue
+// (-DK_BYVALUE=N) takes its k-values as a by-value argument instead
+// (mri::KFrom). Pairs with cuda/parboil/mrifhd.cu.
 #define TWO_PI 6.2831853071795864769f
 #define TILE_FH 512  // mri::kTileFH
 
@@ -43,8 +45,9 @@ static inline void accumulate_values(float kx, float ky, float kz, float rhoR, f
 }
 #endif
 
-#ifdef K_LOOP_PREFETCH
-// accumulate of a k-value held in registers (the prefetch form).
+#if defined(K_LOOP_PREFETCH) || defined(K_BYVALUE)
+// accumulate of a k-value held in registers (the prefetch form) or passed by
+// value (the by-value form).
 static inline void accumulate_held(KValuesFH kv, float sX, float sY, float sZ, float* rFH,
                                    float* iFH) {
   const float expArg = TWO_PI * (kv.Kx * sX + kv.Ky * sY + kv.Kz * sZ);
@@ -121,3 +124,34 @@ __kernel void ComputeFH(int numK, int numX, __global const float* x, __global co
   outR[t] = rFH;
   outI[t] = iFH;
 }
+
+#ifdef K_BYVALUE
+// The by-value form (mri::KFrom::byvalue), as mriq.cl's ComputeQByValue: the
+// launch's k-values are one kernel argument of K_BYVALUE records (set by the
+// host from CL_DEVICE_MAX_PARAMETER_SIZE, mri::byvalue_k). numK: the k-values in
+// this chunk (<= K_BYVALUE); the origin's loop (the numK % 4 leftovers first,
+// then fours) bounded by the chunk, so the k-values add in the order of
+// ComputeFH's. Pairs with mrifhd.cu's ComputeFHByValue.
+typedef struct {
+  KValuesFH k[K_BYVALUE];
+} KChunkFH;
+
+__kernel void ComputeFHByValue(int numK, int numX, __global const float* x,
+                               __global const float* y, __global const float* z,
+                               __global float* outR, __global float* outI, KChunkFH chunk) {
+  const int t = get_global_id(0);
+  if (t >= numX) return;
+  const float sX = x[t], sY = y[t], sZ = z[t];
+  float rFH = outR[t], iFH = outI[t];
+  int k = 0;
+  for (; k < numK % 4; ++k) accumulate_held(chunk.k[k], sX, sY, sZ, &rFH, &iFH);
+  for (; k < K_BYVALUE && k < numK; k += 4) {
+    accumulate_held(chunk.k[k], sX, sY, sZ, &rFH, &iFH);
+    accumulate_held(chunk.k[k + 1], sX, sY, sZ, &rFH, &iFH);
+    accumulate_held(chunk.k[k + 2], sX, sY, sZ, &rFH, &iFH);
+    accumulate_held(chunk.k[k + 3], sX, sY, sZ, &rFH, &iFH);
+  }
+  outR[t] = rFH;
+  outI[t] = iFH;
+}
+#endif

@@ -1,7 +1,9 @@
 // mriq: Parboil MRI-Q. ComputePhiMag writes PhiMag into the packed k-values;
 // ComputeQ sums one constant-memory tile of k-values per launch, one voxel per
 // work-item, the k loop unrolled x2 by hand, in one of three forms
-// (mri::KLoop, harness/workloads/parboil/mri.h). Pairs with cuda/parboil/mriq.cu.
+// (mri::KLoop, harness/workloads/parboil/mri.h); ComputeQByValue (-DK_BYVALUE=N)
+// takes its k-values as a by-value argument instead (mri::KFrom). Pairs with
+// cuda/parboil/mriq.cu.
 #define TWO_PI 6.2831853071795864769f
 #define TILE_Q 1024  // mri::kTileQ
 
@@ -34,8 +36,9 @@ static inline void accumulate(__constant KValuesQ* kv, float sX, float sY, float
 #endif
 }
 
-#ifdef K_LOOP_PREFETCH
-// accumulate of a k-value held in registers (the prefetch form).
+#if defined(K_LOOP_PREFETCH) || defined(K_BYVALUE)
+// accumulate of a k-value held in registers (the prefetch form) or passed by
+// value (the by-value form).
 static inline void accumulate_held(KValuesQ kv, float sX, float sY, float sZ, float* sQr,
                                    float* sQi) {
   const float expArg = TWO_PI * (kv.Kx * sX + kv.Ky * sY + kv.Kz * sZ);
@@ -86,3 +89,33 @@ __kernel void ComputeQ(int numK, int numX, __global const float* x, __global con
   Qr[t] = sQr;
   Qi[t] = sQi;
 }
+
+#ifdef K_BYVALUE
+// The by-value form (mri::KFrom::byvalue): the launch's k-values are one kernel
+// argument, K_BYVALUE records (at most CL_DEVICE_MAX_PARAMETER_SIZE bytes with
+// the others: set by the host from the device, mri::byvalue_k), which NVIDIA's
+// driver puts in the parameters' constant bank. numK: the k-values in this
+// chunk (<= K_BYVALUE); the origin's loop (the odd one first, then pairs)
+// bounded by the chunk, so the k-values add in the order of ComputeQ's. Pairs
+// with mriq.cu's ComputeQByValue (a __grid_constant__ parameter).
+typedef struct {
+  KValuesQ k[K_BYVALUE];
+} KChunkQ;
+
+__kernel void ComputeQByValue(int numK, int numX, __global const float* x,
+                              __global const float* y, __global const float* z,
+                              __global float* Qr, __global float* Qi, KChunkQ chunk) {
+  const int t = get_global_id(0);
+  if (t >= numX) return;
+  const float sX = x[t], sY = y[t], sZ = z[t];
+  float sQr = Qr[t], sQi = Qi[t];
+  int k = numK % 2;
+  if (k) accumulate_held(chunk.k[0], sX, sY, sZ, &sQr, &sQi);
+  for (; k < K_BYVALUE && k < numK; k += 2) {
+    accumulate_held(chunk.k[k], sX, sY, sZ, &sQr, &sQi);
+    accumulate_held(chunk.k[k + 1], sX, sY, sZ, &sQr, &sQi);
+  }
+  Qr[t] = sQr;
+  Qi[t] = sQi;
+}
+#endif

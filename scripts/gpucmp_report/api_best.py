@@ -81,8 +81,10 @@ def forms(*bases):
 
 
 def _mri(workload):
-    # precise-vec4: the k-values read as float4, an OpenCL source form.
-    own = ("precise", "uniform-tile", "precise-prefetch")
+    # precise-vec4: the k-values read as float4, an OpenCL source form;
+    # precise-byvalue: the k-values passed by value (CUDA's __grid_constant__,
+    # OpenCL's struct argument), each API's own form as cp's -byvalue.
+    own = ("precise", "uniform-tile", "precise-prefetch", "precise-byvalue")
     opencl = own + ("precise-vec4",)
     return [Family(f"{workload} precise, {edge}^3 (numK {problem.split('/')[0][5:]})", "parboil",
                    workload, problem, own, opencl, passes("precise"))
@@ -161,6 +163,7 @@ OTHER_MATH = {  # (workload, variant, its PTX variants too): why no family takes
     **{(w, v, False): MRI_FAST for w in ("mriq", "mrifhd")
        for v in ("fast", "uniform-tile-fast")},
     **{(w, "fast-prefetch", False): MRI_FAST for w in ("mriq", "mrifhd")},
+    **{(w, "fast-byvalue", False): MRI_FAST for w in ("mriq", "mrifhd")},
     **{(w, "fast-vec4", False): MRI_FAST for w in ("mriq", "mrifhd")},
 }
 

@@ -187,6 +187,8 @@ def kernel_patterns(workload, variant):
         return rf"\d{kernel}E", rf"^{kernel}$"
     if workload in ("mriq", "mrifhd"):
         kernel = "ComputeQ" if workload == "mriq" else "ComputeFH"
+        if "-byvalue" in v:  # mri::KFrom::byvalue: a kernel of its own
+            return rf"\d{kernel}ByValueE", rf"^{kernel}ByValue$"
         # mri::KLoop: tile_and_count 0, count_only 1, prefetch 2
         loop = 1 if v.startswith("uniform-tile") else 2 if "-prefetch" in v else 0
         return rf"{kernel}ILNS_3mri5KLoopE{loop}E", rf"^{kernel}$"

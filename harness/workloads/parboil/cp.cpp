@@ -67,14 +67,7 @@ const std::vector<Variant>& variants() {
 }
 
 int byvalue_atoms(const DeviceInfo& dev) {
-  if (dev.max_parameter_bytes <= 0) return kByValueAtoms;
-  const int n = byvalue_atoms(dev.max_parameter_bytes, kByValueOtherBytes);
-  if (n == 0)
-    throw Unavailable("cp by value: the device's kernel arguments may take " +
-                      std::to_string(dev.max_parameter_bytes) +
-                      " bytes (CL_DEVICE_MAX_PARAMETER_SIZE), not one atom after the other " +
-                      std::to_string(kByValueOtherBytes));
-  return n;
+  return byvalue::power_of_two_floor(byvalue::records_on(dev, kByValueShape));
 }
 
 int atoms_per_launch(const Variant& v, const DeviceInfo& dev) {

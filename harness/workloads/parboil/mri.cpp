@@ -15,6 +15,7 @@
 #include "../../rng.h"
 #include "../../workload_registry.h"
 #include "local_size.h"
+#include "mri_byvalue.h"
 
 namespace gpucmp::mri {
 
@@ -57,9 +58,14 @@ parboil::BlockRule block_rule(Kind kind, int numX) {
 
 const std::vector<Variant>& variants() {
   static const std::vector<Variant> v = {
-      {"precise", false, KLoop::tile_and_count},    {"fast", true, KLoop::tile_and_count},
-      {"uniform-tile", false, KLoop::count_only},   {"uniform-tile-fast", true, KLoop::count_only},
-      {"precise-prefetch", false, KLoop::prefetch}, {"fast-prefetch", true, KLoop::prefetch}};
+      {"precise", false, KLoop::tile_and_count},
+      {"fast", true, KLoop::tile_and_count},
+      {"uniform-tile", false, KLoop::count_only},
+      {"uniform-tile-fast", true, KLoop::count_only},
+      {"precise-prefetch", false, KLoop::prefetch},
+      {"fast-prefetch", true, KLoop::prefetch},
+      {"precise-byvalue", false, KLoop::tile_and_count, KFrom::byvalue},
+      {"fast-byvalue", true, KLoop::tile_and_count, KFrom::byvalue}};
   return v;
 }
 
@@ -162,17 +168,20 @@ class Mri : public Workload {
   std::string name() const override { return workload_name(kind_); }
 
   // --tune (tune_family.h): one data set, precise and fast math apart, each
-  // with its source forms (uniform tiles, k-values read a step ahead);
+  // with its source forms (uniform tiles, k-values read a step ahead or passed
+  // by value);
   // --<workload>-local's size is free. -ldg rows are controls, -opencl-ptx
   // and -ptx-* cross-runs.
   std::optional<TuneFamily> tune_family(const BenchName& row) const override {
-    static const std::vector<std::string> precise{"precise", "uniform-tile", "precise-prefetch"};
-    static const std::vector<std::string> fast{"fast", "uniform-tile-fast", "fast-prefetch"};
+    static const std::vector<std::string> precise{"precise", "uniform-tile", "precise-prefetch",
+                                                  "precise-byvalue"};
+    static const std::vector<std::string> fast{"fast", "uniform-tile-fast", "fast-prefetch",
+                                               "fast-byvalue"};
     // OpenCL's own: the k-values read as float4 (opencl/parboil/mri*.cl).
     static const std::vector<std::string> precise_cl{"precise", "uniform-tile", "precise-prefetch",
-                                                     "precise-vec4"};
+                                                     "precise-byvalue", "precise-vec4"};
     static const std::vector<std::string> fast_cl{"fast", "uniform-tile-fast", "fast-prefetch",
-                                                  "fast-vec4"};
+                                                  "fast-byvalue", "fast-vec4"};
     static const TuneRule rule{
         {"numK", "numX"}, {}, {{"precise", precise, precise_cl}, {"fast", fast, fast_cl}}};
     return tune_family_by_rule(row, rule);
@@ -267,9 +276,7 @@ class Mri : public Workload {
       MeasuredRow measured(name);
       if (local) parboil::prepare_local_row(measured.measurement(), *local, dev, name.str());
       const double flop = flops(kind, data->numK, data->numX);
-      // The k-values' kernel, the two outputs cleared, then per constant-memory
-      // tile of k-values: its copy and a kernel.
-      const int tile = kind == Kind::q ? kTileQ : kTileFH;
+      if (v.from == KFrom::byvalue) measured.counter("k_per_launch", byvalue_k(kind, dev));
       measured.runner(make(p, v))
           .rate(RateUnit::GFLOPs, flop, dev.fp32_peak_gflops)
           // Each voxel's x, y, z read and its two outputs written; each k-value's
@@ -277,7 +284,7 @@ class Mri : public Workload {
           .roofline(flop,
                     sizeof(float) * (5.0 * data->numX + (kind == Kind::q ? 4.0 : 5.0) * data->numK))
           .per_item(double(data->numK) * data->numX, "ps_per_voxel_k")
-          .commands_per_launch(3 + 2 * ((data->numK + tile - 1) / tile))
+          .commands_per_launch(commands_per_launch(kind, data->numK, v, dev))
           .clear_output([problem] {
             std::fill(problem->out_r.begin(), problem->out_r.end(), NAN);
             std::fill(problem->out_i.begin(), problem->out_i.end(), NAN);

@@ -4,7 +4,8 @@
 //   mrifhd: rR = phiR dR + phiI dI, rI = phiR dI - phiI dR;
 //           outR(x) = sum_k rR cos - rI sin,  outI(x) = sum_k rI cos + rR sin
 // k-values live in constant memory in tiles (1024 for Q, 512 for FHD), one
-// launch per tile; one voxel per thread, 256 threads per block unless
+// launch per tile (the by-value form: a chunk per launch passed as a kernel
+// argument, mri_byvalue.h); one voxel per thread, 256 threads per block unless
 // --mriq-local / --mrifhd-local's rows give another size (local_size.h).
 #pragma once
 #include <functional>
@@ -88,14 +89,32 @@ double flops(Kind kind, int numK, int numX);
 //     pipelining in the source: load step s+1, then compute step s).
 enum class KLoop { tile_and_count, count_only, prefetch };
 
+// Where the voxel kernel reads its k-values from (the same per-k arithmetic
+// in both):
+//   constant  as written: a tile of kTileQ / kTileFH k-values in constant
+//             memory (CUDA a __constant__ symbol; OpenCL a __constant argument,
+//             which NVIDIA's JIT reads with global loads), one copy and one
+//             launch a tile, the per-k factors (PhiMag, RhoPhi) computed by a
+//             kernel of the launch
+//   byvalue   a chunk of k-values is one kernel argument passed by value (a
+//             struct of records: OpenCL a plain struct argument, CUDA a
+//             __grid_constant__ parameter), read from the parameters' constant
+//             bank, as cp's by-value form (cp::Form::byvalue); byvalue_k()
+//             k-values a launch (mri_byvalue.h), no copy, the tile_and_count
+//             loop over the chunk. The chunk leaves from host memory, so the
+//             per-k factors are computed on the host before the timed launches
+//             (byvalue_records), not by a kernel of the launch.
+enum class KFrom { constant, byvalue };
+
 // local: the voxel kernel's block (work-group) size, x only; the per-k
 // kernel keeps kBlock. Any size works: the grid rounds up and the kernel
 // returns for t >= numX; it reads its block size at run time (blockDim /
 // get_global_id), the tiles of k-values do not depend on it.
 struct Variant {
-  std::string name;  // "precise" | "fast" | "uniform-tile" | ... | "fast-prefetch"
+  std::string name;  // "precise" | "fast" | "uniform-tile" | ... | "fast-byvalue"
   bool fast_math;
   KLoop loop = KLoop::tile_and_count;
+  KFrom from = KFrom::constant;
   LocalShape local{kBlock, 1};
 };
 inline bool default_local(const Variant& v) { return v.local == LocalShape{kBlock, 1}; }

@@ -1,0 +1,63 @@
+// Chunks of records passed to a kernel by value (cp's atoms, MRI's k-values):
+// one kernel argument, a struct holding an array of records, which NVIDIA puts
+// in the parameters' constant bank on both APIs (OpenCL: a plain struct
+// argument; CUDA: a __grid_constant__ parameter). How many records one launch
+// takes follows from the bytes a device lets a kernel's arguments take in all
+// (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE), beside the kernel's other
+// arguments. One function for every workload, so that OpenCL's count (from
+// the device) and CUDA's (compiled in, from kNvidiaParameterBytes) come from
+// the same rule.
+#pragma once
+#include <string>
+
+#include "device_info.h"
+
+namespace gpucmp::byvalue {
+
+// NVIDIA's OpenCL driver's CL_DEVICE_MAX_PARAMETER_SIZE (H100, H200): the limit
+// CUDA's by-value kernels, whose chunk is an array size compiled in, are sized
+// from, so that both APIs launch alike on NVIDIA's GPUs. (CUDA 12.1 allows
+// 32764 bytes of parameters on Volta and later: every chunk sized from this
+// fits there.)
+constexpr long long kNvidiaParameterBytes = 4352;
+
+// The largest n <= max_records with other_bytes + record_bytes * n <=
+// parameter_bytes; 0 when not one record fits.
+constexpr int records_fitting(long long parameter_bytes, long long other_bytes,
+                              long long record_bytes, int max_records) {
+  if (record_bytes <= 0 || parameter_bytes <= other_bytes) return 0;
+  const long long fit = (parameter_bytes - other_bytes) / record_bytes;
+  return fit < max_records ? int(fit) : max_records;
+}
+
+// The largest power of two <= n; 0 for n < 1.
+constexpr int power_of_two_floor(int n) {
+  if (n < 1) return 0;
+  int p = 1;
+  while (p <= n / 2) p *= 2;
+  return p;
+}
+
+// What one workload's by-value kernel passes: `what` names it in errors
+// ("cp by value"), `record` its records ("atom"); other_bytes are the
+// kernel's other arguments (pointers counted as 8 bytes), record_bytes one
+// record's size, max_records the most one launch takes.
+struct Shape {
+  const char* what;
+  const char* record;
+  long long other_bytes;
+  long long record_bytes;
+  int max_records;
+};
+
+constexpr int records_fitting(long long parameter_bytes, const Shape& s) {
+  return records_fitting(parameter_bytes, s.other_bytes, s.record_bytes, s.max_records);
+}
+
+// Records of one launch on `dev`: records_fitting of dev.max_parameter_bytes,
+// or of kNvidiaParameterBytes where the API states no limit (CUDA: 0), as the
+// CUDA kernels' compiled-in chunks are. Throws Unavailable, naming the limit,
+// when not one record fits: never a default the device did not give.
+int records_on(const DeviceInfo& dev, const Shape& s);
+
+}  // namespace gpucmp::byvalue

@@ -1,0 +1,172 @@
+// Unit tests of the by-value chunks (harness/byvalue_chunk.h) and MRI's
+// by-value form on the host (harness/workloads/parboil/mri_byvalue.h): the
+// count of records a launch takes follows from the device's parameter limit
+// (never a default where a device states one; a limit too small for one
+// record is an error), CUDA's compiled-in chunks from NVIDIA's limit, the
+// commands of a timed launch, and the records passed (per-k factors, padding).
+// No device needed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "byvalue_chunk.h"
+#include "errors.h"
+#include "workloads/parboil/cp.h"
+#include "workloads/parboil/mri.h"
+#include "workloads/parboil/mri_byvalue.h"
+
+namespace gpucmp {
+namespace {
+
+// ---- the shared rule ----------------------------------------------------------
+
+TEST(ByValueChunk, RecordsThatFitBesideTheOtherArguments) {
+  EXPECT_EQ(byvalue::records_fitting(4352, 48, 16, 1024), 269) << "(4352 - 48) / 16";
+  EXPECT_EQ(byvalue::records_fitting(4352, 48, 20, 512), 215) << "(4352 - 48) / 20";
+  EXPECT_EQ(byvalue::records_fitting(1024, 48, 16, 1024), 61);
+  EXPECT_EQ(byvalue::records_fitting(1024, 48, 20, 512), 48);
+  EXPECT_EQ(byvalue::records_fitting(48 + 16 * 7, 48, 16, 1024), 7) << "exactly 7";
+  EXPECT_EQ(byvalue::records_fitting(48 + 16 * 7 - 1, 48, 16, 1024), 6);
+  EXPECT_EQ(byvalue::records_fitting(1LL << 30, 48, 16, 1024), 1024) << "capped";
+  EXPECT_EQ(byvalue::records_fitting(64, 48, 16, 1024), 1);
+  EXPECT_EQ(byvalue::records_fitting(63, 48, 16, 1024), 0);
+  EXPECT_EQ(byvalue::records_fitting(48, 48, 16, 1024), 0);
+  EXPECT_EQ(byvalue::records_fitting(0, 48, 16, 1024), 0);
+  EXPECT_EQ(byvalue::records_fitting(4352, 48, 0, 1024), 0) << "no record size";
+}
+
+TEST(ByValueChunk, PowerOfTwoFloor) {
+  EXPECT_EQ(byvalue::power_of_two_floor(0), 0);
+  EXPECT_EQ(byvalue::power_of_two_floor(-3), 0);
+  EXPECT_EQ(byvalue::power_of_two_floor(1), 1);
+  EXPECT_EQ(byvalue::power_of_two_floor(271), 256);
+  EXPECT_EQ(byvalue::power_of_two_floor(256), 256);
+  EXPECT_EQ(byvalue::power_of_two_floor(1 << 30), 1 << 30);
+}
+
+// A device's limit gives the count; no limit stated (CUDA) gives NVIDIA's; a
+// limit too small for one record is Unavailable, naming the limit.
+TEST(ByValueChunk, RecordsOnADevice) {
+  const byvalue::Shape shape{"test by value", "record", 48, 16, 1024};
+  DeviceInfo dev;
+  EXPECT_EQ(byvalue::records_on(dev, shape), 269) << "no limit stated: NVIDIA's 4352 bytes";
+  for (const auto& [limit, want] : {std::pair{4352LL, 269}, {1024LL, 61}, {64LL, 1}}) {
+    dev.max_parameter_bytes = limit;
+    EXPECT_EQ(byvalue::records_on(dev, shape), want) << limit;
+  }
+  dev.max_parameter_bytes = 63;
+  try {
+    byvalue::records_on(dev, shape);
+    FAIL() << "no error for a limit of 63 bytes";
+  } catch (const Unavailable& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("test by value"), std::string::npos) << what;
+    EXPECT_NE(what.find("63 bytes"), std::string::npos) << what;
+    EXPECT_NE(what.find("CL_DEVICE_MAX_PARAMETER_SIZE"), std::string::npos) << what;
+  }
+}
+
+// cp's chunk is the shared rule rounded down to a power of two.
+TEST(ByValueChunk, CpTakesThePowerOfTwoOfTheSharedRule) {
+  for (const long long limit : {32LL, 1024LL, 4111LL, 4352LL, 32764LL, 1LL << 30})
+    EXPECT_EQ(cp::byvalue_atoms(limit, cp::kByValueOtherBytes),
+              byvalue::power_of_two_floor(byvalue::records_fitting(limit, cp::kByValueShape)))
+        << limit;
+}
+
+// ---- MRI by value -------------------------------------------------------------
+
+TEST(MriByValue, ChunkFromTheParameterLimit) {
+  EXPECT_EQ(mri::kByValueOtherBytes, 48);
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 4352), 269) << "NVIDIA's driver";
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 4352), 215);
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 1024), 61) << "OpenCL's minimum (PoCL's)";
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 1024), 48);
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 32764), mri::kTileQ) << "capped at the tile";
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 32764), mri::kTileFH);
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 63), 0);
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 67), 0);
+  EXPECT_EQ(mri::byvalue_k_nvidia(mri::Kind::q), 269) << "CUDA's compiled-in chunk";
+  EXPECT_EQ(mri::byvalue_k_nvidia(mri::Kind::fhd), 215);
+}
+
+TEST(MriByValue, ChunkOfADevice) {
+  DeviceInfo dev;
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
+    dev.max_parameter_bytes = 0;
+    EXPECT_EQ(mri::byvalue_k(kind, dev), mri::byvalue_k_nvidia(kind)) << "no limit stated (CUDA)";
+    dev.max_parameter_bytes = 1024;
+    EXPECT_EQ(mri::byvalue_k(kind, dev), kind == mri::Kind::q ? 61 : 48);
+    dev.max_parameter_bytes = 2000;
+    EXPECT_EQ(mri::byvalue_k(kind, dev), kind == mri::Kind::q ? 122 : 97) << "not a power of two";
+    dev.max_parameter_bytes = 60;
+    EXPECT_THROW(mri::byvalue_k(kind, dev), Unavailable);
+  }
+}
+
+TEST(MriByValue, LaunchesAndCommands) {
+  DeviceInfo dev;
+  dev.max_parameter_bytes = 4352;
+  const mri::Variant& byvalue = mri::variant("precise-byvalue");
+  const mri::Variant& constant = mri::variant("precise");
+  // The two clears, then ceil(3072 / 269) = 12 (Q) or ceil(3072 / 215) = 15 kernels.
+  EXPECT_EQ(mri::commands_per_launch(mri::Kind::q, 3072, byvalue, dev), 2 + 12);
+  EXPECT_EQ(mri::commands_per_launch(mri::Kind::fhd, 3072, byvalue, dev), 2 + 15);
+  // The per-k kernel, the two clears, then a copy and a kernel a tile.
+  EXPECT_EQ(mri::commands_per_launch(mri::Kind::q, 3072, constant, dev), 3 + 2 * 3);
+  EXPECT_EQ(mri::commands_per_launch(mri::Kind::fhd, 3072, constant, dev), 3 + 2 * 6);
+  dev.max_parameter_bytes = 1024;
+  EXPECT_EQ(mri::commands_per_launch(mri::Kind::q, 1031, mri::variant("fast-byvalue"), dev),
+            2 + 17);
+  dev.max_parameter_bytes = 40;
+  EXPECT_THROW(mri::commands_per_launch(mri::Kind::q, 1031, byvalue, dev), Unavailable);
+}
+
+// The records carry the per-k factors of the per-k kernels, in float, and are
+// padded with zero records to whole chunks.
+TEST(MriByValue, RecordsHoldThePerKFactorsPaddedToWholeChunks) {
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
+    const mri::Dataset d = mri::generate(kind, 100, 2);
+    const auto per = std::size_t(mri::record_floats(kind));
+    const std::vector<float> r = mri::byvalue_records(d, kind, 48);
+    ASSERT_EQ(r.size(), std::size_t(3 * 48) * per) << "ceil(100 / 48) chunks";
+    for (std::size_t k = 0; k < 100; ++k) {
+      SCOPED_TRACE(k);
+      const float* rec = r.data() + k * per;
+      EXPECT_EQ(rec[0], d.kx[k]);
+      EXPECT_EQ(rec[1], d.ky[k]);
+      EXPECT_EQ(rec[2], d.kz[k]);
+      if (kind == mri::Kind::q) {
+        EXPECT_FLOAT_EQ(rec[3], d.phiR[k] * d.phiR[k] + d.phiI[k] * d.phiI[k]);
+      } else {
+        EXPECT_FLOAT_EQ(rec[3], d.phiR[k] * d.dR[k] + d.phiI[k] * d.dI[k]);
+        EXPECT_FLOAT_EQ(rec[4], d.phiR[k] * d.dI[k] - d.phiI[k] * d.dR[k]);
+      }
+    }
+    EXPECT_TRUE(std::all_of(r.begin() + std::ptrdiff_t(100 * per), r.end(),
+                            [](float f) { return f == 0; }));
+    EXPECT_EQ(mri::byvalue_records(d, kind, 100).size(), 100 * per) << "a whole chunk: no padding";
+  }
+}
+
+// The forms are shared variants, one per math mode, named <math>-byvalue, with
+// the as-written loop.
+TEST(MriByValue, FormsOfEachMathMode) {
+  for (const char* math : {"precise", "fast"}) {
+    const mri::Variant& as_written = mri::variant(math);
+    const mri::Variant& v = mri::variant(std::string(math) + "-byvalue");
+    EXPECT_EQ(v.from, mri::KFrom::byvalue) << v.name;
+    EXPECT_EQ(v.fast_math, as_written.fast_math) << v.name;
+    EXPECT_EQ(v.loop, mri::KLoop::tile_and_count) << v.name;
+    EXPECT_EQ(as_written.from, mri::KFrom::constant);
+  }
+  for (const mri::Variant& v : mri::variants())
+    EXPECT_EQ(v.from == mri::KFrom::byvalue, v.name.find("-byvalue") != std::string::npos)
+        << v.name;
+}
+
+}  // namespace
+}  // namespace gpucmp

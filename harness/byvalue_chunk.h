@@ -5,7 +5,7 @@
 // takes follows from the bytes a device lets a kernel's arguments take in all
 // (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE), beside the kernel's other
 // arguments. One function for every workload, so that OpenCL's count (from
-// the device) and CUDA's (compiled in, from kNvidiaParameterBytes) come from
+// the device) and CUDA's (compiled in, from kCudaParameterBytes) come from
 // the same rule.
 #pragma once
 #include <string>
@@ -14,12 +14,12 @@
 
 namespace gpucmp::byvalue {
 
-// NVIDIA's OpenCL driver's CL_DEVICE_MAX_PARAMETER_SIZE (H100, H200): the limit
-// CUDA's by-value kernels, whose chunk is an array size compiled in, are sized
-// from, so that both APIs launch alike on NVIDIA's GPUs. (CUDA 12.1 allows
-// 32764 bytes of parameters on Volta and later: every chunk sized from this
-// fits there.)
-constexpr long long kNvidiaParameterBytes = 4352;
+// The bytes CUDA lets a kernel's parameters take (32764 since CUDA 12.1, on
+// Volta and later): the limit CUDA's by-value kernels, whose chunk is an array
+// size compiled in, are sized from. Every workload's chunk reaches its own cap
+// (its constant tile) from it, and so from NVIDIA's OpenCL limit on the H200
+// (recorded per run as opencl.max_parameter_bytes): both APIs launch alike.
+constexpr long long kCudaParameterBytes = 32764;
 
 // The largest n <= max_records with other_bytes + record_bytes * n <=
 // parameter_bytes; 0 when not one record fits.
@@ -55,7 +55,7 @@ constexpr int records_fitting(long long parameter_bytes, const Shape& s) {
 }
 
 // Records of one launch on `dev`: records_fitting of dev.max_parameter_bytes,
-// or of kNvidiaParameterBytes where the API states no limit (CUDA: 0), as the
+// or of kCudaParameterBytes where the API states no limit (CUDA: 0), as the
 // CUDA kernels' compiled-in chunks are. Throws Unavailable, naming the limit,
 // when not one record fits: never a default the device did not give.
 int records_on(const DeviceInfo& dev, const Shape& s);

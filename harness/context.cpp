@@ -78,6 +78,10 @@ ContextList collect_context(const Options& opts, const ApiSet& apis) {
     ctx.emplace_back(name + ".link_peak_gbps", buf);
     ctx.emplace_back(name + ".peak_note", d.peak_note);
     ctx.emplace_back(name + ".l2_bytes", std::to_string(d.l2_bytes));
+    // The bytes a kernel's arguments may take (OpenCL's
+    // CL_DEVICE_MAX_PARAMETER_SIZE; 0: the API states none): the by-value
+    // forms' chunks follow from it (byvalue_chunk.h).
+    ctx.emplace_back(name + ".max_parameter_bytes", std::to_string(d.max_parameter_bytes));
     if (opts.cache == CacheMode::cold)
       ctx.emplace_back(name + ".l2_flush_bytes", std::to_string(flush_bytes_for(d.l2_bytes)));
     if (!d.pci_bus_id.empty()) {

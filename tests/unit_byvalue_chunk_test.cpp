@@ -47,12 +47,12 @@ TEST(ByValueChunk, PowerOfTwoFloor) {
   EXPECT_EQ(byvalue::power_of_two_floor(1 << 30), 1 << 30);
 }
 
-// A device's limit gives the count; no limit stated (CUDA) gives NVIDIA's; a
+// A device's limit gives the count; no limit stated (CUDA) gives CUDA's; a
 // limit too small for one record is Unavailable, naming the limit.
 TEST(ByValueChunk, RecordsOnADevice) {
   const byvalue::Shape shape{"test by value", "record", 48, 16, 1024};
   DeviceInfo dev;
-  EXPECT_EQ(byvalue::records_on(dev, shape), 269) << "no limit stated: NVIDIA's 4352 bytes";
+  EXPECT_EQ(byvalue::records_on(dev, shape), 1024) << "no limit stated: CUDA's 32764 bytes";
   for (const auto& [limit, want] : {std::pair{4352LL, 269}, {1024LL, 61}, {64LL, 1}}) {
     dev.max_parameter_bytes = limit;
     EXPECT_EQ(byvalue::records_on(dev, shape), want) << limit;
@@ -81,7 +81,7 @@ TEST(ByValueChunk, CpTakesThePowerOfTwoOfTheSharedRule) {
 
 TEST(MriByValue, ChunkFromTheParameterLimit) {
   EXPECT_EQ(mri::kByValueOtherBytes, 48);
-  EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 4352), 269) << "NVIDIA's driver";
+  EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 4352), 269) << "a 4352-byte limit";
   EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 4352), 215);
   EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 1024), 61) << "OpenCL's minimum (PoCL's)";
   EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 1024), 48);
@@ -89,15 +89,15 @@ TEST(MriByValue, ChunkFromTheParameterLimit) {
   EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 32764), mri::kTileFH);
   EXPECT_EQ(mri::byvalue_k(mri::Kind::q, 63), 0);
   EXPECT_EQ(mri::byvalue_k(mri::Kind::fhd, 67), 0);
-  EXPECT_EQ(mri::byvalue_k_nvidia(mri::Kind::q), 269) << "CUDA's compiled-in chunk";
-  EXPECT_EQ(mri::byvalue_k_nvidia(mri::Kind::fhd), 215);
+  EXPECT_EQ(mri::byvalue_k_cuda(mri::Kind::q), mri::kTileQ) << "CUDA's compiled-in chunk";
+  EXPECT_EQ(mri::byvalue_k_cuda(mri::Kind::fhd), mri::kTileFH);
 }
 
 TEST(MriByValue, ChunkOfADevice) {
   DeviceInfo dev;
   for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
     dev.max_parameter_bytes = 0;
-    EXPECT_EQ(mri::byvalue_k(kind, dev), mri::byvalue_k_nvidia(kind)) << "no limit stated (CUDA)";
+    EXPECT_EQ(mri::byvalue_k(kind, dev), mri::byvalue_k_cuda(kind)) << "no limit stated (CUDA)";
     dev.max_parameter_bytes = 1024;
     EXPECT_EQ(mri::byvalue_k(kind, dev), kind == mri::Kind::q ? 61 : 48);
     dev.max_parameter_bytes = 2000;

@@ -196,8 +196,8 @@ TEST(ParboilCp, WorkCounts) {
 // that fits beside the other arguments, at most 2048.
 TEST(ParboilCpByValue, ChunkFromTheParameterLimit) {
   EXPECT_EQ(cp::kByValueOtherBytes, 16);
-  EXPECT_EQ(cp::byvalue_atoms(4352, 16), 256) << "NVIDIA's driver: 271 fit, 256 taken";
-  EXPECT_EQ(cp::byvalue_atoms(4352, 16), cp::kByValueAtoms) << "the CUDA control's chunk";
+  EXPECT_EQ(cp::byvalue_atoms(4352, 16), 256) << "a 4352-byte limit: 271 fit, 256 taken";
+  EXPECT_EQ(cp::byvalue_atoms(32764, 16), cp::kByValueAtoms) << "the CUDA control's chunk";
   EXPECT_EQ(cp::byvalue_atoms(1024, 16), 32) << "OpenCL's minimum limit";
   EXPECT_EQ(cp::byvalue_atoms(4112, 16), 256) << "exactly 256 atoms";
   EXPECT_EQ(cp::byvalue_atoms(4111, 16), 128);

@@ -95,7 +95,7 @@ __global__ void cp_unrollx8(int numatoms, float gridspacing, float* energygrid) 
 // The by-value form: a chunk of atoms as one kernel argument, read from the
 // parameters' constant bank (__grid_constant__: no copy into local memory);
 // its array size is the chunk every NVIDIA launch of the form takes on both
-// APIs (cp::byvalue_atoms: 4352 bytes of OpenCL arguments give 256).
+// APIs (cp::byvalue_atoms: 1024 atoms from 32764 bytes of parameters).
 struct AtomChunk {
   float4 atom[cp::kByValueAtoms];
 };

@@ -78,7 +78,7 @@ class MriRunner : public MriBuffers {
         loop_(v.loop),
         block_(v.local.x) {
     if (byvalue_)  // the kernels' compiled-in chunk (mriq.cu, mrifhd.cu)
-      records_ = mri::byvalue_records(p.data, p.kind, mri::byvalue_k_nvidia(p.kind));
+      records_ = mri::byvalue_records(p.data, p.kind, mri::byvalue_k_cuda(p.kind));
     if (mri::default_local(v)) return;
     check_block_limit(kernel(p.kind), v.local, 1,
                       std::string(mri::workload_name(p.kind)) + "/" + v.name);
@@ -134,10 +134,10 @@ class MriRunner : public MriBuffers {
   }
 
   // The by-value form: the outputs cleared, then one voxel kernel a chunk of
-  // mri::byvalue_k_nvidia k-values, the chunk its last argument (mri_byvalue.h).
+  // mri::byvalue_k_cuda k-values, the chunk its last argument (mri_byvalue.h).
   void enqueue_byvalue(const mri::Dataset& d) {
     clear_outputs();
-    const int per_launch = mri::byvalue_k_nvidia(problem().kind);
+    const int per_launch = mri::byvalue_k_cuda(problem().kind);
     const std::size_t floats = kv_floats();
     for (int start = 0; start < d.numK; start += per_launch) {
       const int count = std::min(per_launch, d.numK - start);

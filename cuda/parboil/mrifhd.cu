@@ -99,9 +99,9 @@ __global__ void ComputeFH(int numK, int numX, const float* x, const float* y, co
 }
 
 // The by-value form, as mriq.cu's: a chunk of k-values as one
-// __grid_constant__ argument, mri::byvalue_k_nvidia records (4352 bytes of
-// OpenCL arguments give 215).
-constexpr int kChunk = mri::byvalue_k_nvidia(mri::Kind::fhd);
+// __grid_constant__ argument, mri::byvalue_k_cuda records (the tile, 512,
+// from 32764 bytes of parameters).
+constexpr int kChunk = mri::byvalue_k_cuda(mri::Kind::fhd);
 struct KChunkFH {
   KValuesFH k[kChunk];
 };

@@ -91,8 +91,8 @@ struct GlobalK {
 // The by-value form: a chunk of k-values as one kernel argument, read from the
 // parameters' constant bank (__grid_constant__: no copy into local memory);
 // its array size is the chunk every NVIDIA launch of the form takes on both
-// APIs (mri::byvalue_k_nvidia: 4352 bytes of OpenCL arguments give 269).
-constexpr int kChunk = mri::byvalue_k_nvidia(mri::Kind::q);
+// APIs (mri::byvalue_k_cuda: the tile, 1024, from 32764 bytes of parameters).
+constexpr int kChunk = mri::byvalue_k_cuda(mri::Kind::q);
 struct KChunkQ {
   KValuesQ k[kChunk];
 };

@@ -63,7 +63,7 @@ struct MriQKernels {
                         cudaStream_t);
   const void* (*compute_kernel_ldg)(mri::KLoop loop);
   // The by-value form (mri::KFrom::byvalue): the voxel kernel over `numK`
-  // k-values of `chunk`, mri::byvalue_k_nvidia(Kind::q) records in host memory
+  // k-values of `chunk`, mri::byvalue_k_cuda(Kind::q) records in host memory
   // passed as its __grid_constant__ argument; and its kernel.
   void (*compute_q_byvalue)(int numK, int numX, const float* x, const float* y, const float* z,
                             float* Qr, float* Qi, const float* chunk, int block, cudaStream_t);
@@ -78,7 +78,7 @@ struct MriFhdKernels {
   void (*compute_fh)(mri::KLoop loop, int numK, int numX, const float* x, const float* y,
                      const float* z, float* outR, float* outI, int block, cudaStream_t);
   const void* (*compute_kernel)(mri::KLoop loop);  // for cudaFuncGetAttributes
-  // The by-value form, as MriQKernels' (mri::byvalue_k_nvidia(Kind::fhd) records).
+  // The by-value form, as MriQKernels' (mri::byvalue_k_cuda(Kind::fhd) records).
   void (*compute_fh_byvalue)(int numK, int numX, const float* x, const float* y, const float* z,
                              float* outR, float* outI, const float* chunk, int block, cudaStream_t);
   const void* (*compute_kernel_byvalue)();

@@ -98,23 +98,22 @@ const Variant& variant(const std::string& name);
 // (int), gridspacing (float), energygrid (a pointer, counted as 8 bytes);
 // the chunk, 16-byte aligned, follows at offset 16.
 constexpr long long kByValueOtherBytes = 4 + 4 + 8;
-// The CUDA control's chunk (a compile-time array size): what NVIDIA's OpenCL
-// driver's limit of 4352 bytes (byvalue::kNvidiaParameterBytes) gives
-// (below), so that both APIs launch alike.
-constexpr int kByValueAtoms = 256;
+// The CUDA control's chunk (a compile-time array size): what CUDA's limit of
+// 32764 bytes (byvalue::kCudaParameterBytes) gives (below), as NVIDIA's
+// OpenCL limit does, so that both APIs launch alike.
+constexpr int kByValueAtoms = 1024;
 // Atoms of one by-value launch on a device whose arguments may take
 // `parameter_bytes` in all: the largest power of two n with
 // other_bytes + 16 n <= parameter_bytes, at most 2048 (the largest power of
 // two in kAtomsPerChunk); 0 when not one atom fits (byvalue_chunk.h's rule,
-// rounded down to a power of two). A power of two so that the limits near
-// NVIDIA's give the CUDA control's chunk: 4352 B -> 256 (271 would fit),
-// 1024 B (OpenCL's minimum) -> 32.
+// rounded down to a power of two): 32764 B -> 1024 (2046 would fit),
+// 4352 B -> 256, 1024 B (OpenCL's minimum) -> 32.
 constexpr byvalue::Shape kByValueShape{"cp by value", "atom", kByValueOtherBytes, 16, 2048};
 constexpr int byvalue_atoms(long long parameter_bytes, long long other_bytes) {
   return byvalue::power_of_two_floor(byvalue::records_fitting(
       parameter_bytes, other_bytes, kByValueShape.record_bytes, kByValueShape.max_records));
 }
-static_assert(byvalue_atoms(byvalue::kNvidiaParameterBytes, kByValueOtherBytes) == kByValueAtoms);
+static_assert(byvalue_atoms(byvalue::kCudaParameterBytes, kByValueOtherBytes) == kByValueAtoms);
 // The chunk of a by-value launch on `dev`: from dev.max_parameter_bytes, or
 // kByValueAtoms where the API states no limit (CUDA, whose kernels' chunk is
 // compiled in). Throws Unavailable when not one atom fits.

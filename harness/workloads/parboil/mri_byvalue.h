@@ -5,7 +5,7 @@
 // by-value form uses), so that NVIDIA reads the k-values from the parameters'
 // constant bank on both APIs. The kernels: ComputeQByValue / ComputeFHByValue
 // (opencl/parboil/mriq.cl, mrifhd.cl with -DK_BYVALUE=N; cuda/parboil/mriq.cu,
-// mrifhd.cu with N = byvalue_k_nvidia).
+// mrifhd.cu with N = byvalue_k_cuda).
 #pragma once
 #include <vector>
 
@@ -38,16 +38,15 @@ constexpr byvalue::Shape byvalue_shape(Kind kind) {
 constexpr int byvalue_k(Kind kind, long long parameter_bytes) {
   return byvalue::records_fitting(parameter_bytes, byvalue_shape(kind));
 }
-// CUDA's chunks, array sizes compiled into mriq.cu and mrifhd.cu: from NVIDIA's
-// OpenCL limit, the one cp's CUDA chunk is sized from, so that both APIs take
-// the same chunk on NVIDIA's GPUs: (4352 - 48) / 16 = 269 (Q), / 20 = 215 (FHD).
-constexpr int byvalue_k_nvidia(Kind kind) {
-  return byvalue_k(kind, byvalue::kNvidiaParameterBytes);
-}
-static_assert(byvalue_k_nvidia(Kind::q) == 269 && byvalue_k_nvidia(Kind::fhd) == 215);
+// CUDA's chunks, array sizes compiled into mriq.cu and mrifhd.cu: from CUDA's
+// parameter limit, the one cp's CUDA chunk is sized from; each reaches its
+// tile (2044 and 1635 would fit), as NVIDIA's OpenCL limit gives, so that both
+// APIs take the same chunk on NVIDIA's GPUs: 1024 (Q), 512 (FHD).
+constexpr int byvalue_k_cuda(Kind kind) { return byvalue_k(kind, byvalue::kCudaParameterBytes); }
+static_assert(byvalue_k_cuda(Kind::q) == kTileQ && byvalue_k_cuda(Kind::fhd) == kTileFH);
 
 // The chunk of a by-value launch on `dev` (byvalue::records_on: from
-// dev.max_parameter_bytes, byvalue_k_nvidia where the API states none).
+// dev.max_parameter_bytes, byvalue_k_cuda where the API states none).
 // Throws Unavailable when not one k-value fits.
 int byvalue_k(Kind kind, const DeviceInfo& dev);
 

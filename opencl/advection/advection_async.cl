@@ -55,19 +55,22 @@ COPY_MARK copy_row(__local float* ring, __global const float* from, int row0, in
 }
 #define WAIT_ROW(e)
 #define NO_COPY()
-// async_rows issues this form's first PREFETCH copies in a loop. Unrolled,
-// they give a field that differs from weights' on PoCL 3.1 (LLVM 15) with
-// its optimizer on: the tile's first output row reads, in the right halo,
-// what a previous work-group left in the ring (seen with a field of known
-// values; the cause inside PoCL was not isolated, and no race or undefined
-// behaviour was found in this source). As a loop, or unrolled with PoCL's
-// optimizer off, the field equals weights' bit for bit.
-// Two controlled variants of this form, for scripts/experiments/ring_prologue
-// only (--cl-build-options): -DRING_VEC4_PROLOGUE_UNROLLED unrolls those
-// copies as the other forms do; -DRING_VEC4_COPY_FIRST issues each row's
-// copy before the row's barrier, where CUDA's ring issues it (the slot it
-// fills was last read two barriers before), not after it.
-#ifndef RING_VEC4_PROLOGUE_UNROLLED
+// async_rows issues this form's first PREFETCH copies unrolled, as the
+// other forms, with -DRING_VEC4_PROLOGUE_UNROLLED, which the runner passes
+// on NVIDIA's driver only; elsewhere in a loop. Unrolled, they give a field
+// that differs from weights' on PoCL 3.1 (LLVM 15) with its optimizer on:
+// the tile's first output row reads, in the right halo, what a previous
+// work-group left in the ring (seen with a field of known values; the cause
+// inside PoCL was not isolated, and no race or undefined behaviour was found
+// in this source). As a loop, or unrolled with PoCL's optimizer off, the
+// field equals weights' bit for bit; on NVIDIA's driver both forms do
+// (scripts/experiments/ring_prologue), and the loop costs 10-12% there.
+// Controlled variants, for scripts/experiments/ring_prologue only
+// (--cl-build-options): -DRING_VEC4_PROLOGUE_LOOP keeps the loop where the
+// runner asks for the unrolled form; -DRING_VEC4_COPY_FIRST issues each
+// row's copy before the row's barrier, where CUDA's ring issues it (the slot
+// it fills was last read two barriers before), not after it.
+#if !defined(RING_VEC4_PROLOGUE_UNROLLED) || defined(RING_VEC4_PROLOGUE_LOOP)
 #define PROLOGUE_AS_LOOP
 #endif
 #ifdef RING_VEC4_COPY_FIRST

@@ -2,10 +2,13 @@
 # Where advection's ring-vec4 (opencl/advection/advection_async.cl: CUDA's
 # ring copy written in OpenCL C) still differs from CUDA's ring, priced one
 # difference at a time by controlled variants of its source, each built with
-# --cl-build-options (only ring-vec4 reads them): its prologue's copies
-# unrolled as CUDA's are (-DRING_VEC4_PROLOGUE_UNROLLED), each row's copy
-# issued before the row's barrier as CUDA's is (-DRING_VEC4_COPY_FIRST), and
-# both. RUNS rounds, each one process per form back to back, timing CUDA's
+# --cl-build-options (only ring-vec4 reads them): its prologue's copies in
+# a loop (-DRING_VEC4_PROLOGUE_LOOP, PoCL's form) or unrolled as CUDA's are
+# (-DRING_VEC4_PROLOGUE_UNROLLED, the form the runner builds on NVIDIA's
+# driver), each row's copy issued before the row's barrier as CUDA's is
+# (-DRING_VEC4_COPY_FIRST), and the last two together; as-built is what the
+# suite runs on the device. RUNS rounds, each one process per form back to
+# back, timing CUDA's
 # ring and OpenCL's ring-vec4 at the standard grids; then each form's
 # same-field check against weights (output_digest after three steps) and
 # the JIT's SASS of each form. table.py reads them into table.md.
@@ -13,7 +16,7 @@
 # usage (on a machine with an NVIDIA GPU, after a build of gpucmp-bench and
 # gpucmp-ptx):
 #   B=<build dir> OUT=<dir> [RUNS=3] scripts/experiments/ring_prologue/run.sh
-# writes $OUT/<form>-<k>.json and .log (k = 1..RUNS; form: as-built,
+# writes $OUT/<form>-<k>.json and .log (k = 1..RUNS; form: as-built, loop,
 # unrolled, copy-first, both), $OUT/same-field-<form>.json and .log,
 # $OUT/table.md and $OUT/sass.tar.xz (sass/<form>/: gpucmp-ptx dump of
 # advection/ring-vec4).
@@ -23,8 +26,9 @@ set -u
 source "$(dirname "${BASH_SOURCE[0]}")/../common.sh"
 check_experiment_inputs
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-forms=(as-built unrolled copy-first both)
+forms=(as-built loop unrolled copy-first both)
 declare -A form_options=([as-built]=""
+  [loop]="-DRING_VEC4_PROLOGUE_LOOP"
   [unrolled]="-DRING_VEC4_PROLOGUE_UNROLLED"
   [copy-first]="-DRING_VEC4_COPY_FIRST"
   [both]="-DRING_VEC4_PROLOGUE_UNROLLED -DRING_VEC4_COPY_FIRST")

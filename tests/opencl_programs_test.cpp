@@ -203,8 +203,8 @@ TEST(OpenClPrograms, ChainStepsAreContiguousAndLabelled) {
 // (ProgramSpec::device_options, through driver_options as the runners and
 // gpucmp-ptx dump build them), after their math options.
 TEST(OpenClPrograms, ByValueChunkIsADefineOfTheDevice) {
-  DeviceInfo nvidia, minimum;
-  nvidia.max_parameter_bytes = 4352;
+  DeviceInfo limit4352, minimum;
+  limit4352.max_parameter_bytes = 4352;
   minimum.max_parameter_bytes = 1024;
   for (const auto& [variant, math] : {std::pair{"unrollx8-byvalue", ""},
                                       {"unrollx8-ieee-byvalue", kIeee},
@@ -215,9 +215,9 @@ TEST(OpenClPrograms, ByValueChunkIsADefineOfTheDevice) {
     EXPECT_EQ(s.options, math);
     ASSERT_NE(s.device_options, nullptr);
     const std::string with = std::string(math).empty() ? "" : std::string(math) + " ";
-    EXPECT_EQ(driver_options(s, true, nvidia), with + "-DCP_BYVALUE_ATOMS=256");
+    EXPECT_EQ(driver_options(s, true, limit4352), with + "-DCP_BYVALUE_ATOMS=256");
     EXPECT_EQ(driver_options(s, false, minimum), with + "-DCP_BYVALUE_ATOMS=32");
-    EXPECT_NE(describe(s, &nvidia).find("; device_options=-DCP_BYVALUE_ATOMS=256"),
+    EXPECT_NE(describe(s, &limit4352).find("; device_options=-DCP_BYVALUE_ATOMS=256"),
               std::string::npos);
   }
   DeviceInfo tiny;
@@ -230,8 +230,8 @@ TEST(OpenClPrograms, ByValueChunkIsADefineOfTheDevice) {
 // largest count of records (16 bytes Q, 20 FHD) beside 48 bytes of other
 // arguments, at most the constant tile, as -DK_BYVALUE=N after the math options.
 TEST(OpenClPrograms, MriByValueChunkIsADefineOfTheDevice) {
-  DeviceInfo nvidia, minimum, large, tiny;
-  nvidia.max_parameter_bytes = 4352;
+  DeviceInfo limit4352, minimum, large, tiny;
+  limit4352.max_parameter_bytes = 4352;
   minimum.max_parameter_bytes = 1024;
   large.max_parameter_bytes = 1 << 20;
   tiny.max_parameter_bytes = 48 + 15;
@@ -246,7 +246,7 @@ TEST(OpenClPrograms, MriByValueChunkIsADefineOfTheDevice) {
       EXPECT_EQ(s.options, math);
       ASSERT_NE(s.device_options, nullptr);
       const std::string with = std::string(math).empty() ? "" : std::string(math) + " ";
-      EXPECT_EQ(driver_options(s, true, nvidia), with + "-DK_BYVALUE=" + nv);
+      EXPECT_EQ(driver_options(s, true, limit4352), with + "-DK_BYVALUE=" + nv);
       EXPECT_EQ(driver_options(s, false, minimum), with + "-DK_BYVALUE=" + min);
       EXPECT_EQ(driver_options(s, false, large), with + "-DK_BYVALUE=" + cap);
       EXPECT_THROW(driver_options(s, true, tiny), Unavailable);

@@ -197,7 +197,7 @@ TEST(ParboilCp, WorkCounts) {
 TEST(ParboilCpByValue, ChunkFromTheParameterLimit) {
   EXPECT_EQ(cp::kByValueOtherBytes, 16);
   EXPECT_EQ(cp::byvalue_atoms(4352, 16), 256) << "a 4352-byte limit: 271 fit, 256 taken";
-  EXPECT_EQ(cp::byvalue_atoms(32764, 16), cp::kByValueAtoms) << "the CUDA control's chunk";
+  EXPECT_EQ(cp::byvalue_atoms(32764, 16), 1024) << "CUDA's limit: the CUDA control's chunk";
   EXPECT_EQ(cp::byvalue_atoms(1024, 16), 32) << "OpenCL's minimum limit";
   EXPECT_EQ(cp::byvalue_atoms(4112, 16), 256) << "exactly 256 atoms";
   EXPECT_EQ(cp::byvalue_atoms(4111, 16), 128);
@@ -212,7 +212,7 @@ TEST(ParboilCpByValue, ChunkFromTheParameterLimit) {
 
 TEST(ParboilCpByValue, ChunkOfADevice) {
   DeviceInfo dev;
-  EXPECT_EQ(cp::byvalue_atoms(dev), cp::kByValueAtoms) << "no limit stated (CUDA)";
+  EXPECT_EQ(cp::byvalue_atoms(dev), 1024) << "no limit stated (CUDA)";
   dev.max_parameter_bytes = 4352;
   EXPECT_EQ(cp::byvalue_atoms(dev), 256);
   dev.max_parameter_bytes = 1024;

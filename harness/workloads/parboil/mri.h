@@ -98,8 +98,10 @@ enum class KLoop { tile_and_count, count_only, prefetch };
 //             kernel of the launch
 //   byvalue   a chunk of k-values is one kernel argument passed by value (a
 //             struct of records: OpenCL a plain struct argument, CUDA a
-//             __grid_constant__ parameter), read from the parameters' constant
-//             bank, as cp's by-value form (cp::Form::byvalue); byvalue_k()
+//             __grid_constant__ parameter) in the parameters' constant bank,
+//             which CUDA reads in place and NVIDIA's OpenCL compiler copies
+//             into private memory first, as cp's by-value form
+//             (cp::Form::byvalue); byvalue_k()
 //             k-values a launch (mri_byvalue.h), no copy, the tile_and_count
 //             loop over the chunk. The chunk leaves from host memory, so the
 //             per-k factors are computed on the host before the timed launches

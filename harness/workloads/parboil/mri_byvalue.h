@@ -2,8 +2,10 @@
 // variants precise-byvalue and fast-byvalue): each launch of the voxel kernel
 // takes one chunk of k-value records as a single kernel argument, the chunk's
 // size from the device's parameter limit (byvalue_chunk.h, the rule cp's
-// by-value form uses), so that NVIDIA reads the k-values from the parameters'
-// constant bank on both APIs. The kernels: ComputeQByValue / ComputeFHByValue
+// by-value form uses), which NVIDIA puts in the parameters' constant bank:
+// CUDA's __grid_constant__ kernels read it there; NVIDIA's OpenCL compiler
+// (driver 580) copies it into each work-item's private memory and reads the
+// copy (ptxas' stack frame of the chunk's size). The kernels: ComputeQByValue / ComputeFHByValue
 // (opencl/parboil/mriq.cl, mrifhd.cl with -DK_BYVALUE=N; cuda/parboil/mriq.cu,
 // mrifhd.cu with N = byvalue_k_cuda).
 #pragma once
@@ -59,7 +61,10 @@ int commands_per_launch(Kind kind, int numK, const Variant& v, const DeviceInfo&
 // The records the by-value launches pass, `per_launch` to a kernel argument:
 // every k-value's record with its per-k factors computed on the host in float
 // by the per-k kernels' formulas (PhiMag = phiR^2 + phiI^2; RhoPhiR = phiR dR +
-// phiI dI, RhoPhiI = phiR dI - phiI dR), then zero records up to a whole number
+// phiI dI, RhoPhiI = phiR dI - phiI dR; rounded after each product and sum,
+// where both devices' kernels contract a product and sum into one FFMA, so a
+// factor may differ from the as-written rows' by an ulp; both APIs get the
+// same records), then zero records up to a whole number
 // of chunks, so that the last launch passes as many bytes as the others (it
 // reads only its count).
 std::vector<float> byvalue_records(const Dataset& d, Kind kind, int per_launch);

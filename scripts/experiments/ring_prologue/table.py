@@ -29,10 +29,6 @@ def rows(path):
     return rows
 
 
-def field(row, key, path):
-    if key not in row:
-        raise BadInput(f"{path}: a row without '{key}'")
-    return row[key]
 
 
 def grid_of(parts):
@@ -49,13 +45,13 @@ def medians(path):
     for b in rows(path):
         if b.get("aggregate_name") != "median":
             continue
-        parts = str(field(b, "run_name", path)).split("/")
-        if field(b, "time_unit", path) != "us":
+        parts = str(need(b, "run_name", path)).split("/")
+        if need(b, "time_unit", path) != "us":
             raise BadInput(f"{path}: {b['run_name']} is not timed in us")
         key = (parts[1], parts[2], grid_of(parts[3:]))
         if key in out:
             raise BadInput(f"{path}: two median rows of {' '.join(key)}")
-        out[key] = float(field(b, "real_time", path))
+        out[key] = float(need(b, "real_time", path))
     return out
 
 
@@ -63,14 +59,17 @@ def digests(path):
     """{(variant, grid): output_digest} of a same-field process."""
     out = {}
     for b in rows(path):
-        parts = str(field(b, "name", path)).split("/")
-        out[(parts[2], grid_of(parts[3:]))] = field(b, "output_digest", path)
+        parts = str(need(b, "name", path)).split("/")
+        out[(parts[2], grid_of(parts[3:]))] = need(b, "output_digest", path)
     return out
 
 
 def need(table, key, path):
+    """table[key], or BadInput naming the file and what is missing: a row's
+    field (key a string) or a row of a table (key a tuple)."""
     if key not in table:
-        raise BadInput(f"{path}: no row of {' '.join(key)}")
+        what = " ".join(key) if isinstance(key, tuple) else f"'{key}' in a row"
+        raise BadInput(f"{path}: no {what}")
     return table[key]
 
 

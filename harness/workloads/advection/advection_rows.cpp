@@ -85,7 +85,7 @@ class Advection : public Workload {
                                               "stream",  "async",   "ring"};
     static const std::vector<std::string> opencl_own = [] {
       std::vector<std::string> v = own;
-      v.push_back(kRingVec4);
+      v.emplace_back(kRingVec4);
       return v;
     }();
     static const TuneRule rule{{"nx", "ny", "steps"}, {}, {{"", own, opencl_own}}};

@@ -11,6 +11,8 @@
 // the device) and CUDA's (compiled in, from kCudaParameterBytes) come from
 // the same rule.
 #pragma once
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 
 #include "device_info.h"
@@ -62,5 +64,17 @@ constexpr int records_fitting(long long parameter_bytes, const Shape& s) {
 // CUDA kernels' compiled-in chunks are. Throws Unavailable, naming the limit,
 // when not one record fits: never a default the device did not give.
 int records_on(const DeviceInfo& dev, const Shape& s);
+
+// Calls launch(start, count) for each launch's slice of `total` records taken
+// `per_launch` at a time: [0, per_launch), [per_launch, 2 per_launch), .., the
+// last one shorter. Both APIs' runners walk their chunks (and constant tiles)
+// with it. Throws std::logic_error for per_launch < 1 (never a loop that does
+// not end).
+template <class Launch>
+void for_each_chunk(int total, int per_launch, Launch&& launch) {
+  if (per_launch < 1) throw std::logic_error("for_each_chunk: per_launch < 1");
+  for (int start = 0; start < total; start += per_launch)
+    launch(start, std::min(per_launch, total - start));
+}
 
 }  // namespace gpucmp::byvalue

@@ -39,6 +39,32 @@ class Analysis(Work):
         self.assertEqual([k[0] for k in keys][:1] + [k[0] for k in keys][-1:],
                          ["bandwidth", "cp"])
 
+    def test_rows_that_launch_differently_are_no_pair(self):
+        key = "cp/{}/unrollx8-byvalue/grid:512/atoms:40000"
+        tuned = "cp/{}/best/grid:512/atoms:40000/math:ieee"
+        same = "cp/{}/unrollx8-ieee-byvalue/grid:512/atoms:40000"
+        data, _ = self.data_of(doc(
+            rows(key.format("cuda"), [2.0], {"atoms_per_launch": 256, "commands_per_launch": 158}),
+            rows(key.format("opencl"), [1.0], {"atoms_per_launch": 1024,
+                                               "commands_per_launch": 41}),
+            rows(same.format("cuda"), [2.0], {"atoms_per_launch": 1024}),
+            rows(same.format("opencl"), [2.0], {"atoms_per_launch": 1024}),
+            rows(tuned.format("cuda"), [2.0], {"commands_per_launch": 21}),
+            rows(tuned.format("opencl"), [1.0], {"atoms_per_launch": 1024,
+                                                 "commands_per_launch": 41})))
+        self.assertEqual([(w, v) for w, v, *_ in analysis.pairs(data)],
+                         [("cp", "best"), ("cp", "unrollx8-ieee-byvalue")],
+                         "tuned rows are each API's own best: exempt")
+        (refused,) = analysis.unpaired(data)
+        self.assertEqual(refused[:2], ("cp", "unrollx8-byvalue"))
+        self.assertEqual(refused[3], [("atoms_per_launch", 256.0, 1024.0),
+                                      ("commands_per_launch", 158.0, 41.0)])
+        # a counter one row lacks is a difference too
+        data, _ = self.data_of(doc(rows(key.format("cuda"), [2.0]),
+                                   rows(key.format("opencl"), [1.0], {"atoms_per_launch": 1024})))
+        self.assertEqual(analysis.pairs(data), [])
+        self.assertEqual(analysis.unpaired(data)[0][3], [("atoms_per_launch", None, 1024.0)])
+
     def test_ratio_is_opencl_over_cuda_with_repetition_range(self):
         data, _ = self.data_of(full_suite())
         cuda = data.get("matrixMul", "cuda", "tile16", (("n", "2048"),))

@@ -8,8 +8,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "byvalue_chunk.h"
@@ -125,9 +128,14 @@ TEST(MriByValue, LaunchesAndCommands) {
   EXPECT_THROW(mri::commands_per_launch(mri::Kind::q, 1031, byvalue, dev), Unavailable);
 }
 
-// The records carry the per-k factors of the per-k kernels, in float, and are
-// padded with zero records to whole chunks.
+// The records carry the per-k factors of the per-k kernels, in float (each
+// within a few float ulps of the factor in double: the host's own
+// arithmetic, not a restatement of it), and are padded with zero records to
+// whole chunks.
 TEST(MriByValue, RecordsHoldThePerKFactorsPaddedToWholeChunks) {
+  const auto near = [](float got, double want) {
+    EXPECT_NEAR(got, want, 4e-7 * std::max(1.0, std::abs(want))) << "factor " << want;
+  };
   for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
     const mri::Dataset d = mri::generate(kind, 100, 2);
     const auto per = std::size_t(mri::record_floats(kind));
@@ -139,17 +147,48 @@ TEST(MriByValue, RecordsHoldThePerKFactorsPaddedToWholeChunks) {
       EXPECT_EQ(rec[0], d.kx[k]);
       EXPECT_EQ(rec[1], d.ky[k]);
       EXPECT_EQ(rec[2], d.kz[k]);
+      const double pr = d.phiR[k], pi = d.phiI[k];
       if (kind == mri::Kind::q) {
-        EXPECT_FLOAT_EQ(rec[3], d.phiR[k] * d.phiR[k] + d.phiI[k] * d.phiI[k]);
+        near(rec[3], pr * pr + pi * pi);
       } else {
-        EXPECT_FLOAT_EQ(rec[3], d.phiR[k] * d.dR[k] + d.phiI[k] * d.dI[k]);
-        EXPECT_FLOAT_EQ(rec[4], d.phiR[k] * d.dI[k] - d.phiI[k] * d.dR[k]);
+        const double dr = d.dR[k], di = d.dI[k];
+        near(rec[3], pr * dr + pi * di);
+        near(rec[4], pr * di - pi * dr);
       }
     }
     EXPECT_TRUE(std::all_of(r.begin() + std::ptrdiff_t(100 * per), r.end(),
                             [](float f) { return f == 0; }));
     EXPECT_EQ(mri::byvalue_records(d, kind, 100).size(), 100 * per) << "a whole chunk: no padding";
   }
+}
+
+// The runners fill one buffer at every timed launch: whatever it held before
+// (a larger chunk's records, NaN), the fill leaves exactly the fresh records.
+TEST(MriByValue, FillingAgainLeavesTheSameRecords) {
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
+    const mri::Dataset d = mri::generate(kind, 100, 2);
+    const std::vector<float> fresh = mri::byvalue_records(d, kind, 48);
+    std::vector<float> reused(4096, NAN);
+    mri::fill_byvalue_records(d, kind, 48, reused);
+    EXPECT_EQ(reused, fresh);
+    mri::fill_byvalue_records(d, kind, 48, reused);
+    EXPECT_EQ(reused, fresh) << "a second fill of the same buffer";
+  }
+}
+
+// Each launch's slice, in order, the last one shorter; a chunk of < 1 record
+// is refused, never a loop that does not end.
+TEST(ByValueChunk, EachChunkOnce) {
+  std::vector<std::pair<int, int>> seen;
+  byvalue::for_each_chunk(10, 4, [&](int start, int count) { seen.emplace_back(start, count); });
+  EXPECT_EQ(seen, (std::vector<std::pair<int, int>>{{0, 4}, {4, 4}, {8, 2}}));
+  seen.clear();
+  byvalue::for_each_chunk(8, 4, [&](int start, int count) { seen.emplace_back(start, count); });
+  EXPECT_EQ(seen, (std::vector<std::pair<int, int>>{{0, 4}, {4, 4}}));
+  seen.clear();
+  byvalue::for_each_chunk(0, 4, [&](int start, int count) { seen.emplace_back(start, count); });
+  EXPECT_TRUE(seen.empty());
+  EXPECT_THROW(byvalue::for_each_chunk(10, 0, [](int, int) {}), std::logic_error);
 }
 
 // The forms are shared variants, one per math mode, named <math>-byvalue, with

@@ -56,25 +56,24 @@ class CpRunner : public CpBuffers {
     const cp::Config& c = problem().config;
     clear_energy();
     const int per_launch = form_ == cp::Form::byvalue ? cp::kByValueAtoms : cp::kAtomsPerChunk;
-    for (int start = 0; start < c.atoms; start += per_launch) {
-      const int count = std::min(per_launch, c.atoms - start);
+    byvalue::for_each_chunk(c.atoms, per_launch, [&](int start, int count) {
       const std::size_t offset = 4 * std::size_t(start);
       if (form_ == cp::Form::byvalue) {
         k_.launch_byvalue(count, c.spacing, energy(), chunks_.data() + offset, c.nx, c.ny, block_.x,
                           block_.y, stream());
-        continue;
+        return;
       }
       const float* chunk = atoms() + offset;
       if (ldg_) {
         k_.launch_ldg(count, c.spacing, energy(), chunk, c.nx, c.ny, block_.x, block_.y, stream());
-        continue;
+        return;
       }
       check(k_.set_atoms(chunk, count, stream()), "cudaMemcpyToSymbolAsync", "cp atom chunk");
       if (form_ == cp::Form::prefetch)
         k_.launch_prefetch(count, c.spacing, energy(), c.nx, c.ny, block_.x, block_.y, stream());
       else
         k_.launch(unrollx8_, count, c.spacing, energy(), c.nx, c.ny, block_.x, block_.y, stream());
-    }
+    });
   }
 
  private:

@@ -2,8 +2,9 @@
 // the packed k-values (device), clear the outputs, then per tile copy the
 // k-values into constant memory and launch the voxel kernel (mriq.cu, mrifhd.cu);
 // mriq's -ldg rows launch on the tile where it lies. The by-value form
-// (mri::KFrom::byvalue) clears the outputs, then passes each chunk of k-values,
-// their per-k factors from the host, as the kernel's __grid_constant__ argument.
+// (mri::KFrom::byvalue) computes the per-k factors into the records on the host,
+// clears the outputs, then passes each chunk of records as the kernel's
+// __grid_constant__ argument.
 // The device copies (MriBuffers, mri_buffers.h) are shared with the cross-run rows.
 #include <algorithm>
 #include <vector>
@@ -77,8 +78,6 @@ class MriRunner : public MriBuffers {
         byvalue_(v.from == mri::KFrom::byvalue),
         loop_(v.loop),
         block_(v.local.x) {
-    if (byvalue_)  // the kernels' compiled-in chunk (mriq.cu, mrifhd.cu)
-      records_ = mri::byvalue_records(p.data, p.kind, mri::byvalue_k_cuda(p.kind));
     if (mri::default_local(v)) return;
     check_block_limit(kernel(p.kind), v.local, 1,
                       std::string(mri::workload_name(p.kind)) + "/" + v.name);
@@ -96,28 +95,26 @@ class MriRunner : public MriBuffers {
       auto* kv = static_cast<KValuesQ*>(kv_.get());
       k.phi_mag(f(phiR_), f(phiI_), kv, d.numK, stream());
       clear_outputs();
-      for (int start = 0; start < d.numK; start += mri::kTileQ) {
-        const int count = std::min(mri::kTileQ, d.numK - start);
+      byvalue::for_each_chunk(d.numK, mri::kTileQ, [&](int start, int count) {
         if (ldg_) {
           k.compute_q_ldg(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_),
                           kv + start, block_, stream());
-          continue;
+          return;
         }
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mriq k tile");
         k.compute_q(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), block_,
                     stream());
-      }
+      });
     } else {
       const MriFhdKernels& k = mrifhd_kernels(fast_);
       auto* kv = static_cast<KValuesFH*>(kv_.get());
       k.rho_phi(f(phiR_), f(phiI_), f(dR_), f(dI_), kv, d.numK, stream());
       clear_outputs();
-      for (int start = 0; start < d.numK; start += mri::kTileFH) {
-        const int count = std::min(mri::kTileFH, d.numK - start);
+      byvalue::for_each_chunk(d.numK, mri::kTileFH, [&](int start, int count) {
         check(k.set_k(kv + start, count, stream()), "cudaMemcpyToSymbolAsync", "mrifhd k tile");
         k.compute_fh(loop_, count, d.numX, f(x_), f(y_), f(z_), f(out_r_), f(out_i_), block_,
                      stream());
-      }
+      });
     }
   }
 
@@ -133,28 +130,31 @@ class MriRunner : public MriBuffers {
     return ldg_ ? k.compute_kernel_ldg(loop_) : k.compute_kernel(loop_);
   }
 
-  // The by-value form: the outputs cleared, then one voxel kernel a chunk of
-  // mri::byvalue_k_cuda k-values, the chunk its last argument (mri_byvalue.h).
+  // The by-value form: the records filled on the host (the per-k factors:
+  // host work of the timed launch), the outputs cleared, then one voxel kernel
+  // a chunk of mri::byvalue_k_cuda k-values (the kernels' compiled-in chunk,
+  // mriq.cu and mrifhd.cu), the chunk its last argument (mri_byvalue.h).
   void enqueue_byvalue(const mri::Dataset& d) {
+    const mri::Kind kind = problem().kind;
+    const int per_launch = mri::byvalue_k_cuda(kind);
+    mri::fill_byvalue_records(d, kind, per_launch, records_);
     clear_outputs();
-    const int per_launch = mri::byvalue_k_cuda(problem().kind);
     const std::size_t floats = kv_floats();
-    for (int start = 0; start < d.numK; start += per_launch) {
-      const int count = std::min(per_launch, d.numK - start);
+    byvalue::for_each_chunk(d.numK, per_launch, [&](int start, int count) {
       const float* chunk = records_.data() + floats * std::size_t(start);
-      if (problem().kind == mri::Kind::q)
+      if (kind == mri::Kind::q)
         mriq_kernels(fast_).compute_q_byvalue(count, d.numX, f(x_), f(y_), f(z_), f(out_r_),
                                               f(out_i_), chunk, block_, stream());
       else
         mrifhd_kernels(fast_).compute_fh_byvalue(count, d.numX, f(x_), f(y_), f(z_), f(out_r_),
                                                  f(out_i_), chunk, block_, stream());
-    }
+    });
   }
 
   bool fast_, ldg_, byvalue_;
   mri::KLoop loop_;
   int block_;                   // threads per block of the voxel kernel
-  std::vector<float> records_;  // byvalue: the records in whole chunks (mri::byvalue_records)
+  std::vector<float> records_;  // byvalue: filled by each launch (mri::fill_byvalue_records)
 };
 
 }  // namespace

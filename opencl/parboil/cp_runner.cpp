@@ -78,25 +78,23 @@ class CpRunner : public TimedRunner {
     const std::size_t global[2] = {std::size_t(unrollx8_ ? c.nx / cp::kUnrollX : c.nx),
                                    std::size_t(c.ny)};
     if (byvalue_) {
-      for (int start = 0; start < c.atoms; start += per_launch_) {
-        const cl_int count = std::min(per_launch_, c.atoms - start);
+      byvalue::for_each_chunk(c.atoms, per_launch_, [&](int start, int count) {
         const ByValue chunk{chunks_.data() + 4 * std::size_t(start),
                             4 * sizeof(float) * std::size_t(per_launch_)};
-        set_args(kernel_, "cp by value", count, c.spacing, energy_, chunk);
+        set_args(kernel_, "cp by value", cl_int(count), c.spacing, energy_, chunk);
         check(clEnqueueNDRangeKernel(q, kernel_, 2, nullptr, global, local, 0, nullptr, record()),
               "clEnqueueNDRangeKernel", "cp by value");
-      }
+      });
       return;
     }
-    for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
-      const cl_int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
-      check(clEnqueueCopyBuffer(q, atoms_, chunk_, 4 * sizeof(float) * start, 0,
-                                4 * sizeof(float) * count, 0, nullptr, record()),
+    byvalue::for_each_chunk(c.atoms, cp::kAtomsPerChunk, [&](int start, int count) {
+      check(clEnqueueCopyBuffer(q, atoms_, chunk_, 4 * sizeof(float) * std::size_t(start), 0,
+                                4 * sizeof(float) * std::size_t(count), 0, nullptr, record()),
             "clEnqueueCopyBuffer", "cp atom chunk");
-      set_args(kernel_, "cp", count, c.spacing, energy_, chunk_);
+      set_args(kernel_, "cp", cl_int(count), c.spacing, energy_, chunk_);
       check(clEnqueueNDRangeKernel(q, kernel_, 2, nullptr, global, local, 0, nullptr, record()),
             "clEnqueueNDRangeKernel", "cp");
-    }
+    });
   }
 
  private:

@@ -1,8 +1,9 @@
 // OpenCL runners of mriq and mrifhd: per launch, compute the per-k factors into
 // the packed k-values, clear the outputs, then per tile copy the k-values into
 // the constant buffer and launch the voxel kernel (mriq.cl, mrifhd.cl). The
-// by-value form (mri::KFrom::byvalue) clears the outputs, then passes each
-// chunk of k-values, their per-k factors from the host, as a kernel argument.
+// by-value form (mri::KFrom::byvalue) computes the per-k factors into the
+// records on the host, clears the outputs, then passes each chunk of records
+// as a kernel argument.
 #include <algorithm>
 #include <string>
 #include <vector>
@@ -49,7 +50,6 @@ class MriRunner : public TimedRunner {
       check_group_limit(compute_.get(), *spec_, byvalue_ ? n_.byvalue : n_.compute, v.local, 1);
     if (byvalue_) {
       per_launch_ = mri::byvalue_k(p.kind, session().info());  // the program's K_BYVALUE
-      records_ = mri::byvalue_records(p.data, p.kind, per_launch_);
     } else {
       prepare_ = make_kernel(program_, n_.prepare);
     }
@@ -107,16 +107,16 @@ class MriRunner : public TimedRunner {
     clear_outputs(q);
     const std::size_t x_global = this->x_global();
     const std::size_t kv_bytes = n_.kv_floats * sizeof(float);
-    for (int start = 0; start < d.numK; start += n_.tile) {
-      const cl_int count = std::min(n_.tile, d.numK - start);
+    byvalue::for_each_chunk(d.numK, n_.tile, [&](int start, int count) {
       check(clEnqueueCopyBuffer(q, kv_, tile_, kv_bytes * start, 0, kv_bytes * count, 0, nullptr,
                                 record()),
             "clEnqueueCopyBuffer", "k tile");
-      set_args(compute_, n_.compute, count, cl_int(d.numX), x_, y_, z_, out_r_, out_i_, tile_);
+      set_args(compute_, n_.compute, cl_int(count), cl_int(d.numX), x_, y_, z_, out_r_, out_i_,
+               tile_);
       check(clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &x_local_, 0, nullptr,
                                    record()),
             "clEnqueueNDRangeKernel", n_.compute);
-    }
+    });
   }
 
  private:
@@ -131,21 +131,23 @@ class MriRunner : public TimedRunner {
     return (std::size_t(p_.data.numX) + x_local_ - 1) / x_local_ * x_local_;
   }
 
-  // The by-value form: the outputs cleared, then one voxel kernel a chunk of
-  // per_launch_ k-values, the chunk its last argument (mri_byvalue.h).
+  // The by-value form: the records filled on the host (the per-k factors:
+  // host work of the timed launch), the outputs cleared, then one voxel kernel
+  // a chunk of per_launch_ k-values, the chunk its last argument (mri_byvalue.h).
   void enqueue_byvalue(cl_command_queue q) {
     const mri::Dataset& d = p_.data;
+    mri::fill_byvalue_records(d, p_.kind, per_launch_, records_);
     clear_outputs(q);
     const std::size_t x_global = this->x_global();
     const std::size_t chunk_bytes = n_.kv_floats * sizeof(float) * std::size_t(per_launch_);
-    for (int start = 0; start < d.numK; start += per_launch_) {
-      const cl_int count = std::min(per_launch_, d.numK - start);
+    byvalue::for_each_chunk(d.numK, per_launch_, [&](int start, int count) {
       const ByValue chunk{records_.data() + n_.kv_floats * std::size_t(start), chunk_bytes};
-      set_args(compute_, n_.byvalue, count, cl_int(d.numX), x_, y_, z_, out_r_, out_i_, chunk);
+      set_args(compute_, n_.byvalue, cl_int(count), cl_int(d.numX), x_, y_, z_, out_r_, out_i_,
+               chunk);
       check(clEnqueueNDRangeKernel(q, compute_, 1, nullptr, &x_global, &x_local_, 0, nullptr,
                                    record()),
             "clEnqueueNDRangeKernel", n_.byvalue);
-    }
+    });
   }
 
   static Buffer to_device(const std::vector<float>& host, const char* what) {
@@ -166,7 +168,7 @@ class MriRunner : public TimedRunner {
   std::size_t x_local_;       // work-group size of the voxel kernel
   Buffer x_, y_, z_, phiR_, phiI_, dR_, dI_, kv_, tile_, out_r_, out_i_;
   int per_launch_ = 0;          // byvalue: k-values a launch
-  std::vector<float> records_;  // byvalue: the records in whole chunks (mri::byvalue_records)
+  std::vector<float> records_;  // byvalue: filled by each launch (mri::fill_byvalue_records)
 };
 
 // The k loop bounded by the tile's count only (mri::KLoop::count_only).

@@ -2,8 +2,8 @@
 by (workload, api, variant, params)), pairs and the ones shown, PTX chains and
 controls, the best OpenCL variant, vendor libraries, bandwidth series, peaks."""
 from .fmt import fmt_params, label_of
-from .names import (CHAINS, MAX_SIZES_PER_VARIANT, PTX_CONTROLS, STARTUP, STEPS, VENDOR, is_cold,
-                    is_local, is_split, size_key, workload_rank)
+from .names import (CHAINS, MAX_SIZES_PER_VARIANT, PTX_CONTROLS, STARTUP, STEPS, TUNED, VENDOR,
+                    is_cold, is_local, is_split, size_key, workload_rank)
 
 
 class Data:
@@ -60,18 +60,45 @@ def ratio_of(cuda, opencl):
     return (opencl.time / cuda.time, opencl.tmin / cuda.tmax, opencl.tmax / cuda.tmin)
 
 
-def pairs(data):
-    """Paired benchmarks [(workload, variant, params, cuda, opencl)], vendor and PTX
-    variants excepted, in report order."""
-    out = []
+PER_LAUNCH = "_per_launch"  # commands_per_launch, atoms_per_launch, k_per_launch, ..
+
+
+def launch_mismatch(variant, cuda, opencl):
+    """The per-launch counters (names ending in _per_launch: the commands one timed
+    launch enqueues, the records a by-value launch passes) on which a pair's rows
+    differ, [(counter, CUDA's value, OpenCL's value)] with None for a counter one
+    row lacks. Rows that differ there do different work a launch: no pair. Tuned
+    rows (TUNED: each API at its own best configuration) are exempt."""
+    if variant == TUNED:
+        return []
+    names = sorted(k for k in set(cuda.counters) | set(opencl.counters) if k.endswith(PER_LAUNCH))
+    return [(n, cuda.counters.get(n), opencl.counters.get(n)) for n in names
+            if cuda.counters.get(n) != opencl.counters.get(n)]
+
+
+def _candidates(data):
+    """(workload, variant, params, cuda, opencl) of every CUDA row with an OpenCL row
+    of the same name, vendor and PTX variants excepted, in report order."""
     for workload, _, variant, params in data.ids("cuda"):
-        if variant in VENDOR or data.get(workload, "cuda", variant, params).facts.is_ptx:
+        cuda = data.get(workload, "cuda", variant, params)
+        if variant in VENDOR or cuda.facts.is_ptx:
             continue
         opencl = data.get(workload, "opencl", variant, params)
         if opencl is not None:
-            out.append((workload, variant, params, data.get(workload, "cuda", variant, params),
-                        opencl))
-    return out
+            yield workload, variant, params, cuda, opencl
+
+
+def pairs(data):
+    """Paired benchmarks [(workload, variant, params, cuda, opencl)], vendor and PTX
+    variants and rows that launch differently (unpaired) excepted, in report order."""
+    return [c for c in _candidates(data) if not launch_mismatch(c[1], c[3], c[4])]
+
+
+def unpaired(data):
+    """Rows of both APIs under one name that are no pair, [(workload, variant, params,
+    launch_mismatch)], in report order."""
+    return [(w, v, p, diff) for w, v, p, cuda, opencl in _candidates(data)
+            if (diff := launch_mismatch(v, cuda, opencl))]
 
 
 def shown_pairs(all_pairs):

@@ -15,7 +15,7 @@ of their own, never OpenCL's best. docs/studies/best-against-best.md says why.""
 import math
 from dataclasses import dataclass
 
-from .names import BEST_MARGIN, CHAINS
+from .names import BEST_MARGIN, CHAINS, TUNED
 
 # The PTX passes that keep a kernel's math (every step of the 2010 study's chains
 # after their -O0 start, gpucmp's align and shared32); ftz flushes denormals, so
@@ -154,7 +154,6 @@ NOT_OWN = [  # (variant suffix, why)
     ("-maxl1", "control: CUDA's kernel at the smallest shared-memory carveout"),
 ]
 VENDOR = ("cublas", "clblast", "cub")  # reference rows of their own
-TUNED = "best"  # the variant of gpucmp-bench --tune's rows (harness/tune_family.h)
 INSTRUMENTS = ("startup", "ceiling")  # build and first launch; the roofline's ceilings
 OPENCL_DEFAULT = "OpenCL's default math (division and sqrt within ulps), which no CUDA row has"
 MRI_FAST = "fast math (MRI's rows here are precise, as in the other tables)"

@@ -104,8 +104,8 @@ enum class KLoop { tile_and_count, count_only, prefetch };
 //             (cp::Form::byvalue); byvalue_k()
 //             k-values a launch (mri_byvalue.h), no copy, the tile_and_count
 //             loop over the chunk. The chunk leaves from host memory, so the
-//             per-k factors are computed on the host before the timed launches
-//             (byvalue_records), not by a kernel of the launch.
+//             per-k factors are computed on the host at the start of each
+//             timed launch (fill_byvalue_records), not by a kernel of it.
 enum class KFrom { constant, byvalue };
 
 // local: the voxel kernel's block (work-group) size, x only; the per-k

@@ -1,5 +1,6 @@
 #include "mri_byvalue.h"
 
+#include <algorithm>
 #include <cstddef>
 
 namespace gpucmp::mri {
@@ -17,10 +18,11 @@ int commands_per_launch(Kind kind, int numK, const Variant& v, const DeviceInfo&
   return 3 + 2 * ((numK + tile - 1) / tile);
 }
 
-std::vector<float> byvalue_records(const Dataset& d, Kind kind, int per_launch) {
+void fill_byvalue_records(const Dataset& d, Kind kind, int per_launch, std::vector<float>& out) {
   const auto per = std::size_t(record_floats(kind));
   const std::size_t chunks = (std::size_t(d.numK) + per_launch - 1) / std::size_t(per_launch);
-  std::vector<float> out(chunks * std::size_t(per_launch) * per, 0.0f);
+  out.resize(chunks * std::size_t(per_launch) * per);
+  std::fill(out.begin() + std::ptrdiff_t(std::size_t(d.numK) * per), out.end(), 0.0f);
   for (std::size_t k = 0; k < std::size_t(d.numK); ++k) {
     float* r = out.data() + k * per;
     r[0] = d.kx[k];
@@ -33,6 +35,11 @@ std::vector<float> byvalue_records(const Dataset& d, Kind kind, int per_launch) 
       r[4] = d.phiR[k] * d.dI[k] - d.phiI[k] * d.dR[k];
     }
   }
+}
+
+std::vector<float> byvalue_records(const Dataset& d, Kind kind, int per_launch) {
+  std::vector<float> out;
+  fill_byvalue_records(d, kind, per_launch, out);
   return out;
 }
 

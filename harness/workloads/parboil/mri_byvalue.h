@@ -55,18 +55,22 @@ int byvalue_k(Kind kind, const DeviceInfo& dev);
 // The commands one timed launch of `v` enqueues for numK k-values on `dev`:
 // as written, the per-k kernel, the two outputs cleared, then per tile a copy
 // into constant memory and a kernel; by value, the two outputs cleared, then a
-// kernel per chunk (no per-k kernel, no copy).
+// kernel per chunk (no per-k kernel, no copy: the per-k factors are host work
+// of the launch, fill_byvalue_records).
 int commands_per_launch(Kind kind, int numK, const Variant& v, const DeviceInfo& dev);
 
-// The records the by-value launches pass, `per_launch` to a kernel argument:
+// The records the by-value launches pass, `per_launch` to a kernel argument,
+// written into `out` (resized to whole chunks; the runners keep one buffer and
+// fill it at the start of every timed launch, so that the per-k factors are
+// computed inside the timed region, as the as-written form's per-k kernel is):
 // every k-value's record with its per-k factors computed on the host in float
 // by the per-k kernels' formulas (PhiMag = phiR^2 + phiI^2; RhoPhiR = phiR dR +
 // phiI dI, RhoPhiI = phiR dI - phiI dR; rounded after each product and sum,
 // where both devices' kernels contract a product and sum into one FFMA, so a
 // factor may differ from the as-written rows' by an ulp; both APIs get the
-// same records), then zero records up to a whole number
-// of chunks, so that the last launch passes as many bytes as the others (it
-// reads only its count).
+// same records), then zero records up to a whole number of chunks, so that
+// the last launch passes as many bytes as the others (it reads only its count).
+void fill_byvalue_records(const Dataset& d, Kind kind, int per_launch, std::vector<float>& out);
 std::vector<float> byvalue_records(const Dataset& d, Kind kind, int per_launch);
 
 }  // namespace gpucmp::mri

@@ -7,7 +7,7 @@ and rep.figure(kind, ...) to draw a figure of figures.Plotter. A new study adds 
 module here and one line to SECTIONS."""
 from . import (advection, agpu, at_best, bandwidth, best, changed, cold, gaps, header,
                kernel_tuner, layout, not_measured, one_api, peak, ptx_steps, quality, ratio,
-               rodinia_heartwall, roofline, scaling, split, startup, vendor, worksize)
+               rodinia_heartwall, roofline, scaling, split, startup, unpaired, vendor, worksize)
 
 SECTIONS = [
     header,        # title, input files, device and software, how to read it
@@ -32,6 +32,7 @@ SECTIONS = [
     advection,     # semi-Lagrangian advection against GPU Challenge 2010 (advection/ rows)
     scaling,       # advection's judged problems over 1, 2, 4, .. GPUs beside NVIDIA's Jacobi
     quality,       # measurement quality
+    unpaired,      # rows of both APIs that launch differently: no pair
     one_api,       # measured on one API only
     not_measured,  # errors, skips
 ]

@@ -34,9 +34,8 @@ from .. import jacobi as report_jacobi
 from .. import kernel_tuner as report_kt
 from .. import rodinia_heartwall as report_rodinia
 from .. import sass as report_sass
-from ..api_best import TUNED
 from ..fmt import fmt_params, md_table
-from ..names import parse_name, size_key, workload_rank
+from ..names import TUNED, parse_name, size_key, workload_rank
 
 EXPLANATIONS = "explanations.json"
 RUN_MANIFEST = "manifest.json"  # a suite run's folder (scripts/suite.py)

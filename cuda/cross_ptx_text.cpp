@@ -96,4 +96,23 @@ std::string variable_named(const std::string& ptx, const std::vector<std::string
   return one_named(names, parts, "variable", what);
 }
 
+std::size_t last_param_bytes(const std::string& ptx, const std::string& kernel,
+                             const std::string& what) {
+  for (const ptx::Function& f : parse_embedded(ptx, what).functions) {
+    if (!f.is_entry || f.name != kernel) continue;
+    if (f.params.empty()) throw ApiError(what + ": kernel " + kernel + " has no parameter");
+    const ptx::Param& last = f.params.back();
+    const bool bytes = last.types == std::vector<std::string>{".b8"} && last.array.size() > 2 &&
+                       last.array.front() == '[' && last.array.back() == ']';
+    if (bytes) {
+      const std::string n = last.array.substr(1, last.array.size() - 2);
+      if (n.find_first_not_of("0123456789") == std::string::npos && n.size() < 10)
+        return std::size_t(std::stoul(n));
+    }
+    throw ApiError(what + ": the last parameter of " + kernel +
+                   " is no by-value array: " + last.raw);
+  }
+  throw ApiError(what + ": no kernel " + kernel + " in the PTX");
+}
+
 }  // namespace gpucmp::cuda

@@ -32,4 +32,11 @@ std::string entry_named(const std::string& ptx, const std::vector<std::string>& 
 std::string variable_named(const std::string& ptx, const std::vector<std::string>& parts,
                            const std::string& what);
 
+// The bytes of the last parameter of the .entry `kernel` of `ptx` where it is
+// a by-value aggregate (`.param .align A .b8 name[N]`: N). Throws ApiError,
+// naming `what`, when the kernel is not there or its last parameter is no
+// such array.
+std::size_t last_param_bytes(const std::string& ptx, const std::string& kernel,
+                             const std::string& what);
+
 }  // namespace gpucmp::cuda

@@ -24,11 +24,17 @@ bool is_cross_variant(const std::string& variant);
 
 // Registered where they are made (GPUCMP_CROSS_RUNNERS): matrixMul tile16/32
 // (sdk/cross_matrixmul.cpp), cp unrollx8 (-opencl-ptx in its three math forms,
-// -ptx-jit) and mriq/mrifhd (precise/fast-opencl-ptx, precise-ptx-jit): the
+// -ptx-jit) and mriq/mrifhd (precise/fast-opencl-ptx, precise-ptx-jit,
+// precise/fast-byvalue-opencl-ptx): the
 // variants and their runner, CUDA-only variants.
 std::vector<cp::Variant> cp_cross_variants();
 std::unique_ptr<Runner> make_cp_cross_runner(cp::Problem& p, const cp::Variant& v);
 std::vector<mri::Variant> mri_cross_variants();
 std::unique_ptr<Runner> make_mri_cross_runner(mri::Problem& p, const mri::Variant& v);
+// The by-value form's -opencl-ptx rows (parboil/cross_mri_byvalue.cpp), from
+// OpenCL's PTX of the by-value program rewritten for CUDA.
+std::unique_ptr<Runner> make_mri_byvalue_cross_runner(mri::Problem& p, const mri::Variant& v,
+                                                      const std::string& ptx,
+                                                      const std::string& what);
 
 }  // namespace gpucmp::cuda

@@ -43,17 +43,31 @@ class JitLibrary {
   double jit_ms_ = 0;
 };
 
+// A by-value aggregate argument (a struct of records, OpenCL's plain struct
+// parameter): its bytes where they lie on the host; the kernel's parameter
+// list gives their size, which the caller has checked (param_bytes()).
+struct ParamBytes {
+  const void* data;
+};
+
+template <class T>
+void* param_address(T& arg) {
+  return static_cast<void*>(&arg);
+}
+inline void* param_address(ParamBytes& arg) { return const_cast<void*>(arg.data); }
+
 // Launches `kernel` with `args` in the order of its parameter list. Only the
 // types a kernel parameter can have here: device pointers (8 bytes), int and
-// float (OpenCL's cl_int and cl_float).
+// float (OpenCL's cl_int and cl_float), and by-value aggregates (ParamBytes).
 template <class... Args>
 void launch(cudaKernel_t kernel, dim3 grid, dim3 block, cudaStream_t stream,
             const std::string& what, Args... args) {
   static_assert(sizeof...(Args) > 0);
-  static_assert(((std::is_pointer_v<Args> || std::is_same_v<Args, int> ||
-                  std::is_same_v<Args, float> || std::is_same_v<Args, std::size_t>)&&...),
-                "kernel arguments: device pointers, int, size_t or float");
-  void* params[] = {static_cast<void*>(&args)...};
+  static_assert(
+      ((std::is_pointer_v<Args> || std::is_same_v<Args, int> || std::is_same_v<Args, float> ||
+        std::is_same_v<Args, std::size_t> || std::is_same_v<Args, ParamBytes>)&&...),
+      "kernel arguments: device pointers, int, size_t, float or ParamBytes");
+  void* params[] = {param_address(args)...};
   check(cudaLaunchKernel(reinterpret_cast<const void*>(kernel), grid, block, params, 0, stream),
         "cudaLaunchKernel", what);
 }

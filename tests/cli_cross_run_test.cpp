@@ -44,6 +44,18 @@ TEST(CrossRun, LavaMdRowsAreListedPerLayout) {
     }
 }
 
+// MRI's cross-run rows: the as-written kernels' and the by-value form's, in
+// both math modes, at every size the workload's own rows take.
+TEST(CrossRun, MriRowsAreListedForEachForm) {
+  ASSERT_EQ(listing().exit_code, 0) << listing().output;
+  for (const char* workload : {"mriq", "mrifhd"})
+    for (const char* variant : {"precise-opencl-ptx", "fast-opencl-ptx", "precise-ptx-jit",
+                                "precise-byvalue-opencl-ptx", "fast-byvalue-opencl-ptx"}) {
+      const std::string name = std::string(workload) + "/cuda/" + variant + "/numK:512/numX:4096";
+      EXPECT_TRUE(listed(name)) << "missing " << name;
+    }
+}
+
 TEST(CrossRun, OnlyCudaHasCrossRows) {
   std::istringstream lines(listing().output);
   for (std::string line; std::getline(lines, line);) {

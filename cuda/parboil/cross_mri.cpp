@@ -121,7 +121,12 @@ class JitMri : public JitRunner<MriBuffers> {
 }  // namespace
 
 std::vector<mri::Variant> mri_cross_variants() {
-  return {{"precise-opencl-ptx", false}, {"fast-opencl-ptx", true}, {"precise-ptx-jit", false}};
+  const mri::KLoop loop = mri::KLoop::tile_and_count;
+  return {{"precise-opencl-ptx", false},
+          {"fast-opencl-ptx", true},
+          {"precise-ptx-jit", false},
+          {"precise-byvalue-opencl-ptx", false, loop, mri::KFrom::byvalue},
+          {"fast-byvalue-opencl-ptx", true, loop, mri::KFrom::byvalue}};
 }
 
 std::unique_ptr<Runner> make_mri_cross_runner(mri::Problem& p, const mri::Variant& v) {
@@ -133,6 +138,7 @@ std::unique_ptr<Runner> make_mri_cross_runner(mri::Problem& p, const mri::Varian
     const std::string base = v.name.substr(0, v.name.size() - opencl.size());
     const std::size_t tile_bytes = s.tile * s.kv_floats * sizeof(float);
     const std::string ptx = opencl_ptx_for_cuda(s.workload, base, tile_bytes);
+    if (v.from == mri::KFrom::byvalue) return make_mri_byvalue_cross_runner(p, v, ptx, what);
     return std::make_unique<JitMri>(
         p, v, ptx, KernelSet{true, s.prepare, s.compute, ptx::kConstantArgSymbol}, what);
   }

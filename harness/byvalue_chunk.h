@@ -1,10 +1,9 @@
 // Chunks of records passed to a kernel by value (cp's atoms, MRI's k-values):
 // one kernel argument, a struct holding an array of records, which NVIDIA puts
 // in the parameters' constant bank on both APIs (OpenCL: a plain struct
-// argument; CUDA: a __grid_constant__ parameter, read in place). NVIDIA's
-// OpenCL compiler may copy it into each work-item's private memory first (it
-// does for MRI's kernels and cp's default and fast builds: ptxas reports a
-// stack frame of the chunk's size). How many records one launch
+// argument; CUDA: a __grid_constant__ parameter), where each JIT reads it in
+// place with per-thread (LDC c[0x0][R]) or uniform (ULDC c[0x0][UR]) loads,
+// its own choice (docs/studies/parboil.md). How many records one launch
 // takes follows from the bytes a device lets a kernel's arguments take in all
 // (OpenCL's CL_DEVICE_MAX_PARAMETER_SIZE), beside the kernel's other
 // arguments. One function for every workload, so that OpenCL's count (from

@@ -94,9 +94,8 @@ __kernel void ComputeQ(int numK, int numX, __global const float* x, __global con
 // The by-value form (mri::KFrom::byvalue): the launch's k-values are one kernel
 // argument, K_BYVALUE records (at most CL_DEVICE_MAX_PARAMETER_SIZE bytes with
 // the others: set by the host from the device, mri::byvalue_k), which NVIDIA's
-// driver puts in the parameters' constant bank (its compiler copies the
-// chunk into each work-item's private memory and reads the copy: ptxas
-// reports a stack frame of the chunk's size). numK: the k-values in this
+// driver puts in the parameters' constant bank, where the kernel reads it.
+// numK: the k-values in this
 // chunk (<= K_BYVALUE); the origin's loop (the odd one first, then pairs)
 // bounded by the chunk, so the k-values add in the order of ComputeQ's. Pairs
 // with mriq.cu's ComputeQByValue (a __grid_constant__ parameter).

@@ -99,8 +99,7 @@ enum class KLoop { tile_and_count, count_only, prefetch };
 //   byvalue   a chunk of k-values is one kernel argument passed by value (a
 //             struct of records: OpenCL a plain struct argument, CUDA a
 //             __grid_constant__ parameter) in the parameters' constant bank,
-//             which CUDA reads in place and NVIDIA's OpenCL compiler copies
-//             into private memory first, as cp's by-value form
+//             read in place on both APIs, as cp's by-value form
 //             (cp::Form::byvalue); byvalue_k()
 //             k-values a launch (mri_byvalue.h), no copy, the tile_and_count
 //             loop over the chunk. The chunk leaves from host memory, so the

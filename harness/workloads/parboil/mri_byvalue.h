@@ -2,10 +2,9 @@
 // variants precise-byvalue and fast-byvalue): each launch of the voxel kernel
 // takes one chunk of k-value records as a single kernel argument, the chunk's
 // size from the device's parameter limit (byvalue_chunk.h, the rule cp's
-// by-value form uses), which NVIDIA puts in the parameters' constant bank:
-// CUDA's __grid_constant__ kernels read it there; NVIDIA's OpenCL compiler
-// (driver 580) copies it into each work-item's private memory and reads the
-// copy (ptxas' stack frame of the chunk's size). The kernels: ComputeQByValue / ComputeFHByValue
+// by-value form uses), which NVIDIA puts in the parameters' constant bank,
+// where both APIs' kernels read it (CUDA's a __grid_constant__ parameter).
+// The kernels: ComputeQByValue / ComputeFHByValue
 // (opencl/parboil/mriq.cl, mrifhd.cl with -DK_BYVALUE=N; cuda/parboil/mriq.cu,
 // mrifhd.cu with N = byvalue_k_cuda).
 #pragma once

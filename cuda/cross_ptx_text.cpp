@@ -102,13 +102,7 @@ std::size_t last_param_bytes(const std::string& ptx, const std::string& kernel,
     if (!f.is_entry || f.name != kernel) continue;
     if (f.params.empty()) throw ApiError(what + ": kernel " + kernel + " has no parameter");
     const ptx::Param& last = f.params.back();
-    const bool bytes = last.types == std::vector<std::string>{".b8"} && last.array.size() > 2 &&
-                       last.array.front() == '[' && last.array.back() == ']';
-    if (bytes) {
-      const std::string n = last.array.substr(1, last.array.size() - 2);
-      if (n.find_first_not_of("0123456789") == std::string::npos && n.size() < 10)
-        return std::size_t(std::stoul(n));
-    }
+    if (const auto bytes = ptx::byte_array_size(last)) return *bytes;
     throw ApiError(what + ": the last parameter of " + kernel +
                    " is no by-value array: " + last.raw);
   }

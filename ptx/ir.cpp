@@ -65,6 +65,15 @@ bool Instruction::has_modifier(const std::string& m) const {
   return std::find(modifiers.begin(), modifiers.end(), m) != modifiers.end();
 }
 
+std::optional<std::size_t> byte_array_size(const Param& p) {
+  if (p.space != ".param" || p.types != std::vector<std::string>{".b8"}) return std::nullopt;
+  const std::string& a = p.array;
+  if (a.size() < 3 || a.size() > 11 || a.front() != '[' || a.back() != ']') return std::nullopt;
+  const std::string n = a.substr(1, a.size() - 2);
+  if (n.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  return std::size_t(std::stoull(n));
+}
+
 bool is_type_name(const std::string& s) {
   static const std::array<const char*, 28> kTypes = {
       "b8",   "b16",    "b32",    "b64",  "b128",  "u8",     "u16",    "u32",   "u64", "s8",

@@ -3,6 +3,7 @@
 // PTX that assembles to the same code (comments and blank lines are the only
 // things that may go; full-line comments are kept as statements).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -172,6 +173,11 @@ struct Module {
   std::string sm_target() const;
   const Function* find_function(const std::string& name) const;
 };
+
+// The bytes of a by-value aggregate parameter, `.param .align A .b8 name[N]`:
+// N; nullopt for any other parameter (a scalar, a pointer, another element
+// type, an unsized or multi-dimensional array).
+std::optional<std::size_t> byte_array_size(const Param& p);
 
 // PTX type names, without the dot: b8..b128, u8..u64, s8..s64, f16, f16x2, bf16,
 // bf16x2, tf32, f32, f64, pred, e4m3... Used to pick Instruction::type().

@@ -1,7 +1,9 @@
 // The PTX parser: structure of what it builds, and the errors it gives.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <regex>
+#include <string>
 
 #include "ptx/parser.h"
 #include "ptx/printer.h"
@@ -107,10 +109,31 @@ TEST_F(ParsedKernel, FunctionHeader) {
   EXPECT_EQ(k().params[1].ptr_space, ".shared");
   EXPECT_EQ(k().params[2].align, 8);
   EXPECT_EQ(k().params[2].array, "[16]");
+  EXPECT_EQ(byte_array_size(k().params[2]), std::optional<std::size_t>(16)) << "by-value bytes";
+  EXPECT_EQ(byte_array_size(p0), std::nullopt) << "a pointer";
   ASSERT_EQ(k().directives.size(), 2u);
   EXPECT_EQ(k().directives[0].name, ".maxntid");
   EXPECT_EQ(k().directives[0].args, (std::vector<std::string>{"256", "1", "1"}));
   EXPECT_EQ(k().directives[1].name, ".minnctapersm");
+}
+
+// Only a one-dimensional .b8 array of a size is a by-value aggregate's bytes.
+TEST(ParamBytes, OnlySizedByteArrays) {
+  Param p;
+  p.space = ".param";
+  p.types = {".b8"};
+  p.array = "[10240]";
+  EXPECT_EQ(byte_array_size(p), std::optional<std::size_t>(10240));
+  for (const char* array : {"", "[]", "[2][3]", "[0x10]", "[12345678901]"}) {
+    p.array = array;
+    EXPECT_EQ(byte_array_size(p), std::nullopt) << array;
+  }
+  p.array = "[16]";
+  p.types = {".b32"};
+  EXPECT_EQ(byte_array_size(p), std::nullopt) << "not bytes";
+  p.types = {".b8"};
+  p.space = ".reg";
+  EXPECT_EQ(byte_array_size(p), std::nullopt) << "not a parameter";
 }
 
 TEST_F(ParsedKernel, StatementKinds) {

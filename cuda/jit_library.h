@@ -45,7 +45,8 @@ class JitLibrary {
 
 // A by-value aggregate argument (a struct of records, OpenCL's plain struct
 // parameter): its bytes where they lie on the host; the kernel's parameter
-// list gives their size, which the caller has checked (param_bytes()).
+// list gives their size, which the caller has checked (last_param_bytes() of
+// cross_ptx_text.h).
 struct ParamBytes {
   const void* data;
 };

@@ -88,12 +88,16 @@ TEST(CrossRun, RunValidatedOnGpu) {
   if (!cuda_device_present()) GTEST_SKIP() << "no CUDA device here";
   const ProcessResult r = run_bench(
       "--size quick --samples 3 --mm-n 256 --startup off "
-      "--benchmark_filter='matrixMul/cuda/tile(16|32)-(opencl-ptx|ptx-jit)|lavamd/cuda/base-'");
+      "--benchmark_filter='matrixMul/cuda/tile(16|32)-(opencl-ptx|ptx-jit)|lavamd/cuda/base-"
+      "|mri(q|fhd)/cuda/(precise|fast)-byvalue-opencl-ptx'");
   EXPECT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output.find("FAILED"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("tile16-ptx-jit/n:256"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("lavamd/cuda/base-ptx-jit/boxes1d:4/layout:aosoa"), std::string::npos)
       << r.output;
+  for (const char* row :
+       {"mriq/cuda/precise-byvalue-opencl-ptx/", "mrifhd/cuda/fast-byvalue-opencl-ptx/"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
 
 #else

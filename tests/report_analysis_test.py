@@ -65,6 +65,18 @@ class Analysis(Work):
         self.assertEqual(analysis.pairs(data), [])
         self.assertEqual(analysis.unpaired(data)[0][3], [("atoms_per_launch", None, 1024.0)])
 
+    def test_the_report_names_each_refused_pair_and_shows_no_ratio_of_it(self):
+        key = "cp/{}/unrollx8-byvalue/grid:512/atoms:40000"
+        path = self.write("r.json", doc(
+            rows(key.format("cuda"), [2.0, 2.0, 2.0], {"atoms_per_launch": 256}),
+            rows(key.format("opencl"), [1.0, 1.0, 1.0], {"atoms_per_launch": 1024})))
+        proc, md, _ = self.run_report(path, "--no-plots")
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        self.assertIn("## Not paired: different launches", md)
+        self.assertIn("- cp unrollx8-byvalue grid=512 atoms=40000: `atoms_per_launch` CUDA 256, "
+                      "OpenCL 1024", md)
+        self.assertNotIn("| cp | unrollx8-byvalue |", md)
+
     def test_ratio_is_opencl_over_cuda_with_repetition_range(self):
         data, _ = self.data_of(full_suite())
         cuda = data.get("matrixMul", "cuda", "tile16", (("n", "2048"),))

@@ -129,9 +129,9 @@ TEST(MriByValue, LaunchesAndCommands) {
 }
 
 // The records carry the per-k factors of the per-k kernels, in float (each
-// within a few float ulps of the factor in double: the host's own
-// arithmetic, not a restatement of it), and are padded with zero records to
-// whole chunks.
+// within 4e-7 of the factor computed in double, relative above 1: checked
+// against the double arithmetic, not a restatement of the float code), and
+// are padded with zero records to whole chunks.
 TEST(MriByValue, RecordsHoldThePerKFactorsPaddedToWholeChunks) {
   const auto near = [](float got, double want) {
     EXPECT_NEAR(got, want, 4e-7 * std::max(1.0, std::abs(want))) << "factor " << want;
@@ -159,6 +159,24 @@ TEST(MriByValue, RecordsHoldThePerKFactorsPaddedToWholeChunks) {
     EXPECT_TRUE(std::all_of(r.begin() + std::ptrdiff_t(100 * per), r.end(),
                             [](float f) { return f == 0; }));
     EXPECT_EQ(mri::byvalue_records(d, kind, 100).size(), 100 * per) << "a whole chunk: no padding";
+  }
+}
+
+// The as-written form's records: Kx, Ky, Kz of each k-value, the per-k
+// factors left zero for the device's per-k kernel, no padding.
+TEST(MriRecords, UnfactoredRecordsHoldTheCoordinatesOnly) {
+  for (mri::Kind kind : {mri::Kind::q, mri::Kind::fhd}) {
+    const mri::Dataset d = mri::generate(kind, 100, 2);
+    const auto per = std::size_t(mri::record_floats(kind));
+    const std::vector<float> r = mri::unfactored_records(d, kind);
+    ASSERT_EQ(r.size(), 100 * per);
+    for (std::size_t k = 0; k < 100; ++k) {
+      SCOPED_TRACE(k);
+      EXPECT_EQ(r[k * per + 0], d.kx[k]);
+      EXPECT_EQ(r[k * per + 1], d.ky[k]);
+      EXPECT_EQ(r[k * per + 2], d.kz[k]);
+      for (std::size_t f = 3; f < per; ++f) EXPECT_EQ(r[k * per + f], 0.0f);
+    }
   }
 }
 

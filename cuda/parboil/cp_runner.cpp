@@ -1,7 +1,6 @@
 // CUDA runner of cp: per launch, clear the grid, then for each chunk of atoms
 // copy it into constant memory and launch the kernel (cp.cu); the -ldg rows
 // launch on the chunk where it lies.
-#include <algorithm>
 #include <vector>
 
 #include "block_limit.h"

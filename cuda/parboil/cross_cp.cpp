@@ -9,7 +9,6 @@
 // lists are each compiler's own:
 //   OpenCL cp_unrollx8(numatoms, gridspacing, energygrid, __constant atominfo)
 //   nvcc   cp_unrollx8(numatoms, gridspacing, energygrid)   (atominfo a symbol)
-#include <algorithm>
 #include <vector>
 
 #include "block_limit.h"
@@ -46,8 +45,7 @@ class JitCp : public JitRunner<CpBuffers> {
     clear_energy();
     const dim3 block(block_.x, block_.y);
     const dim3 grid(c.nx / (block_.x * cp::kUnrollX), c.ny / block_.y);
-    for (int start = 0; start < c.atoms; start += cp::kAtomsPerChunk) {
-      const int count = std::min(cp::kAtomsPerChunk, c.atoms - start);
+    byvalue::for_each_chunk(c.atoms, cp::kAtomsPerChunk, [&](int start, int count) {
       check(cudaMemcpyAsync(constant_, atoms() + 4 * std::size_t(start),
                             4 * sizeof(float) * std::size_t(count), cudaMemcpyDeviceToDevice,
                             stream()),
@@ -57,7 +55,7 @@ class JitCp : public JitRunner<CpBuffers> {
                static_cast<float*>(constant_));
       else
         launch(kernel_, grid, block, stream(), what(), count, c.spacing, energy());
-    }
+    });
   }
 
  private:

@@ -11,7 +11,6 @@
 //   OpenCL ComputeQ(numK, numX, x, y, z, Qr, Qi, __constant ck)  (FH alike)
 //   nvcc   ComputeQ(numK, numX, x, y, z, Qr, Qi)                 (ck a symbol)
 //   both   ComputePhiMag(phiR, phiI, kv, numK), ComputeRhoPhi(phiR, phiI, dR, dI, kv, numK)
-#include <algorithm>
 #include <vector>
 
 #include "block_limit.h"
@@ -21,6 +20,7 @@
 #include "mri_buffers.h"
 #include "ptx/cuda_abi.h"
 #include "workloads/parboil/mri.h"
+#include "workloads/parboil/mri_byvalue.h"
 
 namespace gpucmp::cuda {
 
@@ -93,8 +93,7 @@ class JitMri : public JitRunner<MriBuffers> {
     clear_outputs();
     const std::size_t kv_bytes = s_.kv_floats * sizeof(float);
     const dim3 x_block(block_), x_grid((numX + block_ - 1) / block_);
-    for (int start = 0; start < numK; start += s_.tile) {
-      const int count = std::min(s_.tile, numK - start);
+    byvalue::for_each_chunk(numK, s_.tile, [&](int start, int count) {
       check(cudaMemcpyAsync(constant_, f(kv_) + s_.kv_floats * start, kv_bytes * count,
                             cudaMemcpyDeviceToDevice, stream()),
             "cudaMemcpyAsync", what() + " k tile into constant memory");
@@ -104,7 +103,7 @@ class JitMri : public JitRunner<MriBuffers> {
       else
         launch(compute_, x_grid, x_block, stream(), what(), count, numX, f(x_), f(y_), f(z_),
                f(out_r_), f(out_i_));
-    }
+    });
   }
 
  private:

@@ -6,10 +6,11 @@
 // one voxel kernel a chunk. The chunk's size is the one OpenCL's program was
 // built with (its K_BYVALUE, read from the kernel's last parameter in the PTX)
 // and must equal the CUDA by-value rows' (mri::byvalue_k_cuda), so that the row
-// launches as both by-value rows do. With them it splits the by-value pair into
-// OpenCL's front end (this row against CUDA's precise-byvalue) and OpenCL's JIT
-// and runtime (the OpenCL row against this one); Nsight Compute profiles it as
-// any CUDA row, which it cannot do for the OpenCL row.
+// launches as both by-value rows do: on a device whose OpenCL limit gives
+// another chunk the row is skipped with both sizes named. With them it splits the by-value pair
+// into OpenCL's front end (this row against CUDA's precise-byvalue) and OpenCL's JIT and runtime
+// (the OpenCL row against this one); Nsight Compute profiles it as any CUDA row, which it cannot do
+// for the OpenCL row.
 #include <memory>
 #include <string>
 #include <vector>
@@ -37,8 +38,8 @@ class JitMriByValue : public JitRunner<MriBuffers> {
     const std::size_t want = std::size_t(per_launch_) * kv_floats() * sizeof(float);
     const std::size_t got = last_param_bytes(ptx, kernel, what);
     if (got != want)
-      throw ApiError(what + ": OpenCL's chunk is " + std::to_string(got) + " bytes, CUDA's " +
-                     std::to_string(want) + ": the rows would not launch alike");
+      throw Unavailable(what + ": OpenCL's chunk is " + std::to_string(got) + " bytes, CUDA's " +
+                        std::to_string(want) + ": the rows would not launch alike");
     if (!mri::default_local(v))
       check_block_limit(reinterpret_cast<const void*>(compute_), v.local, 1, what);
   }

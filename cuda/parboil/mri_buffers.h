@@ -8,6 +8,7 @@
 
 #include "timed_runner.h"
 #include "workloads/parboil/mri.h"
+#include "workloads/parboil/mri_byvalue.h"
 
 namespace gpucmp::cuda {
 
@@ -19,7 +20,7 @@ class MriBuffers : public TimedRunner {
 
  protected:
   const mri::Problem& problem() const { return p_; }
-  std::size_t kv_floats() const { return p_.kind == mri::Kind::q ? 4 : 5; }
+  std::size_t kv_floats() const { return std::size_t(mri::record_floats(p_.kind)); }
   static float* f(const DevicePtr& p) { return static_cast<float*>(p.get()); }
   void clear_outputs();  // on stream()
 

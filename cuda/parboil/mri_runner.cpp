@@ -6,7 +6,6 @@
 // clears the outputs, then passes each chunk of records as the kernel's
 // __grid_constant__ argument.
 // The device copies (MriBuffers, mri_buffers.h) are shared with the cross-run rows.
-#include <algorithm>
 #include <vector>
 
 #include "block_limit.h"
@@ -39,13 +38,7 @@ void MriBuffers::upload() {
                           {&dR_, &d.dR},
                           {&dI_, &d.dI}})
     *dst = to_device(*src, stream());
-  std::vector<float> kv(std::size_t(d.numK) * kv_floats(), 0.0f);
-  for (int k = 0; k < d.numK; ++k) {
-    kv[k * kv_floats() + 0] = d.kx[k];
-    kv[k * kv_floats() + 1] = d.ky[k];
-    kv[k * kv_floats() + 2] = d.kz[k];
-  }
-  kv_ = to_device(kv, stream());
+  kv_ = to_device(mri::unfactored_records(d, p_.kind), stream());
   out_r_ = device_alloc(std::size_t(d.numX) * sizeof(float), "mri real output");
   out_i_ = device_alloc(std::size_t(d.numX) * sizeof(float), "mri imaginary output");
 }

@@ -1,7 +1,6 @@
 // OpenCL runner of cp: per launch, clear the grid, then for each chunk of atoms
 // copy it into the constant buffer and launch the kernel (cp.cl); the by-value
 // form passes each chunk as a kernel argument instead (cp::Form).
-#include <algorithm>
 #include <string>
 #include <vector>
 

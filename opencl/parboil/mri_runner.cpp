@@ -4,7 +4,6 @@
 // by-value form (mri::KFrom::byvalue) computes the per-k factors into the
 // records on the host, clears the outputs, then passes each chunk of records
 // as a kernel argument.
-#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -65,13 +64,7 @@ class MriRunner : public TimedRunner {
     if (byvalue_) return;  // the k-values go with each launch
     phiR_ = to_device(d.phiR, "phiR");
     phiI_ = to_device(d.phiI, "phiI");
-    std::vector<float> kv(std::size_t(d.numK) * n_.kv_floats, 0.0f);
-    for (int k = 0; k < d.numK; ++k) {
-      kv[k * n_.kv_floats + 0] = d.kx[k];
-      kv[k * n_.kv_floats + 1] = d.ky[k];
-      kv[k * n_.kv_floats + 2] = d.kz[k];
-    }
-    kv_ = to_device(kv, "packed k-values");
+    kv_ = to_device(mri::unfactored_records(d, p_.kind), "packed k-values");
     tile_ = make_buffer(CL_MEM_READ_ONLY, n_.tile * n_.kv_floats * sizeof(float), "k tile");
     const cl_int numK = d.numK;
     if (p_.kind == mri::Kind::q) {

@@ -132,9 +132,9 @@ def is_split(bench):
 def without_cache(params):
     return tuple(p for p in params if p[0] != COLD_PARAM[0])
 
-# The report's figure files (figures.py writes them).
 TUNED = "best"  # the variant of gpucmp-bench --tune's rows (harness/tune_family.h)
 
+# The report's figure files (figures.py writes them).
 FIGURES = {"ratio": "fig-ratio.png", "ptx": "fig-ptx-steps.png", "best": "fig-best-opencl.png",
            "bandwidth": "fig-bandwidth.png", "peak": "fig-peak.png"}
 # Kinds that write one figure per kernel (and API), or none: their files' pattern

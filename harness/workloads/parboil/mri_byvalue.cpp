@@ -18,6 +18,17 @@ int commands_per_launch(Kind kind, int numK, const Variant& v, const DeviceInfo&
   return 3 + 2 * ((numK + tile - 1) / tile);
 }
 
+std::vector<float> unfactored_records(const Dataset& d, Kind kind) {
+  const auto per = std::size_t(record_floats(kind));
+  std::vector<float> out(std::size_t(d.numK) * per, 0.0f);
+  for (std::size_t k = 0; k < std::size_t(d.numK); ++k) {
+    out[k * per + 0] = d.kx[k];
+    out[k * per + 1] = d.ky[k];
+    out[k * per + 2] = d.kz[k];
+  }
+  return out;
+}
+
 void fill_byvalue_records(const Dataset& d, Kind kind, int per_launch, std::vector<float>& out) {
   const auto per = std::size_t(record_floats(kind));
   const std::size_t chunks = (std::size_t(d.numK) + per_launch - 1) / std::size_t(per_launch);

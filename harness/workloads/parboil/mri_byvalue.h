@@ -69,6 +69,11 @@ int commands_per_launch(Kind kind, int numK, const Variant& v, const DeviceInfo&
 // factor may differ from the as-written rows' by an ulp; both APIs get the
 // same records), then zero records up to a whole number of chunks, so that
 // the last launch passes as many bytes as the others (it reads only its count).
+// The as-written form's records, uploaded once: each k-value's Kx, Ky, Kz, its
+// per-k factors zero, for the per-k kernel of every timed launch to fill on
+// the device (both APIs' runners upload these).
+std::vector<float> unfactored_records(const Dataset& d, Kind kind);
+
 void fill_byvalue_records(const Dataset& d, Kind kind, int per_launch, std::vector<float>& out);
 std::vector<float> byvalue_records(const Dataset& d, Kind kind, int per_launch);
 

@@ -75,6 +75,26 @@ class Sass(unittest.TestCase):
         self.assertEqual(report_sass.differences({"A": 1, "B": 5}, {"A": 1, "B": 2, "C": 1}),
                          [("B", 5, 2), ("C", 0, 1)])
 
+    def test_the_rows_own_cubin_is_preferred_to_a_dump_of_the_program(self):
+        cuda = report_sass.SassFile("x/matrixmul.cuda.sass", CUDA_SASS)
+        dump = report_sass.SassFile("x/matrixMul-tile16.opencl-jit.sass", OPENCL_JIT_SASS)
+        row = report_sass.SassFile(
+            "x/matrixMul-tile16.opencl-row.sass",
+            "// SASS: NVIDIA OpenCL, gpucmp-bench matrixMul/opencl/tile16\n"
+            "\t\tFunction : matrixMul\n"
+            "        /*0000*/                   LDS.128 R4, [R2] ;\n"
+            "        /*0010*/                   EXIT ;\n"
+            "\t\tFunction : bufferFill\n"
+            "        /*0000*/                   STG.E [R2], R4 ;\n")
+        self.assertTrue(report_sass.is_opencl_row(row.source))
+        self.assertFalse(report_sass.is_opencl_jit(row.source))
+        text = "\n".join(report_sass.describe([cuda, dump, row], "matrixMul", "tile16"))
+        self.assertIn("`matrixMul-tile16.opencl-row.sass`", text)
+        self.assertNotIn("opencl-jit.sass`", text)
+        self.assertIn("2 instructions in `matrixMul`", text)  # not the runtime's bufferFill
+        text = "\n".join(report_sass.describe([cuda, dump], "matrixMul", "tile16"))
+        self.assertIn("`matrixMul-tile16.opencl-jit.sass`", text)  # the dump where no row's
+
     def test_lavamd_picks_the_aos_kernel_of_its_alignment(self):
         prefix = "_ZN6gpucmp4cuda41_GLOBAL__N__x_9_lavamd_cu_y13lavamd_kernel"
         text = "// SASS: nvcc\n" + "".join(

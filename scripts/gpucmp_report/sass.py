@@ -5,8 +5,12 @@ or from the same names in a folder's sass.tar.xz.
 A file is named <stem>.<source>.sass: stem <workload>-<variant> (one kernel) or
 <workload> (every kernel of one .cu file, e.g. matrixmul.cuda.sass); source
 `cuda` (the executable's cubin), `cuda-jit` (CUDA_FORCE_PTX_JIT), `opencl-jit`
-(the driver's JIT output from its compute cache) or `opencl-ptxas` (offline
-ptxas on OpenCL's PTX: a guess at what ran, never shown as OpenCL's SASS).
+(the driver's JIT output from its compute cache, of a build of the program by
+gpucmp-ptx dump), `opencl-row` (the cubin the OpenCL row's own build left in
+its compute cache, the suite's crosssass part: what the row ran, preferred
+where both are committed; a dump's build was found to differ from the row's
+for MRI-FHD's by-value programs) or `opencl-ptxas` (offline ptxas on OpenCL's
+PTX: a guess at what ran, never shown as OpenCL's SASS).
 Its first line `// SASS: ...` names where it came from. The body is cuobjdump
 -sass or nvdisasm text: `Function : <name>` (or `.text.<name>:`) starts a
 kernel; an instruction line holds `/*<offset>*/ [@[!]P] OPCODE[.SUFFIX...] ... ;`.
@@ -104,6 +108,14 @@ def is_opencl_jit(source):
     """A file of what OpenCL's driver JIT produced (never offline ptxas)."""
     s = source.lower()
     return "opencl" in s and "jit" in s and "ptxas" not in s
+
+
+OPENCL_ROW_SOURCE = "opencl-row"
+
+
+def is_opencl_row(source):
+    """A file of the cubin an OpenCL row's own build made (its compute cache)."""
+    return source.lower() == OPENCL_ROW_SOURCE
 
 
 def tokens(variant):
@@ -282,10 +294,12 @@ def describe(files, workload, variant):
     if not files:
         return ["- SASS: no driver-JIT SASS committed (no `sass/*.sass` beside the results)."]
     cuda = select(files, workload, variant, lambda s: s.lower() == CUDA_SOURCE)
-    opencl = select(files, workload, variant, is_opencl_jit)
+    opencl = (select(files, workload, variant, is_opencl_row)
+              or select(files, workload, variant, is_opencl_jit))
     lines = []
     missing = [label for label, x in (("CUDA cubin (`*.cuda.sass`)", cuda),
-                                      ("OpenCL driver JIT (`*.opencl-jit.sass`)", opencl))
+                                      ("OpenCL driver JIT (`*.opencl-row.sass`, "
+                                       "`*.opencl-jit.sass`)", opencl))
                if x is None]
     if opencl is None:
         build = AGPU_OPENCL_PROGRAM.get((workload, variant.lower()))

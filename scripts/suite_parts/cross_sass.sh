@@ -9,12 +9,16 @@
 # only CUDA's JIT output of the cross-run row is new.
 # usage: B=<build dir> OUT=<dir> [PTX=<gpucmp-ptx>] [ROWS="<workload>/<variant>[@<param>] ..."]
 #          scripts/suite_parts/cross_sass.sh
-# ROWS (default: matrixMul, cp, mriq, mrifhd) names the OpenCL rows whose
+# ROWS (default: matrixMul, cp, mriq, mrifhd, MRI by value) names the OpenCL rows whose
 # cross-run rows to dump; @<param> keeps one parameter value of the row (e.g.
 # lavamd/base@layout:soa) and goes into the file name.
 # Writes $OUT/sass/<workload>-<variant>.cuda-jit.sass (first line: "// SASS:
-# driver JIT (CUDA, driver ..., gpucmp-bench <row>), ..."); the suite packs
-# them as cross-sass.tar.xz, which the report reads beside sass.tar.xz.
+# driver JIT (CUDA, driver ..., gpucmp-bench <row>), ..."), and the OpenCL
+# row's own cubin, what its build left in the private cache (with the OpenCL
+# runtime's built-in kernels and the launch-floor probe's), as
+# $OUT/sass/<workload>-<variant>.opencl-row.sass: what that row ran, which the
+# report prefers to the sass part's separate build of the program; the suite
+# packs them as cross-sass.tar.xz, which the report reads beside sass.tar.xz.
 # exit: 0 every row dumped; 1 a row failed (the others are written).
 set -u
 shopt -s nullglob
@@ -38,17 +42,30 @@ bench() {  # bench <cache dir> <exact row filter>
 k=0
 ROWS=${ROWS:-matrixMul/tile16 matrixMul/tile32 matrixMul/tile16-aligned matrixMul/tile32-aligned
       cp/unrollx8 cp/unrollx8-ieee cp/unrollx8-fast mriq/precise mriq/fast
-      mrifhd/precise mrifhd/fast}
+      mrifhd/precise mrifhd/fast mriq/precise-byvalue mrifhd/precise-byvalue
+      mrifhd/fast-byvalue}
 for row in $ROWS; do
   w=${row%%/*}; v=${row#*/}; param='' tag=''
   case "$v" in *@*) param=".*/${v#*@}/"; tag="-${v#*@}"; tag=${tag//:/-}; v=${v%%@*} ;; esac
   crosses=(opencl-ptx)  # nvcc's PTX is embedded for the precise builds only
-  case "$v" in *fast*|*ieee*) ;; *) crosses+=(ptx-jit) ;; esac
+  case "$v" in *fast*|*ieee*|*byvalue*) ;; *) crosses+=(ptx-jit) ;; esac
   for cross in "${crosses[@]}"; do
     k=$((k + 1))
     base="$work/c$k-base" cache="$work/c$k" new="$work/c$k-new"
     mkdir -p "$base" "$new"
     bench "$base" "^$w/opencl/$v/$param"
+    row_sass="$OUT/sass/$w-$v$tag.opencl-row.sass"
+    if [ ! -e "$row_sass" ]; then  # the OpenCL row's own build: once per row
+      if "$PTX" cache-sass --cache "$base" --out "$work/row-$k" \
+          --label "NVIDIA OpenCL, driver $driver, gpucmp-bench $w/opencl/$v$tag (the row's own build)" \
+          > "$work/row-$k.log" 2>&1; then
+        rows=("$work/row-$k"/*.sass)
+        cat "${rows[@]}" > "$row_sass"
+        echo "$w/$v$tag: the OpenCL row's own build, ${#rows[@]} cubin(s)"
+      else
+        echo "$w/$v$tag: the OpenCL row's own build: $(tail -1 "$work/row-$k.log")"; failed=1
+      fi
+    fi
     cp -r "$base" "$cache"
     bench "$cache" "^$w/cuda/$v-$cross/$param"
     grep -q "ERROR OCCURRED\|error:" "$cache.log" && { echo "$w/$v$tag-$cross: $(grep -m1 -E 'ERROR|error' "$cache.log")"; failed=1; continue; }

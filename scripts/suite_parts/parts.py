@@ -203,7 +203,8 @@ PARTS = [
     # Only when --part names them.
     Part("sanitizer", "compute-sanitizer's four tools over every CUDA row at quick size",
          300, 600, tool="sanitizer", standard=False),
-    Part("crosssass", "the SASS CUDA's JIT made of the cross-run rows (OpenCL's and nvcc's PTX)",
+    Part("crosssass", "the SASS CUDA's JIT made of the cross-run rows (OpenCL's and nvcc's PTX), "
+         "and the OpenCL rows' own",
          120, 300, tool="crosssass", standard=False),
     Part("judged", "advection's judged problems at full length, one GPU",
          200, 500, ["--samples", "1", "--startup", "off", "--advection-problems", "1,2,3,4,5",

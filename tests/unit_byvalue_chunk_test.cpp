@@ -72,12 +72,20 @@ TEST(ByValueChunk, RecordsOnADevice) {
   }
 }
 
-// cp's chunk is the shared rule rounded down to a power of two.
+// cp's chunk is the shared rule rounded down to a power of two: worked by
+// hand from 16-byte atoms beside 16 bytes of other arguments, at most 2048.
 TEST(ByValueChunk, CpTakesThePowerOfTwoOfTheSharedRule) {
-  for (const long long limit : {32LL, 1024LL, 4111LL, 4352LL, 32764LL, 1LL << 30})
-    EXPECT_EQ(cp::byvalue_atoms(limit, cp::kByValueOtherBytes),
-              byvalue::power_of_two_floor(byvalue::records_fitting(limit, cp::kByValueShape)))
-        << limit;
+  ASSERT_EQ(cp::kByValueOtherBytes, 16) << "the figures below assume 16 other bytes";
+  const std::vector<std::pair<long long, int>> worked = {{32764, 1024},  // 2046 atoms fit
+                                                         {4352, 256},    // 271 fit
+                                                         {4111, 128},    // 255 fit
+                                                         {1024, 32},     // 63 fit: OpenCL's minimum
+                                                         {48, 2},        // 2 fit
+                                                         {32, 1},        // exactly 1
+                                                         {31, 0},        // not one
+                                                         {1LL << 30, 2048}};
+  for (const auto& [limit, atoms] : worked)
+    EXPECT_EQ(cp::byvalue_atoms(limit, cp::kByValueOtherBytes), atoms) << limit;
 }
 
 // ---- MRI by value -------------------------------------------------------------

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <utility>
 
 namespace gpucmp {
@@ -100,6 +101,26 @@ bool contains(const std::vector<LocalShape>& list, const LocalShape& s) {
   return std::find(list.begin(), list.end(), s) != list.end();
 }
 
+// Doublings between two group sizes.
+int doublings(long long a, long long b) {
+  return int(std::lround(std::abs(std::log2(double(a) / double(b)))));
+}
+
+// The whole-warp candidate farthest from `from` in doublings (the larger on a
+// tie), if it is not `from` itself.
+std::optional<LocalShape> far_whole_warp_group(const std::vector<LocalShape>& candidates,
+                                               const LocalShape& from) {
+  std::optional<LocalShape> far;
+  for (const LocalShape& s : candidates) {
+    if (s.size() % 32 != 0 || s == from) continue;
+    if (!far || doublings(s.size(), from.size()) > doublings(far->size(), from.size()) ||
+        (doublings(s.size(), from.size()) == doublings(far->size(), from.size()) &&
+         s.size() > far->size()))
+      far = s;
+  }
+  return far;
+}
+
 }  // namespace
 
 std::vector<LocalShape> model_ranking(const std::vector<LocalShape>& candidates,
@@ -137,12 +158,26 @@ TunerResult tune_local(const std::vector<LocalShape>& all, const GlobalSize& glo
   std::vector<LocalShape> measured{r.shape};
   double best_time = time(r.shape);
   std::vector<std::pair<double, LocalShape>> timed{{best_time, r.shape}};
+  const bool line = global.dims == 1;
+  // On a 1-D range, the bracket: the whole-warp group farthest from the
+  // model's first choice (in doublings) is timed next, and the climb goes on
+  // from the faster of the two.
+  if (line && budget >= 2) {
+    if (const auto far = far_whole_warp_group(candidates, r.shape)) {
+      measured.push_back(*far);
+      const double t = time(*far);
+      timed.emplace_back(t, *far);
+      if (t < best_time) {
+        best_time = t;
+        r.shape = *far;
+      }
+    }
+  }
   int step_x = 0, step_y = 0;  // the last move that helped, as log2 steps (momentum)
   // On a 1-D range, the doublings the momentum move takes: twice the last
   // move's after a success, half after a miss (a line search that brackets,
   // then bisects; a 2-D move is always one doubling).
   int reach = 1;
-  const bool line = global.dims == 1;
   while (int(measured.size()) < budget) {
     const LocalShape c = r.shape;
     const auto moved = [&c](int dx, int dy, int times = 1) {

@@ -24,10 +24,13 @@
 // neighbour of the fastest shape so far (x or y halved or doubled, or both in
 // opposite directions at the same size), the step that helped last first,
 // then the neighbours in the model's order, moving whenever one is faster,
-// until the budget is spent or every neighbour is timed (on a 1-D range the
-// step that helped is tried at twice its reach, and a miss halves it: a line
-// search that brackets, then bisects, so that three timings reach 128 from
-// 1024); then the two fastest
+// until the budget is spent or every neighbour is timed. On a 1-D range the
+// second timing is the other end of the range, the whole-warp group farthest
+// from the first choice (32 from 1024; the model's block cost always ranks
+// the large end first, and the kernels' own costs, barrier trees and tails,
+// can make the small end the fastest), the climb goes on from the faster of
+// the two, and a step that helped is tried at twice its reach, a miss
+// halving it (a line search that brackets, then bisects); then the two fastest
 // are timed twice more each, alternately, and the lower median of three
 // wins (single timings of a 5 us kernel do not separate shapes a few percent
 // apart: H200 bilinear, 2026-11-23). The budget is a
@@ -36,8 +39,9 @@
 // with a budget of one nothing is timed and the model's first choice is the
 // answer. The climb's design was chosen on the H200 sweep of
 // 2026-11-23 (results/nvidia-h200/2026-11-23-worksize): in-sample there; the
-// 1-D line search on the H200 re-timing of 2026-11-29
-// (results/nvidia-h200/2026-11-29-2f5ca01-tuner, trapezoid): in-sample too.
+// 1-D line search and its bracket on the H200 re-timings of 2026-11-29
+// (trapezoid): in-sample too; scripts/experiments/tuner_replay replays the
+// 1-D decisions on every stored full sweep of either GPU.
 // Counting registers by quarters of the SM (from the same day) changes the
 // occupancy term of kernels over 64 registers on both APIs.
 #pragma once

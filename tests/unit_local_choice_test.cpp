@@ -167,28 +167,60 @@ TEST(LocalChoice, RetimingOverrulesAOneOffFastTiming) {
   EXPECT_LT(bowl({32, 4}, &ignored)(r.shape), bowl({32, 4}, &ignored)(start));
 }
 
-// On a 1-D range a step that helped is tried again at twice its reach, and
-// a miss halves it: from 1024 toward a bottom at 32, 512, then 128, then 8
-// (past it), then 32.
-TEST(LocalChoice, OnALineTheClimbBracketsThenBisects) {
+// On a 1-D range the second timing is the other end (32 from 1024); the
+// climb goes on from the faster, a step that helped is tried again at twice
+// its reach and a miss halves it.
+std::vector<int> line_order(int bottom, int budget, LocalShape* pick) {
   const std::vector<LocalShape> all = candidate_shapes(k1d, {});
-  ASSERT_EQ(model_ranking(all, k1d, h200()).front(), (LocalShape{1024, 1}));
   std::vector<int> order;
   int calls = 0;
-  const ShapeTimer line = bowl({32, 1}, &calls);
+  const ShapeTimer line = bowl({bottom, 1}, &calls);
   const ShapeTimer timer = [&](const LocalShape& s) {
     order.push_back(s.x);
     return line(s);
   };
-  const TunerResult r = tune_local(all, k1d, h200(), 5, timer);
-  EXPECT_EQ(r.shape, (LocalShape{32, 1}));
-  ASSERT_GE(order.size(), 5u);
-  EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 5),
-            (std::vector<int>{1024, 512, 128, 8, 32}));
-  // With three timings it gets as far as 128, the fastest of the three.
+  const TunerResult r = tune_local(all, k1d, h200(), budget, timer);
+  *pick = r.shape;
+  order.resize(std::size_t(r.measured));  // the climb's timings, not the re-timings
+  return order;
+}
+
+TEST(LocalChoice, OnALineTheTunerBracketsThenClimbs) {
+  ASSERT_EQ(model_ranking(candidate_shapes(k1d, {}), k1d, h200()).front(), (LocalShape{1024, 1}));
+  LocalShape pick;
+  // A bottom at the small end: three timings find it (the old climb, 1024,
+  // 512, 128, did not).
+  EXPECT_EQ(line_order(32, 3, &pick), (std::vector<int>{1024, 32, 64}));
+  EXPECT_EQ(pick, (LocalShape{32, 1}));
+  // ... and with more, every neighbour of 32 is timed and the climb stops.
+  EXPECT_EQ(line_order(32, 6, &pick), (std::vector<int>{1024, 32, 64, 16}));
+  EXPECT_EQ(pick, (LocalShape{32, 1}));
+  // At the large end: the bracket costs one timing.
+  EXPECT_EQ(line_order(1024, 3, &pick), (std::vector<int>{1024, 32, 512}));
+  EXPECT_EQ(pick, (LocalShape{1024, 1}));
+  // Inside: from 1024 a step to 512 helps, twice its reach (128) misses and
+  // the halved step finds 256.
+  EXPECT_EQ(line_order(256, 5, &pick), (std::vector<int>{1024, 32, 512, 128, 256}));
+  EXPECT_EQ(pick, (LocalShape{256, 1}));
+  EXPECT_EQ(line_order(256, 3, &pick), (std::vector<int>{1024, 32, 512}));
+  EXPECT_EQ(pick, (LocalShape{512, 1}));
+}
+
+// The bracket's far end is a whole warp the kernel can launch: with groups
+// of at most 256, 256 and 32; on a range of fewer than 32 work-items, none.
+TEST(LocalChoice, TheBracketsFarEndIsAWholeWarpTheKernelLaunches) {
+  std::vector<int> order;
+  const ShapeTimer timer = [&](const LocalShape& s) {
+    order.push_back(s.x);
+    return double(s.x);  // smaller is faster
+  };
+  tune_local(candidate_shapes(k1d, {}), k1d, h200(), 2, timer, {0, 0, 256});
+  EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 2), (std::vector<int>{256, 32}));
   order.clear();
-  EXPECT_EQ(tune_local(all, k1d, h200(), 3, timer).shape, (LocalShape{128, 1}));
-  EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 3), (std::vector<int>{1024, 512, 128}));
+  const GlobalSize tiny{1, 16, 1};
+  tune_local(candidate_shapes(tiny, {}), tiny, h200(), 3, timer);
+  ASSERT_GE(order.size(), 3u);  // the climb alone: 16, 8, then twice the step
+  EXPECT_EQ(std::vector<int>(order.begin(), order.begin() + 3), (std::vector<int>{16, 8, 2}));
 }
 
 TEST(LocalChoice, ABudgetOfOneMeasuresNothing) {

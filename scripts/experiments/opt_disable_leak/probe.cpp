@@ -1,0 +1,167 @@
+// Does one -cl-opt-disable build change what NVIDIA's OpenCL compiler makes of
+// later builds in the same process, and what undoes it? Builds each program
+// of the command line (FILE or FILE::OPTIONS, -I the file's folder added) and
+// keeps a hash of its PTX (CL_PROGRAM_BINARIES) and the bytes of its PTX's
+// local depots (__local_depot: what a kernel copies into local memory). Then,
+// per step: builds TAINT (FILE::OPTIONS, with -cl-opt-disable added), does the
+// step's remedy and builds every program again, printing those whose PTX
+// differs from the first builds:
+//   control  no taint (is a rebuild the same PTX at all?)
+//   keep     nothing (the -cl-opt-disable program still held)
+//   release  the -cl-opt-disable program released
+//   context  a new context (the old one and its program released)
+//   unload   clUnloadPlatformCompiler after releasing the program
+// usage: probe TAINT PROGRAM... ; exit 0, or 2 on usage or OpenCL errors.
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Spec {
+  std::string file, options, name;
+};
+
+Spec parse_spec(const std::string& arg) {
+  const auto sep = arg.find("::");
+  Spec s{arg.substr(0, sep), sep == std::string::npos ? "" : arg.substr(sep + 2), arg};
+  const auto slash = s.file.rfind('/');
+  s.options += " -I " + (slash == std::string::npos ? std::string(".") : s.file.substr(0, slash));
+  return s;
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) {
+    std::fprintf(stderr, "opt_disable_leak: error: cannot read %s\n", path.c_str());
+    std::exit(2);
+  }
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+struct Context {  // a context and queue-less device handle, released on scope exit
+  cl_context ctx = nullptr;
+  explicit Context(cl_device_id dev) {
+    cl_int err = CL_SUCCESS;
+    ctx = clCreateContext(nullptr, 1, &dev, nullptr, nullptr, &err);
+    if (err != CL_SUCCESS) {
+      std::fprintf(stderr, "opt_disable_leak: error: clCreateContext %d\n", err);
+      std::exit(2);
+    }
+  }
+  ~Context() { clReleaseContext(ctx); }
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+};
+
+struct Program {  // a built program, released on scope exit (or by reset())
+  cl_program p = nullptr;
+  ~Program() { reset(); }
+  void reset() {
+    if (p) clReleaseProgram(p);
+    p = nullptr;
+  }
+};
+
+struct Built {
+  std::size_t hash = 0;
+  long depot = 0;
+  bool ok = false;
+};
+
+Built build(cl_context ctx, cl_device_id dev, const Spec& s, const std::string& extra,
+            Program& out) {
+  const std::string text = read_text(s.file);
+  const char* src = text.c_str();
+  cl_int err = CL_SUCCESS;
+  out.reset();
+  out.p = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+  const std::string options = s.options + extra;
+  if (err != CL_SUCCESS || clBuildProgram(out.p, 1, &dev, options.c_str(), nullptr, nullptr)) {
+    std::printf("  %s: build failed\n", s.name.c_str());
+    return {};
+  }
+  std::size_t size = 0;
+  clGetProgramInfo(out.p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
+  std::string ptx(size, '\0');
+  unsigned char* bin = reinterpret_cast<unsigned char*>(ptx.data());
+  clGetProgramInfo(out.p, CL_PROGRAM_BINARIES, sizeof bin, &bin, nullptr);
+  Built b{std::hash<std::string>{}(ptx), 0, true};
+  const std::regex depot(R"(__local_depot\d+\[(\d+)\])");
+  for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), depot); it != std::sregex_iterator();
+       ++it)
+    b.depot += std::stol((*it)[1]);
+  return b;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::fprintf(stderr, "opt_disable_leak: error: usage: probe TAINT PROGRAM...\n");
+    return 2;
+  }
+  cl_platform_id platform = nullptr;
+  cl_device_id dev = nullptr;
+  if (clGetPlatformIDs(1, &platform, nullptr) != CL_SUCCESS ||
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) {
+    std::fprintf(stderr, "opt_disable_leak: error: no OpenCL device\n");
+    return 2;
+  }
+  const Spec taint = parse_spec(argv[1]);
+  std::vector<Spec> specs;
+  for (int i = 2; i < argc; ++i) specs.push_back(parse_spec(argv[i]));
+
+  auto ctx = std::make_unique<Context>(dev);
+  std::vector<Built> first;
+  std::printf("## first builds (no -cl-opt-disable build before them)\n");
+  for (const Spec& s : specs) {
+    Program p;
+    first.push_back(build(ctx->ctx, dev, s, "", p));
+    if (first.back().ok)
+      std::printf("  %s: local depot %ld bytes\n", s.name.c_str(), first.back().depot);
+  }
+  Program tainted;
+  const auto check = [&](const char* step) {
+    int same = 0, differ = 0;
+    std::printf("## %s\n", step);
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+      if (!first[i].ok) continue;
+      Program p;
+      const Built b = build(ctx->ctx, dev, specs[i], "", p);
+      if (b.ok && b.hash == first[i].hash) {
+        ++same;
+        continue;
+      }
+      ++differ;
+      std::printf("  differs: %s (local depot %ld bytes, first %ld)\n", specs[i].name.c_str(),
+                  b.depot, first[i].depot);
+    }
+    std::printf("  %d the same, %d differ\n", same, differ);
+  };
+  const auto taint_now = [&] { build(ctx->ctx, dev, taint, " -cl-opt-disable", tainted); };
+  check("control: rebuilt, no -cl-opt-disable build");
+  taint_now();
+  check("keep: after a -cl-opt-disable build, its program held");
+  tainted.reset();
+  check("release: that program released");
+  taint_now();
+  tainted.reset();
+  ctx = std::make_unique<Context>(dev);
+  check("context: -cl-opt-disable again, program and context released, a new context");
+  taint_now();
+  tainted.reset();
+  clUnloadPlatformCompiler(platform);
+  check("unload: -cl-opt-disable again, program released, clUnloadPlatformCompiler");
+  return 0;
+}

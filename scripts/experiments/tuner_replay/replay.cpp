@@ -55,9 +55,10 @@ int main() {
     };
     KernelResources kernel;
     kernel.registers = registers;
-    const TunerResult r = tune_local(all, global, dev, tuner_budget(int(all.size())), timer, kernel);
-    const auto best = std::min_element(us.begin(), us.end(),
-                                       [](const auto& a, const auto& b) { return a.second < b.second; });
+    const TunerResult r =
+        tune_local(all, global, dev, tuner_budget(int(all.size())), timer, kernel);
+    const auto best = std::min_element(
+        us.begin(), us.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     std::ostringstream timed;
     for (std::size_t i = 0; i < order.size() && int(i) < r.measured; ++i)
       timed << (i ? "," : "") << order[i];

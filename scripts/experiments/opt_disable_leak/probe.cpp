@@ -1,16 +1,15 @@
-// Does one -cl-opt-disable build change what NVIDIA's OpenCL compiler makes of
+// Does a -cl-opt-disable build change what NVIDIA's OpenCL compiler makes of
 // later builds in the same process, and what undoes it? Builds each program
 // of the command line (FILE or FILE::OPTIONS, -I the file's folder added) and
 // keeps a hash of its PTX (CL_PROGRAM_BINARIES) and the bytes of its PTX's
-// local depots (__local_depot: what a kernel copies into local memory). Then,
-// per step: builds TAINT (FILE::OPTIONS, with -cl-opt-disable added), does the
-// step's remedy and builds every program again, printing those whose PTX
-// differs from the first builds:
-//   control  no taint (is a rebuild the same PTX at all?)
-//   keep     nothing (the -cl-opt-disable program still held)
-//   release  the -cl-opt-disable program released
-//   context  a new context (the old one and its program released)
-//   unload   clUnloadPlatformCompiler after releasing the program
+// local depots (__local_depot: what a kernel copies into local memory). Then
+// builds TAINT (FILE::OPTIONS) with -cl-opt-disable four ways, each a step
+// further towards what gpucmp's -ptx-O0 rows do (1: built; 2: with
+// -cl-nv-verbose; 3: its PTX read; 4: that PTX built again from the binary),
+// and after each builds every program again, printing those whose PTX differs
+// from the first builds. Where some differ, it tries the remedies in turn,
+// each followed by the same check: the -cl-opt-disable programs released, a
+// new context, clUnloadPlatformCompiler. A control rebuild comes first.
 // usage: probe TAINT PROGRAM... ; exit 0, or 2 on usage or OpenCL errors.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
@@ -77,10 +76,11 @@ struct Built {
   std::size_t hash = 0;
   long depot = 0;
   bool ok = false;
+  std::string ptx;
 };
 
-Built build(cl_context ctx, cl_device_id dev, const Spec& s, const std::string& extra,
-            Program& out) {
+Built build(cl_context ctx, cl_device_id dev, const Spec& s, const std::string& extra, Program& out,
+            bool read_ptx = true) {
   const std::string text = read_text(s.file);
   const char* src = text.c_str();
   cl_int err = CL_SUCCESS;
@@ -91,17 +91,29 @@ Built build(cl_context ctx, cl_device_id dev, const Spec& s, const std::string& 
     std::printf("  %s: build failed\n", s.name.c_str());
     return {};
   }
+  if (!read_ptx) return {0, 0, true, ""};
   std::size_t size = 0;
   clGetProgramInfo(out.p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, nullptr);
   std::string ptx(size, '\0');
   unsigned char* bin = reinterpret_cast<unsigned char*>(ptx.data());
   clGetProgramInfo(out.p, CL_PROGRAM_BINARIES, sizeof bin, &bin, nullptr);
-  Built b{std::hash<std::string>{}(ptx), 0, true};
+  Built b{std::hash<std::string>{}(ptx), 0, true, ptx};
   const std::regex depot(R"(__local_depot\d+\[(\d+)\])");
   for (auto it = std::sregex_iterator(ptx.begin(), ptx.end(), depot); it != std::sregex_iterator();
        ++it)
     b.depot += std::stol((*it)[1]);
   return b;
+}
+
+// Builds `ptx` (a binary of CL_PROGRAM_BINARIES) again, as gpucmp's PTX rows do.
+void reload(cl_context ctx, cl_device_id dev, const std::string& ptx, Program& out) {
+  const auto* bytes = reinterpret_cast<const unsigned char*>(ptx.data());
+  const std::size_t size = ptx.size();
+  cl_int status = CL_SUCCESS, err = CL_SUCCESS;
+  out.reset();
+  out.p = clCreateProgramWithBinary(ctx, 1, &dev, &size, &bytes, &status, &err);
+  if (err != CL_SUCCESS || clBuildProgram(out.p, 1, &dev, "", nullptr, nullptr) != CL_SUCCESS)
+    std::printf("  reload of the PTX failed\n");
 }
 
 }  // namespace
@@ -131,7 +143,7 @@ int main(int argc, char** argv) {
     if (first.back().ok)
       std::printf("  %s: local depot %ld bytes\n", s.name.c_str(), first.back().depot);
   }
-  Program tainted;
+  Program tainted, reloaded;
   const auto check = [&](const char* step) {
     int same = 0, differ = 0;
     std::printf("## %s\n", step);
@@ -148,20 +160,29 @@ int main(int argc, char** argv) {
                   b.depot, first[i].depot);
     }
     std::printf("  %d the same, %d differ\n", same, differ);
+    return differ;
   };
-  const auto taint_now = [&] { build(ctx->ctx, dev, taint, " -cl-opt-disable", tainted); };
+  // The three remedies in turn, each checked, until one leaves every program
+  // as it first was.
+  const auto remedies = [&] {
+    tainted.reset();
+    reloaded.reset();
+    if (!check("  remedy: the -cl-opt-disable program (and its reload) released")) return;
+    ctx = std::make_unique<Context>(dev);
+    if (!check("  remedy: a new context")) return;
+    clUnloadPlatformCompiler(platform);
+    check("  remedy: clUnloadPlatformCompiler");
+  };
   check("control: rebuilt, no -cl-opt-disable build");
-  taint_now();
-  check("keep: after a -cl-opt-disable build, its program held");
-  tainted.reset();
-  check("release: that program released");
-  taint_now();
-  tainted.reset();
-  ctx = std::make_unique<Context>(dev);
-  check("context: -cl-opt-disable again, program and context released, a new context");
-  taint_now();
-  tainted.reset();
-  clUnloadPlatformCompiler(platform);
-  check("unload: -cl-opt-disable again, program released, clUnloadPlatformCompiler");
+  build(ctx->ctx, dev, taint, " -cl-opt-disable", tainted, false);
+  if (check("taint 1: a -cl-opt-disable build")) remedies();
+  build(ctx->ctx, dev, taint, " -cl-opt-disable -cl-nv-verbose", tainted, false);
+  if (check("taint 2: a -cl-opt-disable -cl-nv-verbose build")) remedies();
+  const std::string ptx =
+      build(ctx->ctx, dev, taint, " -cl-opt-disable -cl-nv-verbose", tainted).ptx;
+  if (check("taint 3: the same, its PTX read")) remedies();
+  build(ctx->ctx, dev, taint, " -cl-opt-disable -cl-nv-verbose", tainted);
+  reload(ctx->ctx, dev, ptx, reloaded);
+  if (check("taint 4: the same, its PTX built again from the binary")) remedies();
   return 0;
 }

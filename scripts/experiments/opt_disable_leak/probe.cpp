@@ -1,6 +1,6 @@
 // Does a -cl-opt-disable build change what NVIDIA's OpenCL compiler makes of
 // later builds in the same process, and what undoes it? Builds each program
-// of the command line (FILE or FILE::OPTIONS, -I the file's folder added) and
+// of the command line (FILE or FILE::OPTIONS; files without #include) and
 // keeps a hash of its PTX (CL_PROGRAM_BINARIES) and the bytes of its PTX's
 // local depots (__local_depot: what a kernel copies into local memory). Then
 // builds TAINT (FILE::OPTIONS) with -cl-opt-disable four ways, each a step
@@ -31,9 +31,7 @@ struct Spec {
 
 Spec parse_spec(const std::string& arg) {
   const auto sep = arg.find("::");
-  Spec s{arg.substr(0, sep), sep == std::string::npos ? "" : arg.substr(sep + 2), arg};
-  const auto slash = s.file.rfind('/');
-  s.options += " -I " + (slash == std::string::npos ? std::string(".") : s.file.substr(0, slash));
+  const Spec s{arg.substr(0, sep), sep == std::string::npos ? "" : arg.substr(sep + 2), arg};
   return s;
 }
 
@@ -88,7 +86,11 @@ Built build(cl_context ctx, cl_device_id dev, const Spec& s, const std::string& 
   out.p = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
   const std::string options = s.options + extra;
   if (err != CL_SUCCESS || clBuildProgram(out.p, 1, &dev, options.c_str(), nullptr, nullptr)) {
-    std::printf("  %s: build failed\n", s.name.c_str());
+    std::size_t n = 0;
+    clGetProgramBuildInfo(out.p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);
+    std::string log(n, '\0');
+    clGetProgramBuildInfo(out.p, dev, CL_PROGRAM_BUILD_LOG, n, log.data(), nullptr);
+    std::printf("  %s (%s): build failed: %.300s\n", s.name.c_str(), extra.c_str(), log.c_str());
     return {};
   }
   if (!read_ptx) return {0, 0, true, ""};

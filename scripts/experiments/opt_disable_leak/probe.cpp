@@ -127,13 +127,29 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "opt_disable_leak: error: usage: probe TAINT PROGRAM...\n");
     return 2;
   }
-  cl_platform_id platform = nullptr;
-  cl_device_id dev = nullptr;
-  if (clGetPlatformIDs(1, &platform, nullptr) != CL_SUCCESS ||
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) {
-    std::fprintf(stderr, "opt_disable_leak: error: no OpenCL device\n");
+  // NVIDIA's platform where there is one (the machine may list others, PoCL).
+  cl_platform_id platforms[16];
+  cl_uint count = 0;
+  if (clGetPlatformIDs(16, platforms, &count) != CL_SUCCESS || count == 0) {
+    std::fprintf(stderr, "opt_disable_leak: error: no OpenCL platform\n");
     return 2;
   }
+  cl_platform_id platform = platforms[0];
+  char name[256] = {};
+  for (cl_uint i = 0; i < count; ++i) {
+    clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
+    if (std::string(name).find("NVIDIA") != std::string::npos) {
+      platform = platforms[i];
+      break;
+    }
+  }
+  clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, nullptr);
+  cl_device_id dev = nullptr;
+  if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, nullptr) != CL_SUCCESS) {
+    std::fprintf(stderr, "opt_disable_leak: error: no device on %s\n", name);
+    return 2;
+  }
+  std::printf("platform: %s\n", name);
   const Spec taint = parse_spec(argv[1]);
   std::vector<Spec> specs;
   for (int i = 2; i < argc; ++i) specs.push_back(parse_spec(argv[i]));

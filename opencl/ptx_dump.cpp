@@ -5,7 +5,6 @@
 #include <map>
 #include <regex>
 #include <string>
-#include <tuple>
 
 #include "check.h"
 #include "errors.h"
@@ -130,16 +129,11 @@ struct ProgramOutput {
 ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::string& verbose,
                           JitCapture& capture) {
   if (spec.from == ProgramFrom::source || spec.from == ProgramFrom::ptx_O0) {
+    const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
     capture.before_last_build();
-    const std::string options = session.source_options(spec) + verbose;
-    BuiltProgram built;
-    std::string binary;
-    if (spec.from == ProgramFrom::ptx_O0) {
-      std::tie(built, binary) = session.build_opt_disabled(spec.file, options);
-    } else {
-      built = session.build(spec.file, options);
-      binary = program_binary(built.program);
-    }
+    const BuiltProgram built =
+        session.build(spec.file, session.source_options(spec) + o0 + verbose);
+    const std::string binary = program_binary(built.program);
     if (!looks_like_ptx(binary))
       throw UsageError("the OpenCL device '" + session.info().name +
                        "' returns binaries that are not PTX (" + std::to_string(binary.size()) +

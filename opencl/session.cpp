@@ -11,7 +11,6 @@
 
 #include "check.h"
 #include "errors.h"
-#include "ptx_dump.h"
 #include "options.h"
 #include "ptx_dump.h"
 #include "variant_ptx.h"
@@ -337,20 +336,6 @@ BuiltProgram Session::build(const std::string& file, const std::string& extra) c
                          info_.name + ": " + error_name(err),
                      built.log);
   return built;
-}
-
-std::pair<BuiltProgram, std::string> Session::build_opt_disabled(const std::string& file,
-                                                                const std::string& extra) const {
-  std::pair<BuiltProgram, std::string> out;
-  {
-    BuiltProgram built = build(file, extra + " -cl-opt-disable");
-    out.second = program_binary(built.program);
-    out.first.options = built.options;
-    out.first.log = built.log;
-    out.first.build_ms = built.build_ms;
-  }  // the program released before the compiler is unloaded
-  clUnloadPlatformCompiler(platform_);
-  return out;
 }
 
 void Session::check_user_build_options() const {

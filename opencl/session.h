@@ -5,7 +5,6 @@
 #include <map>
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "device_info.h"
@@ -64,15 +63,6 @@ class Session {
                               const std::string& what) const;
   // Builds without caching, with the common options plus `extra`.
   BuiltProgram build(const std::string& file, const std::string& extra) const;
-  // After a build with -cl-opt-disable, NVIDIA's OpenCL builds later programs
-  // of the same process otherwise: a kernel taking an array by value copies
-  // it into local memory (scripts/experiments/opt_disable_leak: MRI-FHD by
-  // value 2.0x slower on the H200 after one -ptx-O0 row). Every such build
-  // goes through here: the program is released at once, the platform's
-  // compiler unloaded (clUnloadPlatformCompiler), and the caller gets the
-  // build (options, log) and its binary.
-  std::pair<BuiltProgram, std::string> build_opt_disabled(const std::string& file,
-                                                          const std::string& extra) const;
   // Drops every built program, so that the next program() builds again (the
   // startup benchmarks). No runner may be alive: they refer to the programs.
   void forget_programs();

@@ -1,7 +1,8 @@
 // Does a -cl-opt-disable build change what NVIDIA's OpenCL compiler makes of
 // later builds in the same process, and what undoes it? Builds each program
 // of the command line (FILE or FILE::OPTIONS; files without #include) and
-// keeps a hash of its PTX (CL_PROGRAM_BINARIES) and the bytes of its PTX's
+// keeps a hash of its PTX (CL_PROGRAM_BINARIES; every build has a define of
+// its own, -DPROBE_BUILD=N, so that none is a repeat of an earlier one) and the bytes of its PTX's
 // local depots (__local_depot: what a kernel copies into local memory). Then
 // builds TAINT (FILE::OPTIONS) with -cl-opt-disable two ways (1: built;
 // 2: its PTX read and built again from the binary, as gpucmp's -ptx-O0 rows
@@ -85,8 +86,13 @@ Built build(cl_context ctx, cl_device_id dev, const Spec& s, const std::string& 
   cl_int err = CL_SUCCESS;
   out.reset();
   out.p = clCreateProgramWithSource(ctx, 1, &src, nullptr, &err);
+  // A define no program uses, new for every build: the driver might reuse an
+  // earlier build of the same source and options (hypothesis), and a check
+  // must be a first build.
+  static int builds = 0;
   const char* every = std::getenv("PROBE_EXTRA");
-  const std::string options = s.options + extra + (every ? std::string(" ") + every : "");
+  const std::string options = s.options + extra + (every ? std::string(" ") + every : "") +
+                              " -DPROBE_BUILD=" + std::to_string(++builds);
   if (err != CL_SUCCESS || clBuildProgram(out.p, 1, &dev, options.c_str(), nullptr, nullptr)) {
     std::size_t n = 0;
     clGetProgramBuildInfo(out.p, dev, CL_PROGRAM_BUILD_LOG, 0, nullptr, &n);

@@ -14,7 +14,6 @@
 #include <vector>
 
 #include "api_registry.h"
-#include "child_mode.h"
 #include "context.h"
 #include "errors.h"
 #include "gbench_flag_values.h"
@@ -266,8 +265,6 @@ int bench_main(int argc, char** argv) {
 // stderr, the build log below it for a BuildError, and the exit code of
 // harness/errors.h (2 for bad input, 1 for anything else).
 int main(int argc, char** argv) {
-  // A job for a parent gpucmp process (child_mode.h), not a run.
-  if (const int child = run_child_mode(argc, argv); child >= 0) return child;
   int code = kExitFailed;
   try {
     code = bench_main(argc, argv);

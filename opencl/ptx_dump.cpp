@@ -8,7 +8,6 @@
 
 #include "check.h"
 #include "errors.h"
-#include "isolated_build.h"
 #include "ptx/jit_cache.h"
 #include "session.h"
 #include "variant_ptx.h"
@@ -130,25 +129,16 @@ struct ProgramOutput {
 ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::string& verbose,
                           JitCapture& capture) {
   if (spec.from == ProgramFrom::source || spec.from == ProgramFrom::ptx_O0) {
+    const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
     capture.before_last_build();
-    std::string binary, log, options;
-    if (spec.from == ProgramFrom::ptx_O0) {  // in a process of its own (isolated_build.h)
-      IsolatedBuild built =
-          build_opt_disabled(session, spec.file, session.source_options(spec) + verbose);
-      binary = std::move(built.binary);
-      log = std::move(built.log);
-      options = std::move(built.options);
-    } else {
-      const BuiltProgram built = session.build(spec.file, session.source_options(spec) + verbose);
-      binary = program_binary(built.program);
-      log = built.log;
-      options = built.options;
-    }
+    const BuiltProgram built =
+        session.build(spec.file, session.source_options(spec) + o0 + verbose);
+    const std::string binary = program_binary(built.program);
     if (!looks_like_ptx(binary))
       throw UsageError("the OpenCL device '" + session.info().name +
                        "' returns binaries that are not PTX (" + std::to_string(binary.size()) +
                        " bytes from CL_PROGRAM_BINARIES): PTX dumps need NVIDIA's OpenCL");
-    return {binary, "// build options: " + options + "\n" + log + "\n", options};
+    return {binary, "// build options: " + built.options + "\n" + built.log + "\n", built.options};
   }
   const VariantPtx ptx = variant_ptx(session, spec);
   capture.before_last_build();

@@ -338,8 +338,6 @@ BuiltProgram Session::build(const std::string& file, const std::string& extra) c
   return built;
 }
 
-std::string Session::options_with(const std::string& extra) { return build_options(extra); }
-
 void Session::check_user_build_options() const {
   if (user_build_options().empty()) return;
   const char* text = "__kernel void gpucmp_options_probe(__global int* x) { x[0] = 1; }\n";

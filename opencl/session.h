@@ -70,8 +70,6 @@ class Session {
   bool is_nvidia() const;
   // The options every program is built with (precise math, OpenCL C 1.2).
   static const char* common_build_options();
-  // What a build with `extra` is given: the common options, `extra`, the user's.
-  static std::string options_with(const std::string& extra);
   // Options the user adds to every build after each program's own
   // (gpucmp-bench --cl-build-options; "" none). Process-wide, so that every
   // session (the split rows' devices too) builds with them.
@@ -85,11 +83,9 @@ class Session {
   // Builds an empty kernel with the user's options: throws UsageError naming
   // them, with the build log's first line, when the compiler refuses them.
   void check_user_build_options() const;
-  // The text a build of `file` compiles: its embedded copy, the files it
-  // includes by name put in place of their #include lines.
-  std::string source(const std::string& file) const;
 
  private:
+  std::string source(const std::string& file) const;
   // One file's text as it is stored (--cl-kernel-dir for .cl files, else embedded).
   std::string file_text(const std::string& file) const;
 

@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "errors.h"
-#include "isolated_build.h"
 #include "nvcc_ptx.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parse_error.h"
@@ -23,12 +22,8 @@ const std::map<std::string, std::string>& embedded_sources();  // generated (ptx
 
 namespace {
 
-// This driver's PTX of the variant's source; built with -cl-opt-disable
-// (`opt_disabled`) in a process of its own (isolated_build.h).
-std::string driver_ptx(Session& s, const ProgramSpec& spec, bool opt_disabled) {
-  std::string ptx = opt_disabled
-                        ? build_opt_disabled(s, spec.file, s.source_options(spec)).binary
-                        : program_binary(s.program(spec.file, s.source_options(spec)).program);
+std::string driver_ptx(Session& s, const ProgramSpec& spec, const std::string& extra) {
+  std::string ptx = program_binary(s.program(spec.file, s.source_options(spec) + extra).program);
   if (!looks_like_ptx(ptx))
     throw Unavailable("PTX variants need NVIDIA's OpenCL: '" + s.info().name +
                       "' returns binaries that are not PTX");
@@ -81,9 +76,9 @@ VariantPtx variant_ptx(Session& s, const ProgramSpec& spec) {
     case ProgramFrom::source:
       throw ApiError(spec.workload + "/" + spec.variant + " is built from source, not PTX");
     case ProgramFrom::ptx_as_built:
-      return {driver_ptx(s, spec, false), "this driver's PTX of the source build, reloaded"};
+      return {driver_ptx(s, spec, ""), "this driver's PTX of the source build, reloaded"};
     case ProgramFrom::ptx_O0:
-      return {driver_ptx(s, spec, true), "this driver's -cl-opt-disable PTX"};
+      return {driver_ptx(s, spec, " -cl-opt-disable"), "this driver's -cl-opt-disable PTX"};
     case ProgramFrom::ptx_file:
       return {embedded(hand_ptx::embedded_sources(), spec.ptx, "hand-edited PTX"),
               "ptx/variants/" + spec.workload + "/" + spec.ptx};
@@ -94,9 +89,9 @@ VariantPtx variant_ptx(Session& s, const ProgramSpec& spec) {
   }
   std::string input;
   if (spec.from == ProgramFrom::ptx_as_built_passes)
-    input = driver_ptx(s, spec, false);
+    input = driver_ptx(s, spec, "");
   else if (spec.from == ProgramFrom::ptx_passes)
-    input = driver_ptx(s, spec, true);
+    input = driver_ptx(s, spec, " -cl-opt-disable");
   else
     input = nvcc_kernel_ptx(spec.ptx);
   const std::string what = spec.workload + "/" + spec.variant;

@@ -11,7 +11,6 @@
 
 #include "analysis_commands.h"
 #include "cache_command.h"
-#include "child_mode.h"
 #include "dump_command.h"
 #include "errors.h"
 #include "output_file.h"
@@ -78,8 +77,6 @@ int ptx_main(int argc, char** argv) {
 // What ptx_main does not catch itself (building the command line, printing the
 // help) ends the tool as its other errors do: one line on stderr, exit code 2.
 int main(int argc, char** argv) {
-  // A job for a parent gpucmp process (child_mode.h), not a command.
-  if (const int child = gpucmp::run_child_mode(argc, argv); child >= 0) return child;
   try {
     return ptx_main(argc, argv);
   } catch (const std::exception& e) {

@@ -59,6 +59,10 @@ struct ProgramSpec {
   // Unavailable where the device cannot build the program.
   std::string (*device_options)(const DeviceInfo& device) = nullptr;
   ProgramFrom from = ProgramFrom::source;
+  // Its kernels take an array by value (cp's and MRI's by-value forms). After
+  // a -cl-opt-disable build, NVIDIA's OpenCL builds such a program otherwise
+  // in the rest of the process (Session::before_opt_disabled_build).
+  bool arrays_by_value = false;
   std::vector<std::string> passes;  // ptx_passes, ptx_as_built_passes
   std::string ptx;                  // ptx_file, ptx_from_nvcc: the PTX file's name
   std::string entry;                // ptx_from_nvcc: the kernel to keep (a name part)

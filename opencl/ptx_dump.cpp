@@ -1,5 +1,6 @@
 #include "ptx_dump.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -163,21 +164,33 @@ std::vector<std::string> write_cubins(const std::string& stem,
 
 }  // namespace
 
+std::vector<ProgramSpec> dump_order(const std::vector<ProgramSpec>& specs,
+                                    const std::string& filter, DumpShard shard) {
+  std::vector<ProgramSpec> out;
+  int place = 0;
+  for (const ProgramSpec& spec : specs) {
+    if (!filter.empty() && (spec.workload + "/" + spec.variant).find(filter) == std::string::npos)
+      continue;
+    if (spec.from == ProgramFrom::ptx_as_built) continue;  // the source build's own PTX
+    if (place++ % shard.count != shard.index) continue;
+    out.push_back(spec);
+  }
+  std::stable_partition(out.begin(), out.end(), [](const ProgramSpec& s) {
+    return s.from != ProgramFrom::ptx_O0 && s.from != ProgramFrom::ptx_passes;
+  });
+  return out;
+}
+
 std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter,
                                          const std::string& jit_cache_dir, DumpShard shard) {
   std::vector<DumpedProgram> done;
-  int place = 0;
   std::error_code ec;
   std::filesystem::create_directories(out_dir, ec);
   if (ec) throw UsageError(out_dir + ": cannot create (" + ec.message() + ")");
   const std::string verbose = session.is_nvidia() ? " -cl-nv-verbose" : "";
   JitCapture capture(jit_cache_dir);
-  for (const ProgramSpec& spec : program_specs()) {
-    if (!filter.empty() && (spec.workload + "/" + spec.variant).find(filter) == std::string::npos)
-      continue;
-    if (spec.from == ProgramFrom::ptx_as_built) continue;  // the source build's own PTX
-    if (place++ % shard.count != shard.index) continue;
+  for (const ProgramSpec& spec : dump_order(program_specs(), filter, shard)) {
     const std::string stem = out_dir + "/" + spec.workload + "-" + spec.variant;
     DumpedProgram d{spec, stem + ".ptx", stem + ".log", {}, "", ""};
     try {

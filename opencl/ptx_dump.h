@@ -36,10 +36,19 @@ struct DumpedProgram {
 // the cache (the same PTX and options as an earlier program), the earlier
 // program's cubins, with a note.
 // `shard`: of the programs `filter` keeps, only those whose place p in the
-// catalog's order has p % shard.count == shard.index.
+// catalog's order has p % shard.count == shard.index; built in dump_order's order.
 struct DumpShard {
   int index = 0, count = 1;
 };
+// The programs a dump builds, in the order it builds them: those whose
+// `workload/variant` contains `filter` (all for ""), every shard.count-th from
+// shard.index on (the PTX-as-built ones left out, they are their source's
+// build), the -cl-opt-disable ones (ptx_O0, ptx_passes) after all the others:
+// after one such build NVIDIA's OpenCL builds arrays taken by value otherwise
+// for the rest of the process (Session::before_opt_disabled_build).
+std::vector<ProgramSpec> dump_order(const std::vector<ProgramSpec>& specs,
+                                    const std::string& filter, DumpShard shard);
+
 std::vector<DumpedProgram> dump_programs(Session& session, const std::string& out_dir,
                                          const std::string& filter,
                                          const std::string& jit_cache_dir = "",

@@ -117,6 +117,7 @@ std::string byvalue_define(const DeviceInfo& device) {
 ProgramSpec byvalue(const std::string& variant, const std::string& options) {
   ProgramSpec s = source("cp", variant, "cp.cl", options);
   s.device_options = byvalue_define;
+  s.arrays_by_value = true;
   return s;
 }
 

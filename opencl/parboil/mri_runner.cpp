@@ -189,6 +189,7 @@ ProgramSpec byvalue(const std::string& workload, const std::string& variant,
                     const std::string& options) {
   ProgramSpec s = source(workload, variant, workload + ".cl", options);
   s.device_options = workload == "mriq" ? byvalue_define_q : byvalue_define_fh;
+  s.arrays_by_value = true;
   return s;
 }
 

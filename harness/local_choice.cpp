@@ -162,7 +162,7 @@ TunerResult tune_local(const std::vector<LocalShape>& all, const GlobalSize& glo
   // On a 1-D range, the bracket: the whole-warp group farthest from the
   // model's first choice (in doublings) is timed next, and the climb goes on
   // from the faster of the two.
-  if (line && budget >= 2) {
+  if (line) {
     if (const auto far = far_whole_warp_group(candidates, r.shape)) {
       measured.push_back(*far);
       const double t = time(*far);

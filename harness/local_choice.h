@@ -25,12 +25,14 @@
 // opposite directions at the same size), the step that helped last first,
 // then the neighbours in the model's order, moving whenever one is faster,
 // until the budget is spent or every neighbour is timed. On a 1-D range the
-// second timing is the other end of the range, the whole-warp group farthest
-// from the first choice (32 from 1024; the model's block cost always ranks
-// the large end first, and the kernels' own costs, barrier trees and tails,
-// can make the small end the fastest), the climb goes on from the faster of
-// the two, and a step that helped is tried at twice its reach, a miss
-// halving it (a line search that brackets, then bisects); then the two fastest
+// second timing is the whole-warp group farthest (in doublings) from the
+// first choice, the larger on a tie (32 from 1024: the model's block cost
+// ranks large groups first where the range has blocks enough, and the
+// kernels' own costs, barrier trees and tails, can make the small end the
+// fastest; none where no other whole-warp group is legal); the climb goes on
+// from the faster of the two, and a step that helped is tried at twice its
+// reach, a miss halving it (a line search that brackets, then bisects); then
+// the two fastest
 // are timed twice more each, alternately, and the lower median of three
 // wins (single timings of a 5 us kernel do not separate shapes a few percent
 // apart: H200 bilinear, 2026-11-23). The budget is a

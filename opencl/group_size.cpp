@@ -6,6 +6,7 @@
 
 #include "check.h"
 #include "local_choice.h"
+#include "opt_disabled_guard.h"
 #include "session.h"
 
 namespace gpucmp::opencl {
@@ -37,24 +38,29 @@ int ptxas_registers(const std::string& log, const std::string& name) {
 
 namespace {
 
-// The registers of `name` in `spec`'s program built with -cl-nv-verbose on
-// NVIDIA's driver, per device, program and kernel, built once.
-int nvidia_registers(const ProgramSpec& spec, const std::string& name) {
+// The build log of `spec`'s program built with -cl-nv-verbose (ptxas'
+// report) on the session's device, per device and program, built once.
+std::string register_report(const ProgramSpec& spec) {
   static std::mutex mutex;
-  static std::map<std::string, int> known;
+  static std::map<std::string, std::string> known;
   Session& s = session();
   const std::string options = s.source_options(spec) + " -cl-nv-verbose";
-  const std::string key = s.info().name + "|" + spec.file + "|" + options + "|" + name;
+  const std::string key = s.info().name + "|" + spec.file + "|" + options;
   {
     const std::lock_guard<std::mutex> lock(mutex);
     if (const auto it = known.find(key); it != known.end()) return it->second;
   }
-  const int registers = ptxas_registers(s.build(spec.file, options).log, name);
+  check_build_after_opt_disabled(spec);
+  std::string log = s.build(spec.file, options).log;
   const std::lock_guard<std::mutex> lock(mutex);
-  return known.emplace(key, registers).first->second;
+  return known.emplace(key, std::move(log)).first->second;
 }
 
 }  // namespace
+
+void build_register_report(const ProgramSpec& spec) {
+  if (session().is_nvidia()) register_report(spec);
+}
 
 KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
                                  const std::string& name) {
@@ -70,7 +76,7 @@ KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
   r.shared = static_cast<long long>(local);
   r.max_threads = int(size);
   if (session().is_nvidia() && spec.from == ProgramFrom::source) {
-    r.registers = nvidia_registers(spec, name);
+    r.registers = ptxas_registers(register_report(spec), name);
     // NVIDIA's driver reports 256 for every kernel, whatever its registers,
     // and launches every block whose registers fit an SM and refuses one warp
     // more (H200, driver 580, every size in steps of 32: kernels of 15 to 55

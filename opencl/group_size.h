@@ -31,4 +31,9 @@ KernelResources kernel_resources(cl_kernel kernel, const ProgramSpec& spec,
 // where the log does not say.
 int ptxas_registers(const std::string& log, const std::string& name);
 
+// Builds `spec`'s program with -cl-nv-verbose for kernel_resources' register
+// counts ahead of time, on NVIDIA's driver (nothing elsewhere); throws as a
+// build does.
+void build_register_report(const ProgramSpec& spec);
+
 }  // namespace gpucmp::opencl

@@ -9,6 +9,7 @@
 
 #include "check.h"
 #include "errors.h"
+#include "opt_disabled_guard.h"
 #include "ptx/jit_cache.h"
 #include "session.h"
 #include "variant_ptx.h"
@@ -131,6 +132,7 @@ ProgramOutput program_ptx(Session& session, const ProgramSpec& spec, const std::
                           JitCapture& capture) {
   if (spec.from == ProgramFrom::source || spec.from == ProgramFrom::ptx_O0) {
     const std::string o0 = spec.from == ProgramFrom::ptx_O0 ? " -cl-opt-disable" : "";
+    if (!o0.empty()) before_opt_disabled_build(session);
     capture.before_last_build();
     const BuiltProgram built =
         session.build(spec.file, session.source_options(spec) + o0 + verbose);

@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "errors.h"
+#include "opt_disabled_guard.h"
 #include "options.h"
 #include "ptx_dump.h"
 #include "variant_ptx.h"
@@ -239,8 +240,12 @@ std::string Session::file_text(const std::string& file) const {
   return it->second;
 }
 
+std::string Session::program_key(const std::string& file, const std::string& extra) {
+  return file + "|" + extra;
+}
+
 const BuiltProgram& Session::program(const std::string& file, const std::string& extra) {
-  const std::string key = file + "|" + extra;
+  const std::string key = program_key(file, extra);
   if (auto it = programs_.find(key); it != programs_.end()) return it->second;
   return programs_.emplace(key, build(file, extra)).first->second;
 }
@@ -254,43 +259,15 @@ std::string Session::source_options(const ProgramSpec& spec) const {
   return driver_options(spec, is_nvidia(), info_);
 }
 
-namespace {
-bool& opt_disabled_built() {  // process-wide: the driver's state is the process's
-  static bool built = false;
-  return built;
-}
-
-void refuse_after_opt_disabled(const ProgramSpec& spec) {
-  throw Unavailable(spec.workload + "/" + spec.variant +
-                    " takes arrays by value and would be built after a -cl-opt-disable build "
-                    "in this process, which NVIDIA's OpenCL builds it otherwise after (a copy "
-                    "into local memory): run it in a process without -ptx-O0 or -auto- rows");
-}
-}  // namespace
-
-void Session::before_opt_disabled_build() {
-  if (opt_disabled_built()) return;
-  for (const ProgramSpec& spec : program_specs()) {
-    if (!spec.arrays_by_value) continue;
-    try {
-      program(spec);
-    } catch (const Unavailable&) {  // its row says why when it runs
-    } catch (const BuildError&) {
-    }
-  }
-  opt_disabled_built() = true;
-}
-
 const BuiltProgram& Session::program(const ProgramSpec& spec) {
   if (spec.from == ProgramFrom::source) {
-    if (spec.arrays_by_value && opt_disabled_built() &&
-        !programs_.count(spec.file + "|" + source_options(spec)))
-      refuse_after_opt_disabled(spec);
-    return program(spec.file, source_options(spec));
+    const std::string options = source_options(spec);
+    if (!programs_.count(program_key(spec.file, options))) check_build_after_opt_disabled(spec);
+    return program(spec.file, options);
   }
   const std::string key = spec.workload + "/" + spec.variant;
   if (auto it = ptx_programs_.find(key); it != ptx_programs_.end()) return it->second;
-  if (spec.arrays_by_value && opt_disabled_built()) refuse_after_opt_disabled(spec);
+  check_build_after_opt_disabled(spec);
   const VariantPtx ptx = variant_ptx(*this, spec);
   return ptx_programs_.emplace(key, build_from_ptx(ptx.text, source_options(spec), key))
       .first->second;

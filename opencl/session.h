@@ -63,15 +63,6 @@ class Session {
                               const std::string& what) const;
   // Builds without caching, with the common options plus `extra`.
   BuiltProgram build(const std::string& file, const std::string& extra) const;
-  // Called before a -cl-opt-disable build. After one, NVIDIA's OpenCL builds
-  // every later program of the process whose kernels take an array by value
-  // so that it copies the array into local memory (10-16 KB local depots;
-  // MRI-FHD by value 2.0x slower at 64^3 on the H200); releasing programs, a
-  // new context or clUnloadPlatformCompiler do not undo it
-  // (scripts/experiments/opt_disable_leak). So the first call builds every
-  // such program (ProgramSpec::arrays_by_value) into this session's cache,
-  // and program() refuses, as Unavailable, one that would be built after it.
-  void before_opt_disabled_build();
   // Drops every built program, so that the next program() builds again (the
   // startup benchmarks). No runner may be alive: they refer to the programs.
   void forget_programs();
@@ -94,6 +85,8 @@ class Session {
   void check_user_build_options() const;
 
  private:
+  // The key of programs_ for a build of `file` with `extra`.
+  static std::string program_key(const std::string& file, const std::string& extra);
   std::string source(const std::string& file) const;
   // One file's text as it is stored (--cl-kernel-dir for .cl files, else embedded).
   std::string file_text(const std::string& file) const;

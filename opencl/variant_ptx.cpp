@@ -6,6 +6,7 @@
 
 #include "errors.h"
 #include "nvcc_ptx.h"
+#include "opt_disabled_guard.h"
 #include "ptx/opencl_abi.h"
 #include "ptx/parse_error.h"
 #include "ptx/parser.h"
@@ -23,7 +24,7 @@ const std::map<std::string, std::string>& embedded_sources();  // generated (ptx
 namespace {
 
 std::string driver_ptx(Session& s, const ProgramSpec& spec, const std::string& extra) {
-  if (extra.find("-cl-opt-disable") != std::string::npos) s.before_opt_disabled_build();
+  if (extra.find("-cl-opt-disable") != std::string::npos) before_opt_disabled_build(s);
   std::string ptx = program_binary(s.program(spec.file, s.source_options(spec) + extra).program);
   if (!looks_like_ptx(ptx))
     throw Unavailable("PTX variants need NVIDIA's OpenCL: '" + s.info().name +

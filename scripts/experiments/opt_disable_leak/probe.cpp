@@ -4,14 +4,14 @@
 // keeps a hash of its PTX (CL_PROGRAM_BINARIES; every build has a define of
 // its own, -DPROBE_BUILD=N, so that none is a repeat of an earlier one) and the bytes of its PTX's
 // local depots (__local_depot: what a kernel copies into local memory). Then
-// builds TAINT (FILE::OPTIONS) with -cl-opt-disable two ways (1: built;
-// 2: its PTX read and built again from the binary, as gpucmp's -ptx-O0 rows
-// do), and after each builds every program again, printing those whose PTX differs
-// from the first builds. Where some differ, it tries the remedies in turn,
-// each followed by the same check: the -cl-opt-disable programs released, a
-// new context, clUnloadPlatformCompiler. A control rebuild comes first.
-// PROBE_EXTRA (e.g. -cl-nv-verbose, as gpucmp-ptx dump adds) goes with every build.
-// usage: probe TAINT PROGRAM... ; exit 0, or 2 on usage or OpenCL errors.
+// builds TAINT (FILE::OPTIONS) with -cl-opt-disable (1), and again with its
+// PTX read and built again from the binary, as gpucmp's -ptx-O0 rows do (2:
+// after 1, so it can only add to it), and after each builds every program again, printing those
+// whose PTX differs from the first builds. Where some differ, it tries the remedies in turn, each
+// followed by the same check: the -cl-opt-disable programs released, a new context,
+// clUnloadPlatformCompiler. A control rebuild comes first. PROBE_EXTRA (e.g. -cl-nv-verbose, as
+// gpucmp-ptx dump adds) goes with every build. usage: probe TAINT PROGRAM... ; exit 0, or 2 on
+// usage or OpenCL errors.
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 
@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
   }
   cl_platform_id platform = platforms[0];
   char name[256] = {};
-  for (cl_uint i = 0; i < count; ++i) {
+  for (cl_uint i = 0; i < count && i < 16; ++i) {
     clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, nullptr);
     if (std::string(name).find("NVIDIA") != std::string::npos) {
       platform = platforms[i];
@@ -200,7 +200,10 @@ int main(int argc, char** argv) {
     check("  remedy: clUnloadPlatformCompiler");
   };
   check("control: rebuilt, no -cl-opt-disable build");
-  build(ctx->ctx, dev, taint, " -cl-opt-disable", tainted, false);
+  if (!build(ctx->ctx, dev, taint, " -cl-opt-disable", tainted, false).ok) {
+    std::fprintf(stderr, "opt_disable_leak: error: the -cl-opt-disable build of TAINT failed\n");
+    return 2;
+  }
   if (check("taint 1: a -cl-opt-disable build")) remedies();
   const std::string ptx = build(ctx->ctx, dev, taint, " -cl-opt-disable", tainted).ptx;
   reload(ctx->ctx, dev, ptx, reloaded);

@@ -24,7 +24,7 @@ def curves(path):
         kernel, api, variant, what, count, local = m.groups()
         key = (kernel, api, variant, int(count), what)
         if local == "tuner":
-            regs[key] = int(b.get("tuner_kernel_regs", 0))
+            regs[key] = int(b.get("tuner_kernel_regs") or 0)
         elif local.isdigit():
             times.setdefault(key, {}).setdefault(int(local), []).append(b["real_time"])
     for key, by_shape in sorted(times.items()):
@@ -43,13 +43,19 @@ def main(paths):
     if not paths:
         print("curves: error: name one or more gpucmp-bench JSON files", file=sys.stderr)
         return 2
+    found = 0
     for path in paths:
         try:
             for line in curves(path):
                 print(line)
-        except (OSError, ValueError) as e:
-            print(f"curves: error: {path}: {e}", file=sys.stderr)
+                found += 1
+        except (OSError, ValueError, AttributeError, KeyError, TypeError) as e:
+            print(f"curves: error: {path}: not a gpucmp-bench JSON file ({e!r})", file=sys.stderr)
             return 2
+    if not found:
+        print("curves: error: no complete 1-D sweep of trapezoid or sort in the files given",
+              file=sys.stderr)
+        return 2
     return 0
 
 

@@ -37,7 +37,29 @@ int main() {
     std::istringstream list(times);
     for (std::string item; std::getline(list, item, ',');) {
       const auto colon = item.find(':');
-      us[std::stoi(item.substr(0, colon))] = std::stod(item.substr(colon + 1));
+      int size = 0;
+      double t = 0;
+      try {
+        std::size_t used_size = 0, used_t = 0;
+        if (colon != std::string::npos) {
+          size = std::stoi(item.substr(0, colon), &used_size);
+          t = std::stod(item.substr(colon + 1), &used_t);
+        }
+        if (colon == std::string::npos || used_size != colon || used_t != item.size() - colon - 1)
+          size = 0;
+      } catch (const std::exception&) {
+        size = 0;
+      }
+      if (size <= 0 || !(t > 0)) {
+        std::cerr << "tuner_replay: error: " << source << ": '" << item
+                  << "' is not SIZE:MICROSECONDS with both above 0\n";
+        return 2;
+      }
+      us[size] = t;
+    }
+    if (global_x <= 0 || us.empty()) {
+      std::cerr << "tuner_replay: error: " << source << ": no shapes, or a global range below 1\n";
+      return 2;
     }
     const GlobalSize global{1, global_x, 1};
     std::vector<LocalShape> all;

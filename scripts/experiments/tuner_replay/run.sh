@@ -7,7 +7,9 @@
 # usage: B=<gpucmp build dir> [TUNER_SOURCE=<a local_choice.cpp>] \
 #          scripts/experiments/tuner_replay/run.sh RESULT.json...
 # TUNER_SOURCE (default harness/local_choice.cpp) replays another revision's
-# tuner: git show REV:harness/local_choice.cpp > old.cpp.
+# tuner: git show REV:harness/local_choice.cpp > old.cpp, for revisions whose
+# harness/local_choice.h is this one's (it is compiled against this header,
+# and its symbols come before the build's own archive).
 # stdout: a line per curve, then the summary; exit 2 on usage errors.
 set -u
 die() { echo "tuner_replay: error: $*" >&2; exit 2; }
@@ -27,6 +29,7 @@ c++ -std=c++17 -O1 -I"$root/harness" "$here/replay.cpp" "$work/local_choice.cpp"
 python3 "$here/curves.py" "$@" > "$work/curves.tsv" || exit 2
 "$work/replay" < "$work/curves.tsv" > "$work/picks.tsv"
 status=$?
+[ "$status" -eq 2 ] && exit 2
 cat "$work/picks.tsv"
 awk -F'\t' '{ r = $4 + 0; n++; if (r <= 1.03) ok++; s += log(r); if (r > w) w = r }
   END { if (n) printf "%d curves: %d picks within 3%% of the best, geometric mean %.4f, worst %.4f\n",

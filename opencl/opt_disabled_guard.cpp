@@ -66,11 +66,12 @@ void check_build_after_opt_disabled(const ProgramSpec& spec) {
     if (const auto it = failures().find(name(spec)); it != failures().end())
       std::rethrow_exception(it->second);
   }
-  throw Unavailable(name(spec) +
-                    " takes arrays by value and was not built before this process's first "
-                    "-cl-opt-disable build, after which NVIDIA's OpenCL builds it otherwise (a copy "
-                    "of the arrays into local memory): run it in a process without -ptx-O0 or "
-                    "-auto- rows");
+  throw Unavailable(
+      name(spec) +
+      " takes arrays by value and was not built before this process's first "
+      "-cl-opt-disable build, after which NVIDIA's OpenCL builds it otherwise (a copy "
+      "of the arrays into local memory): run it in a process without -ptx-O0 or "
+      "-auto- rows");
 }
 
 }  // namespace gpucmp::opencl

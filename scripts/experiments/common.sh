@@ -4,6 +4,21 @@
 # shellcheck shell=bash
 die() { echo "$(basename "$(dirname "$0")"): error: $*" >&2; exit 2; }
 
+# For the probes built apart from gpucmp: OUT set and created, B (default
+# build) a configured gpucmp build; sets OPENCL_INC and OPENCL_LIB to the
+# OpenCL headers and library that build found.
+find_build_opencl() {
+  [ -n "${OUT:-}" ] || die "set OUT to the output folder"
+  B=${B:-build}
+  local cache="$B/CMakeCache.txt"
+  [ -f "$cache" ] || die "$cache is missing: set B to a configured gpucmp build folder"
+  OPENCL_INC=$(sed -n 's/^OpenCL_INCLUDE_DIR:[A-Z]*=//p' "$cache")
+  OPENCL_LIB=$(sed -n 's/^OpenCL_LIBRARY:[A-Z]*=//p' "$cache")
+  { [ -n "$OPENCL_INC" ] && [ -n "$OPENCL_LIB" ]; } ||
+    die "$cache names no OpenCL_INCLUDE_DIR / OpenCL_LIBRARY"
+  mkdir -p "$OUT" || die "cannot create $OUT"
+}
+
 # OUT set, B (default build) holding both tools, RUNS (default 3) 1..99.
 check_experiment_inputs() {
   [ -n "${OUT:-}" ] || die "set OUT to the output folder"

@@ -8,18 +8,12 @@
 # writes $OUT/probe.md (the report) and $OUT/probe (the program); exit: the
 # probe's (0, or 2 for OpenCL errors) or 2 for usage.
 set -u
-die() { echo "opt_disable_leak: error: $*" >&2; exit 2; }
-[ -n "${OUT:-}" ] || die "set OUT to the output folder"
-B=${B:-build}
-cache="$B/CMakeCache.txt"
-[ -f "$cache" ] || die "$cache is missing: set B to a configured gpucmp build folder"
-inc=$(sed -n 's/^OpenCL_INCLUDE_DIR:[A-Z]*=//p' "$cache")
-lib=$(sed -n 's/^OpenCL_LIBRARY:[A-Z]*=//p' "$cache")
-{ [ -n "$inc" ] && [ -n "$lib" ]; } || die "$cache names no OpenCL_INCLUDE_DIR / OpenCL_LIBRARY"
-mkdir -p "$OUT" || die "cannot create $OUT"
+# shellcheck source=scripts/experiments/common.sh
+source "$(dirname "$0")/../common.sh"
+find_build_opencl
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../../.." && pwd)
-c++ -std=c++17 -O2 -I"$inc" "$here/probe.cpp" "$lib" -o "$OUT/probe" || die "probe.cpp did not build"
+c++ -std=c++17 -O2 -I"$OPENCL_INC" "$here/probe.cpp" "$OPENCL_LIB" -o "$OUT/probe" || die "probe.cpp did not build"
 p=$root/opencl/parboil
 PROBE_EXTRA=-cl-nv-verbose "$OUT/probe" "$p/cp.cl::-cl-std=CL1.2" \
   "$p/mrifhd.cl::-cl-std=CL1.2 -DK_BYVALUE=512" "$p/mriq.cl::-cl-std=CL1.2 -DK_BYVALUE=1024" \
